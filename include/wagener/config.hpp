@@ -1,0 +1,15 @@
+// Build-wide macros shared by host and device code.
+#pragma once
+
+#include <cstdint>
+
+#if defined(__CUDACC__)
+#define WAGENER_HD __host__ __device__
+#else
+#define WAGENER_HD
+#endif
+
+namespace wagener {
+/// Sizes and indices are 64-bit throughout: inputs may exceed 2^31 points.
+using index_t = std::int64_t;
+}  // namespace wagener

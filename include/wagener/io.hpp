@@ -1,0 +1,102 @@
+// Point files in and out.
+//
+// Formats (see docs/formats.md):
+//   text  the seed's format (a count, then x y pairs, any white space) or plain "x y" lines;
+//         '#' starts a comment that runs to the end of the line
+//   csv   "x,y" lines, with or without a header line naming the columns
+//   f32   raw little-endian binary, float x,y pairs
+//   f64   raw little-endian binary, double x,y pairs
+#pragma once
+
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "wagener/point.hpp"
+
+namespace wagener {
+
+enum class Format { automatic, text, csv, f32, f64 };
+
+/// Parses "auto", "text", "csv", "f32", "f64"; throws std::invalid_argument otherwise.
+Format parse_format(std::string_view name);
+std::string_view format_name(Format format);
+
+/// The format "auto" resolves to for a path: by extension (.f32, .f64, .csv), else text.
+Format guess_format(std::string_view path);
+
+struct ReadOptions {
+  Format format = Format::automatic;
+  /// Fail with input_error, naming the line (or byte offset), at the first point that is
+  /// lexicographically smaller than its predecessor.
+  bool require_sorted = false;
+};
+
+/// Points read from a file: owned, or (for binary files of the requested precision) mapped.
+template <class T>
+class PointSet {
+ public:
+  PointSet() = default;
+  explicit PointSet(std::vector<Point2<T>> owned);
+  PointSet(std::shared_ptr<const void> mapping, std::span<const Point2<T>> view);
+
+  // The view points into owned_ or the mapping: a copy must re-aim it at its own storage, and a
+  // moved-from set must not keep pointing at storage it gave away.
+  PointSet(const PointSet& other)
+      : owned_(other.owned_),
+        mapping_(other.mapping_),
+        view_(mapping_ ? other.view_ : std::span<const Point2<T>>(owned_)) {}
+  PointSet(PointSet&& other) noexcept
+      : owned_(std::move(other.owned_)),
+        mapping_(std::move(other.mapping_)),
+        view_(std::exchange(other.view_, {})) {}
+  PointSet& operator=(const PointSet& other) {
+    if (this != &other) *this = PointSet(other);
+    return *this;
+  }
+  PointSet& operator=(PointSet&& other) noexcept {
+    owned_ = std::move(other.owned_);
+    mapping_ = std::move(other.mapping_);
+    view_ = std::exchange(other.view_, {});
+    return *this;
+  }
+  ~PointSet() = default;
+
+  std::span<const Point2<T>> points() const { return view_; }
+  std::size_t size() const { return view_.size(); }
+  /// True when the points are a zero-copy view of a memory-mapped file.
+  bool mapped() const { return mapping_ != nullptr; }
+
+ private:
+  std::vector<Point2<T>> owned_;
+  std::shared_ptr<const void> mapping_;
+  std::span<const Point2<T>> view_;
+};
+
+/// Reads and validates a point file; "-" reads standard input.
+/// Throws input_error ("FILE:LINE: message", or "FILE: byte OFFSET: message" for binary) for a
+/// missing file, garbage tokens, NaN or infinity, literals out of range for T, an odd number of
+/// values, a count that disagrees with the data, truncated binary, or (require_sorted) unsorted data.
+template <class T>
+PointSet<T> read_points(const std::string& path, const ReadOptions& options = {});
+
+/// The same, from a buffer; `name` stands for the file in messages.
+template <class T>
+PointSet<T> parse_points(std::string_view data, std::string_view name, const ReadOptions& options = {});
+
+/// One "x y" line per point, each coordinate in shortest round-trip decimal.
+template <class T>
+std::string format_points(std::span<const Point2<T>> points);
+
+/// Writes format_points(points) to path ("-": standard output). A file is written to a temporary
+/// file beside it and renamed into place, so a failure never leaves a partial file.
+template <class T>
+void write_points(const std::string& path, std::span<const Point2<T>> points);
+
+/// Writes bytes to path atomically (temporary file + rename); "-" writes standard output.
+void write_file_atomically(const std::string& path, std::string_view bytes);
+
+}  // namespace wagener

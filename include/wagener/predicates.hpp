@@ -1,0 +1,170 @@
+// orient2d: the exact orientation predicate, identical on host and device.
+//
+// A floating-point filter (Shewchuk's stage A bound) answers almost every call; when it cannot
+// certify the sign -- near-collinear triples, overflowing or underflowing products -- an exact
+// fallback sums the six products of the expanded determinant in a fixed-point accumulator wide
+// enough for every pair of finite doubles (exponents 2^-2148 .. 2^2048), so the answer is right for
+// every finite input. Float inputs are widened to double, which is exact.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+
+#include "wagener/config.hpp"
+#include "wagener/point.hpp"
+
+namespace wagener {
+namespace detail {
+
+/// Sign of a sum of exact products, kept as a two's-complement integer of kWords 64-bit words
+/// whose least significant bit has weight 2^kMinExponent.
+class ExactAccumulator {
+ public:
+  // Product exponents of two finite doubles lie in [-2148, 1942]; mantissa products have 106 bits;
+  // six terms add 3 bits of growth and one bit is the sign: 4090 + 106 + 3 + 1 < 68 * 64.
+  static constexpr int kWords = 68;
+  static constexpr int kMinExponent = -2148;
+
+  WAGENER_HD ExactAccumulator() {
+    for (int i = 0; i < kWords; ++i) word_[i] = 0;
+  }
+
+  /// Adds (or subtracts, when negative) the exact product a*b.
+  WAGENER_HD void add_product(double a, double b, bool negate) {
+    std::uint64_t ma, mb;
+    int ea, eb;
+    bool sa, sb;
+    decompose(a, ma, ea, sa);
+    decompose(b, mb, eb, sb);
+    if (ma == 0 || mb == 0) return;
+    std::uint64_t lo, hi;
+    mul64(ma, mb, lo, hi);
+    const int bit = ea + eb - kMinExponent;
+    const int w = bit / 64, s = bit % 64;
+    std::uint64_t part[3];
+    part[0] = lo << s;
+    part[1] = s ? (hi << s) | (lo >> (64 - s)) : hi;
+    part[2] = s ? hi >> (64 - s) : 0;
+    if ((sa != sb) != negate) {
+      subtract_at(w, part);
+    } else {
+      add_at(w, part);
+    }
+  }
+
+  WAGENER_HD int sign() const {
+    if (static_cast<std::int64_t>(word_[kWords - 1]) < 0) return -1;
+    for (int i = 0; i < kWords; ++i) {
+      if (word_[i] != 0) return 1;
+    }
+    return 0;
+  }
+
+ private:
+  WAGENER_HD static void decompose(double v, std::uint64_t& mantissa, int& exponent, bool& negative) {
+    std::uint64_t bits;
+#if defined(__CUDA_ARCH__)
+    bits = static_cast<std::uint64_t>(__double_as_longlong(v));
+#else
+    std::memcpy(&bits, &v, sizeof bits);
+#endif
+    negative = (bits >> 63) != 0;
+    const int biased = static_cast<int>((bits >> 52) & 0x7ff);
+    mantissa = bits & ((std::uint64_t{1} << 52) - 1);
+    if (biased == 0) {
+      exponent = -1074;  // subnormal: no hidden bit
+    } else {
+      mantissa |= std::uint64_t{1} << 52;
+      exponent = biased - 1075;
+    }
+  }
+
+  WAGENER_HD static void mul64(std::uint64_t a, std::uint64_t b, std::uint64_t& lo, std::uint64_t& hi) {
+#if defined(__CUDA_ARCH__)
+    lo = a * b;
+    hi = __umul64hi(a, b);
+#else
+    __extension__ typedef unsigned __int128 u128;  // GCC/Clang extension; the device uses __umul64hi
+    const u128 p = static_cast<u128>(a) * b;
+    lo = static_cast<std::uint64_t>(p);
+    hi = static_cast<std::uint64_t>(p >> 64);
+#endif
+  }
+
+  WAGENER_HD void add_at(int w, const std::uint64_t* part) {
+    std::uint64_t carry = 0;
+    for (int i = w; i < kWords; ++i) {
+      const std::uint64_t addend = (i - w < 3) ? part[i - w] : 0;
+      if (i - w >= 3 && carry == 0) break;
+      const std::uint64_t s1 = word_[i] + addend;
+      const std::uint64_t c1 = s1 < addend;
+      const std::uint64_t s2 = s1 + carry;
+      const std::uint64_t c2 = s2 < carry;
+      word_[i] = s2;
+      carry = c1 | c2;
+    }
+  }
+
+  WAGENER_HD void subtract_at(int w, const std::uint64_t* part) {
+    std::uint64_t borrow = 0;
+    for (int i = w; i < kWords; ++i) {
+      const std::uint64_t sub = (i - w < 3) ? part[i - w] : 0;
+      if (i - w >= 3 && borrow == 0) break;
+      const std::uint64_t d1 = word_[i] - sub;
+      const std::uint64_t b1 = word_[i] < sub;
+      const std::uint64_t d2 = d1 - borrow;
+      const std::uint64_t b2 = d1 < borrow;
+      word_[i] = d2;
+      borrow = b1 | b2;
+    }
+  }
+
+  std::uint64_t word_[kWords];
+};
+
+/// The exact sign of (b - a) x (c - a), for any finite doubles; slow, so only the fallback.
+WAGENER_HD inline int orient2d_exact(double ax, double ay, double bx, double by, double cx, double cy) {
+  // (bx-ax)(cy-ay) - (by-ay)(cx-ax) expanded; the ax*ay terms cancel.
+  ExactAccumulator acc;
+  acc.add_product(bx, cy, false);
+  acc.add_product(bx, ay, true);
+  acc.add_product(ax, cy, true);
+  acc.add_product(by, cx, true);
+  acc.add_product(ax, by, false);
+  acc.add_product(ay, cx, false);
+  return acc.sign();
+}
+
+}  // namespace detail
+
+/// Orientation of the triple (a, b, c): +1 if c lies strictly left of the directed line a->b
+/// (a counter-clockwise turn), -1 if strictly right, 0 if the three points are collinear.
+/// Exact for every finite input. Precondition: no NaN or infinity.
+WAGENER_HD inline int orient2d(double ax, double ay, double bx, double by, double cx, double cy) {
+  // Shewchuk's ccwerrboundA = (3 + 16 eps) eps, eps = 2^-53. The bound assumes no overflow or
+  // underflow: an overflow makes detsum infinite (never certified below); products far above the
+  // subnormal range (detsum >= 2^-900) keep the absolute error of any underflowed product (at most
+  // 2^-1074) well inside the bound's 16 eps^2 slack.
+  constexpr double kErrBound = (3.0 + 16.0 * 0x1p-53) * 0x1p-53;
+  constexpr double kMinSafe = 0x1p-900;
+  const double detleft = (ax - cx) * (by - cy);
+  const double detright = (ay - cy) * (bx - cx);
+  const double det = detleft - detright;
+  const double detsum = (detleft < 0 ? -detleft : detleft) + (detright < 0 ? -detright : detright);
+  if (detsum >= kMinSafe) {  // NaN-free: a certified sign needs finite, well-scaled products
+    const double bound = kErrBound * detsum;
+    if (det > bound) return 1;
+    if (-det > bound) return -1;
+  }
+  // Equal coordinates make a difference exactly zero: the sign is certainly 0 (duplicates, grids).
+  if ((ax == cx || by == cy) && (ay == cy || bx == cx)) return 0;
+  return detail::orient2d_exact(ax, ay, bx, by, cx, cy);
+}
+
+template <class T>
+WAGENER_HD inline int orient2d(const Point2<T>& a, const Point2<T>& b, const Point2<T>& c) {
+  return orient2d(static_cast<double>(a.x), static_cast<double>(a.y), static_cast<double>(b.x),
+                  static_cast<double>(b.y), static_cast<double>(c.x), static_cast<double>(c.y));
+}
+
+}  // namespace wagener

@@ -1,0 +1,8 @@
+// Umbrella header: everything a user of the library needs.
+#pragma once
+
+#include "wagener/error.hpp"
+#include "wagener/hull.hpp"
+#include "wagener/io.hpp"
+#include "wagener/point.hpp"
+#include "wagener/predicates.hpp"

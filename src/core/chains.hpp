@@ -1,0 +1,40 @@
+// Building a full hull from chains, and the lower chain from the upper-hull machinery.
+#pragma once
+
+#include <algorithm>
+#include <span>
+#include <vector>
+
+#include "wagener/point.hpp"
+
+namespace wagener::core {
+
+/// The point reflected through the origin: maps lower chains to upper chains and reverses the
+/// lexicographic order. Exact in floating point.
+template <class T>
+Point2<T> reflected(const Point2<T>& p) {
+  return {-p.x, -p.y};
+}
+
+/// Lower chain (lexicographically smallest to largest, under the bottom) of sorted points, computed
+/// by any upper-hull routine `upper` applied to the reflected, reversed input.
+template <class T, class UpperHull>
+std::vector<Point2<T>> lower_chain_by_reflection(std::span<const Point2<T>> sorted, UpperHull&& upper) {
+  std::vector<Point2<T>> mirrored(sorted.size());
+  std::transform(sorted.rbegin(), sorted.rend(), mirrored.begin(), reflected<T>);
+  std::vector<Point2<T>> chain = upper(std::span<const Point2<T>>(mirrored));
+  std::reverse(chain.begin(), chain.end());
+  for (auto& p : chain) p = reflected(p);
+  return chain;
+}
+
+/// Joins the lower chain and the upper chain (both from the smallest to the largest point) into the
+/// counter-clockwise hull starting at the smallest point.
+template <class T>
+std::vector<Point2<T>> join_chains(std::span<const Point2<T>> lower, std::span<const Point2<T>> upper) {
+  std::vector<Point2<T>> hull(lower.begin(), lower.end());
+  if (upper.size() > 2) hull.insert(hull.end(), upper.rbegin() + 1, upper.rend() - 1);
+  return hull;
+}
+
+}  // namespace wagener::core

@@ -1,0 +1,79 @@
+#include "cpu/monotone_chain.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/chains.hpp"
+#include "wagener/predicates.hpp"
+
+namespace wagener::cpu {
+namespace {
+
+// Keeps strict turns of one sign: upper chains keep right turns (orient < 0), lower chains left.
+template <class T, int kKeepSign>
+std::vector<Point2<T>> monotone_chain(std::span<const Point2<T>> sorted) {
+  std::vector<Point2<T>> chain;
+  for (const auto& p : sorted) {
+    if (!chain.empty() && same_point(chain.back(), p)) continue;
+    while (chain.size() >= 2 && orient2d(chain[chain.size() - 2], chain.back(), p) * kKeepSign <= 0) {
+      chain.pop_back();
+    }
+    chain.push_back(p);
+  }
+  return chain;
+}
+
+}  // namespace
+
+template <class T>
+std::vector<Point2<T>> upper_chain(std::span<const Point2<T>> sorted) {
+  return monotone_chain<T, -1>(sorted);
+}
+
+template <class T>
+std::vector<Point2<T>> lower_chain(std::span<const Point2<T>> sorted) {
+  return monotone_chain<T, +1>(sorted);
+}
+
+template <class T>
+std::vector<Point2<T>> hull_of_sorted(std::span<const Point2<T>> sorted) {
+  const auto lower = lower_chain(sorted);
+  const auto upper = upper_chain(sorted);
+  return core::join_chains<T>(lower, upper);
+}
+
+template <class T>
+std::vector<Point2<T>> convex_hull_serial(std::span<const Point2<T>> points) {
+  std::vector<Point2<T>> sorted(points.begin(), points.end());
+  std::sort(sorted.begin(), sorted.end(), lex_less<T>);
+  return hull_of_sorted<T>(sorted);
+}
+
+template <class T>
+std::int64_t first_non_finite(std::span<const Point2<T>> points) {
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    if (!std::isfinite(points[i].x) || !std::isfinite(points[i].y)) return static_cast<std::int64_t>(i);
+  }
+  return -1;
+}
+
+template <class T>
+std::int64_t first_unsorted(std::span<const Point2<T>> points) {
+  for (std::size_t i = 1; i < points.size(); ++i) {
+    if (lex_less(points[i], points[i - 1])) return static_cast<std::int64_t>(i);
+  }
+  return -1;
+}
+
+#define WAGENER_INSTANTIATE(T)                                                    \
+  template std::vector<Point2<T>> upper_chain(std::span<const Point2<T>>);        \
+  template std::vector<Point2<T>> lower_chain(std::span<const Point2<T>>);        \
+  template std::vector<Point2<T>> hull_of_sorted(std::span<const Point2<T>>);     \
+  template std::vector<Point2<T>> convex_hull_serial(std::span<const Point2<T>>); \
+  template std::int64_t first_non_finite(std::span<const Point2<T>>);             \
+  template std::int64_t first_unsorted(std::span<const Point2<T>>);
+WAGENER_INSTANTIATE(float)
+WAGENER_INSTANTIATE(double)
+#undef WAGENER_INSTANTIATE
+
+}  // namespace wagener::cpu

@@ -1,0 +1,45 @@
+// The serial exact reference: Andrew's monotone chain, and the multi-core full hull.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "wagener/point.hpp"
+
+namespace wagener::cpu {
+
+/// Upper chain of lexicographically sorted points (duplicates allowed): strict vertices from the
+/// smallest to the largest point, clockwise over the top. O(n).
+template <class T>
+std::vector<Point2<T>> upper_chain(std::span<const Point2<T>> sorted);
+
+/// Lower chain of lexicographically sorted points: strict vertices from the smallest to the
+/// largest point, counter-clockwise under the bottom. O(n).
+template <class T>
+std::vector<Point2<T>> lower_chain(std::span<const Point2<T>> sorted);
+
+/// Full hull of sorted points: lower chain then upper chain, counter-clockwise from the smallest.
+template <class T>
+std::vector<Point2<T>> hull_of_sorted(std::span<const Point2<T>> sorted);
+
+/// Full hull of points in any order by sorting a copy: the serial reference. O(n log n).
+template <class T>
+std::vector<Point2<T>> convex_hull_serial(std::span<const Point2<T>> points);
+
+/// Full hull on all cores: extreme points bound an inner polygon, points certified strictly inside
+/// it are discarded while they stream past, the survivors are sorted in parallel and chained.
+/// `survivors` (optional) receives how many points passed the filter.
+template <class T>
+std::vector<Point2<T>> convex_hull_parallel(std::span<const Point2<T>> points,
+                                            std::int64_t* survivors = nullptr);
+
+/// Index of the first point that is not finite, or -1.
+template <class T>
+std::int64_t first_non_finite(std::span<const Point2<T>> points);
+
+/// Index of the first point lexicographically smaller than its predecessor, or -1.
+template <class T>
+std::int64_t first_unsorted(std::span<const Point2<T>> points);
+
+}  // namespace wagener::cpu

@@ -1,0 +1,23 @@
+// Host-side entry points of the CUDA backend. Only src/hull.cpp includes this.
+#pragma once
+
+#include <span>
+#include <vector>
+
+#include "wagener/hull.hpp"
+#include "wagener/point.hpp"
+
+namespace wagener::cuda {
+
+/// True when the build has the CUDA backend and a device can be used.
+bool device_available();
+
+/// Upper hull of sorted host points on the device (copied in through pinned staging).
+template <class T>
+std::vector<Point2<T>> upper_hull(std::span<const Point2<T>> sorted, HullStats* stats);
+
+/// Full hull of host points on the device.
+template <class T>
+std::vector<Point2<T>> convex_hull(std::span<const Point2<T>> points, HullStats* stats);
+
+}  // namespace wagener::cuda

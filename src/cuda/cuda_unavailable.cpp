@@ -1,0 +1,31 @@
+// The CUDA backend's entry points in a build without CUDA: every call says so.
+#include "cuda/cuda_backend.hpp"
+#include "wagener/error.hpp"
+
+namespace wagener::cuda {
+namespace {
+[[noreturn]] void no_cuda() {
+  throw unsupported_error("the CUDA backend is not available: wagener was built without CUDA");
+}
+}  // namespace
+
+bool device_available() {
+  return false;
+}
+
+template <class T>
+std::vector<Point2<T>> upper_hull(std::span<const Point2<T>>, HullStats*) {
+  no_cuda();
+}
+
+template <class T>
+std::vector<Point2<T>> convex_hull(std::span<const Point2<T>>, HullStats*) {
+  no_cuda();
+}
+
+template std::vector<Point2<float>> upper_hull(std::span<const Point2<float>>, HullStats*);
+template std::vector<Point2<double>> upper_hull(std::span<const Point2<double>>, HullStats*);
+template std::vector<Point2<float>> convex_hull(std::span<const Point2<float>>, HullStats*);
+template std::vector<Point2<double>> convex_hull(std::span<const Point2<double>>, HullStats*);
+
+}  // namespace wagener::cuda

@@ -1,0 +1,699 @@
+// Reading point files. Every byte of input is validated before a point reaches a hull: malformed,
+// non-finite or out-of-range values and broken promises (--presorted) fail with one line naming the
+// file and the line (text, csv) or byte offset (binary) to fix.
+//
+// Speed matters more here than anywhere else outside the hull itself: a file of 10^9 points is read
+// once, so regular files are memory-mapped, binary files of the requested precision are returned as
+// a zero-copy view of the mapping, and text is parsed in place with std::from_chars.
+//
+// Numbers: decimal only, with an optional leading '+'. Hexadecimal floats ("0x1p3") are rejected,
+// as are NaN and infinity in any spelling, and literals that overflow T or underflow to zero in T
+// (std::from_chars reports both as out of range; subnormal results are accepted).
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <bit>
+#include <cerrno>
+#include <charconv>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <limits>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <system_error>
+#include <type_traits>
+#include <utility>
+
+#include "wagener/error.hpp"
+#include "wagener/io.hpp"
+
+namespace wagener {
+
+// Binary files are reinterpreted in place, so the host must share their layout.
+static_assert(std::endian::native == std::endian::little, "binary point files are little-endian");
+static_assert(std::numeric_limits<float>::is_iec559 && std::numeric_limits<double>::is_iec559);
+static_assert(sizeof(Point2<float>) == 2 * sizeof(float) && sizeof(Point2<double>) == 2 * sizeof(double));
+
+namespace {
+
+// ---------------------------------------------------------------------------------------------
+// Messages
+
+template <class T>
+constexpr std::string_view type_name = std::is_same_v<T, float> ? "float" : "double";
+
+std::string display_name(std::string_view path) {
+  return path == "-" ? "<stdin>" : std::string(path);
+}
+
+[[noreturn]] void fail_at_line(std::string_view name, index_t line, std::string_view message) {
+  throw input_error(std::string(name) + ":" + std::to_string(line) + ": " + std::string(message));
+}
+
+[[noreturn]] void fail_at_byte(std::string_view name, std::uint64_t offset, std::string_view message) {
+  throw input_error(std::string(name) + ": byte " + std::to_string(offset) + ": " + std::string(message));
+}
+
+[[noreturn]] void fail_system(std::string_view name, std::string_view what, int error) {
+  throw input_error(std::string(name) + ": " + std::string(what) + ": " + std::strerror(error));
+}
+
+// A token in double quotes, cut short and escaped so that the message stays one readable line
+// whatever bytes the file holds.
+std::string quote(std::string_view token) {
+  constexpr std::size_t kMaxShown = 40;
+  std::string out = "\"";
+  for (std::size_t i = 0; i < token.size() && i < kMaxShown; ++i) {
+    const auto c = static_cast<unsigned char>(token[i]);
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += static_cast<char>(c);
+    } else if (c < 0x20 || c >= 0x7f) {
+      constexpr char kHex[] = "0123456789abcdef";
+      out += "\\x";
+      out += kHex[c >> 4];
+      out += kHex[c & 0xf];
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  if (token.size() > kMaxShown) out += "...";
+  out += '"';
+  return out;
+}
+
+template <class V>
+std::string shortest(V value) {
+  char buffer[64];
+  const auto result = std::to_chars(buffer, buffer + sizeof buffer, value);
+  return std::string(buffer, result.ptr);
+}
+
+template <class T>
+std::string unsorted_message(const Point2<T>& previous, const Point2<T>& current) {
+  return "points not sorted: (" + shortest(current.x) + ", " + shortest(current.y) + ") comes after (" +
+         shortest(previous.x) + ", " + shortest(previous.y) + ") (--presorted promises lexicographic order)";
+}
+
+// ---------------------------------------------------------------------------------------------
+// Getting the bytes
+
+class UniqueFd {
+ public:
+  explicit UniqueFd(int fd) : fd_(fd) {}
+  UniqueFd(const UniqueFd&) = delete;
+  UniqueFd& operator=(const UniqueFd&) = delete;
+  ~UniqueFd() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  int get() const { return fd_; }
+
+ private:
+  int fd_;
+};
+
+// The whole content of a file: a read-only mapping for regular files, a buffer for everything else
+// (pipes, terminals, procfs files that report size 0).
+struct FileBytes {
+  std::shared_ptr<const void> mapping;
+  std::size_t mapped_size = 0;
+  std::string buffer;
+
+  std::string_view bytes() const {
+    if (mapping) return {static_cast<const char*>(mapping.get()), mapped_size};
+    return buffer;
+  }
+};
+
+// Reads to end of file; for streams whose size is unknown in advance.
+void read_to_end(int fd, std::string_view name, std::string& buffer) {
+  constexpr std::size_t kChunk = std::size_t{1} << 20;
+  std::size_t used = buffer.size();
+  for (;;) {
+    if (buffer.size() - used < kChunk) buffer.resize(std::max(2 * buffer.size(), used + kChunk));
+    const ssize_t got = ::read(fd, buffer.data() + used, buffer.size() - used);
+    if (got < 0) {
+      if (errno == EINTR) continue;
+      fail_system(name, "cannot read", errno);
+    }
+    if (got == 0) break;
+    used += static_cast<std::size_t>(got);
+  }
+  buffer.resize(used);
+}
+
+FileBytes read_stdin() {
+  FileBytes file;
+  constexpr std::size_t kChunk = std::size_t{1} << 20;
+  std::size_t used = 0;
+  for (;;) {
+    if (file.buffer.size() - used < kChunk) {
+      file.buffer.resize(std::max(2 * file.buffer.size(), used + kChunk));
+    }
+    const std::size_t got = std::fread(file.buffer.data() + used, 1, file.buffer.size() - used, stdin);
+    used += got;
+    if (got == 0) break;
+  }
+  if (std::ferror(stdin)) fail_system("<stdin>", "cannot read", errno);
+  file.buffer.resize(used);
+  return file;
+}
+
+FileBytes read_file(const std::string& path) {
+  if (path == "-") return read_stdin();
+  const UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  if (fd.get() < 0) fail_system(path, "cannot open", errno);
+  struct stat info {};
+  if (::fstat(fd.get(), &info) != 0) fail_system(path, "cannot open", errno);
+  if (S_ISDIR(info.st_mode)) fail_system(path, "cannot open", EISDIR);
+
+  FileBytes file;
+  if (S_ISREG(info.st_mode) && info.st_size > 0) {
+    const auto size = static_cast<std::size_t>(info.st_size);
+    // Every byte is about to be validated, so fault the whole file in now rather than page by page.
+    void* address = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd.get(), 0);
+    if (address != MAP_FAILED) {
+      // Under memory pressure, read ahead aggressively and drop pages behind the parser.
+      ::madvise(address, size, MADV_SEQUENTIAL);
+      file.mapping = std::shared_ptr<const void>(
+          address, [size](const void* p) { ::munmap(const_cast<void*>(p), size); });
+      file.mapped_size = size;
+      return file;
+    }
+    // Some file systems cannot map; reading works everywhere.
+    file.buffer.reserve(size);
+  }
+  read_to_end(fd.get(), path, file.buffer);
+  return file;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Text and CSV
+
+constexpr bool is_blank(char c) {
+  return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
+}
+constexpr bool is_digit(char c) {
+  return c >= '0' && c <= '9';
+}
+
+const char* skip_blanks(const char* p, const char* end) {
+  while (p != end && is_blank(*p)) ++p;
+  return p;
+}
+
+// End of a whitespace-separated token ('#' also ends it: a comment may follow a value directly).
+const char* token_end(const char* p, const char* end) {
+  while (p != end && !is_blank(*p) && *p != '#') ++p;
+  return p;
+}
+
+// Values on a line from p, up to a comment.
+index_t count_tokens(const char* p, const char* end) {
+  index_t count = 0;
+  for (p = skip_blanks(p, end); p != end && *p != '#'; p = skip_blanks(token_end(p, end), end)) ++count;
+  return count;
+}
+
+std::string_view trim(std::string_view s) {
+  std::size_t first = 0;
+  while (first < s.size() && is_blank(s[first])) ++first;
+  std::size_t last = s.size();
+  while (last > first && is_blank(s[last - 1])) --last;
+  return s.substr(first, last - first);
+}
+
+// Whether a csv field is a number in the sense of the parser (finite or not, in range or not):
+// what tells a header line from a data line.
+template <class T>
+bool looks_like_number(std::string_view field) {
+  const char* p = field.data();
+  const char* end = p + field.size();
+  if (p != end && *p == '+') {
+    ++p;
+    if (p != end && *p == '-') return false;
+  }
+  T value{};
+  const auto [ptr, ec] = std::from_chars(p, end, value);
+  return ec != std::errc::invalid_argument && ptr == end;
+}
+
+template <class T>
+class TextParser {
+ public:
+  TextParser(std::string_view data, std::string_view name, bool require_sorted)
+      : next_(data.data()), end_(data.data() + data.size()), name_(name), require_sorted_(require_sorted) {}
+
+  std::vector<Point2<T>> parse_text() {
+    const char* p = nullptr;
+    const char* e = nullptr;
+    // The first line with a value decides between the seed's format and plain "x y" lines.
+    for (;;) {
+      if (!next_line(p, e)) return std::move(points_);
+      p = skip_blanks(p, e);
+      if (p != e && *p != '#') break;
+    }
+    const char* first_end = token_end(p, e);
+    if (count_tokens(first_end, e) == 0 && std::all_of(p, first_end, is_digit)) {
+      return parse_counted(std::string_view(p, first_end - p));
+    }
+    reserve_for_lines();
+    parse_pair_line(p, e);
+    while (next_line(p, e)) parse_pair_line(p, e);
+    return std::move(points_);
+  }
+
+  std::vector<Point2<T>> parse_csv() {
+    const char* p = nullptr;
+    const char* e = nullptr;
+    bool first = true;
+    reserve_for_lines();
+    while (next_line(p, e)) {
+      if (const void* hash = std::memchr(p, '#', e - p)) e = static_cast<const char*>(hash);
+      const std::string_view line = trim(std::string_view(p, e - p));
+      if (line.empty()) continue;
+      const std::size_t comma = line.find(',');
+      const bool two_fields =
+          comma != std::string_view::npos && line.find(',', comma + 1) == std::string_view::npos;
+      if (first) {
+        first = false;
+        if (is_header(line)) {
+          if (!two_fields) {
+            fail_at_line(name_, line_,
+                         "header must name 2 columns (x,y), found " + std::to_string(count_fields(line)));
+          }
+          continue;
+        }
+      }
+      if (!two_fields) {
+        fail_at_line(name_, line_, "expected 2 fields (x,y), found " + std::to_string(count_fields(line)));
+      }
+      const T x = parse_field(trim(line.substr(0, comma)));
+      const T y = parse_field(trim(line.substr(comma + 1)));
+      push({x, y}, line_);
+    }
+    return std::move(points_);
+  }
+
+ private:
+  // The next line (without its '\n') in [p, e); false at end of data.
+  bool next_line(const char*& p, const char*& e) {
+    if (next_ == end_) return false;
+    p = next_;
+    const void* newline = std::memchr(p, '\n', end_ - p);
+    e = newline != nullptr ? static_cast<const char*>(newline) : end_;
+    next_ = newline != nullptr ? e + 1 : end_;
+    ++line_;
+    return true;
+  }
+
+  // Reserving up front saves the copies of a growing vector. A line holds at most one point; the
+  // number of lines is estimated from a sample (counting them all would cost a pass over the file),
+  // and the vector grows as usual where the estimate falls short.
+  void reserve_for_lines() {
+    constexpr std::ptrdiff_t kSampleBytes = 1 << 16;
+    constexpr double kHeadroom = 1.125;          // a file a little denser than its sample still fits
+    constexpr std::ptrdiff_t kMinLineBytes = 4;  // "0 0\n"
+    const std::ptrdiff_t size = end_ - next_;
+    const std::ptrdiff_t sample = std::min(size, kSampleBytes);
+    if (sample == 0) return;
+    const auto lines_in_sample = static_cast<double>(std::count(next_, next_ + sample, '\n') + 1);
+    const double estimate =
+        lines_in_sample * static_cast<double>(size) / static_cast<double>(sample) * kHeadroom;
+    points_.reserve(
+        static_cast<std::size_t>(std::min(estimate, static_cast<double>(size / kMinLineBytes + 1))));
+  }
+
+  static index_t count_fields(std::string_view line) { return std::count(line.begin(), line.end(), ',') + 1; }
+
+  static bool is_header(std::string_view line) {
+    for (std::size_t start = 0;;) {
+      const std::size_t comma = line.find(',', start);
+      if (looks_like_number<T>(trim(line.substr(start, comma - start)))) return false;
+      if (comma == std::string_view::npos) return true;
+      start = comma + 1;
+    }
+  }
+
+  // Parses the number at p, which must end at the token's end (kCsv: at `end`, the field's end);
+  // advances p past it.
+  template <bool kCsv>
+  T parse_number(const char*& p, const char* end) {
+    // from_chars takes no '+'; skipping it before a '-' would accept "+-1" as -1.
+    const bool plus = p != end && *p == '+' && !(p + 1 != end && p[1] == '-');
+    T value{};
+    const auto [ptr, ec] = std::from_chars(plus ? p + 1 : p, end, value);
+    const bool whole_token = ptr == end || (!kCsv && (is_blank(*ptr) || *ptr == '#'));
+    if (ec != std::errc() || !whole_token || !std::isfinite(value)) [[unlikely]] {
+      fail_number<kCsv>(p, ptr, end, ec, whole_token);
+    }
+    p = ptr;
+    return value;
+  }
+
+  // The messages live out of line so that the parsing loop stays small.
+  template <bool kCsv>
+  [[noreturn, gnu::cold, gnu::noinline]] void fail_number(const char* start, const char* ptr, const char* end,
+                                                          std::errc ec, bool whole_token) const {
+    if (ec == std::errc::invalid_argument || !whole_token) {
+      const std::string_view token(start, (kCsv ? end : token_end(start, end)) - start);
+      fail_at_line(name_, line_, "not a number: " + quote(token));
+    }
+    const std::string_view token(start, ptr - start);
+    if (ec == std::errc::result_out_of_range) {
+      fail_at_line(name_, line_,
+                   "value " + quote(token) + " is out of range for " + std::string(type_name<T>));
+    }
+    fail_at_line(name_, line_, "non-finite value " + quote(token));
+  }
+
+  [[noreturn, gnu::cold, gnu::noinline]] void fail_value_count(const char* line_start, const char* e) const {
+    fail_at_line(name_, line_,
+                 "expected 2 values (x y), found " + std::to_string(count_tokens(line_start, e)));
+  }
+
+  [[noreturn, gnu::cold, gnu::noinline]] void fail_unsorted(const Point2<T>& point, index_t line) const {
+    fail_at_line(name_, line, unsorted_message(points_.back(), point));
+  }
+
+  T parse_field(std::string_view field) {
+    const char* p = field.data();
+    return parse_number<true>(p, p + field.size());
+  }
+
+  // Plain format: exactly two values on every line that has any.
+  void parse_pair_line(const char* p, const char* e) {
+    p = skip_blanks(p, e);
+    if (p == e || *p == '#') return;
+    const char* line_start = p;
+    const T x = parse_number<false>(p, e);
+    p = skip_blanks(p, e);
+    if (p == e || *p == '#') [[unlikely]] {
+      fail_value_count(line_start, e);
+    }
+    const T y = parse_number<false>(p, e);
+    p = skip_blanks(p, e);
+    if (p != e && *p != '#') [[unlikely]] {
+      fail_value_count(line_start, e);
+    }
+    push({x, y}, line_);
+  }
+
+  // The seed's format: a count, then exactly 2 * count values laid out in any way.
+  std::vector<Point2<T>> parse_counted(std::string_view count_token) {
+    const index_t count_line = line_;
+    // Twice the count must fit in index_t, as must the count of values found.
+    constexpr std::uint64_t kMaxCount = std::numeric_limits<index_t>::max() / 2;
+    std::uint64_t count = 0;
+    const auto [ptr, ec] =
+        std::from_chars(count_token.data(), count_token.data() + count_token.size(), count);
+    if (ec != std::errc() || count > kMaxCount) {
+      fail_at_line(name_, count_line, "point count " + quote(count_token) + " is too large");
+    }
+    const auto expected = static_cast<index_t>(2 * count);
+    // Each point takes at least 4 bytes ("0 0" and a separator): a huge count cannot over-allocate.
+    points_.reserve(std::min<std::uint64_t>(count, static_cast<std::uint64_t>(end_ - next_) / 4 + 1));
+    const auto mismatch = [&](index_t found) {
+      return "count says " + std::to_string(count) + (count == 1 ? " point" : " points") +
+             " but the file holds " + std::to_string(found) + (found == 1 ? " value" : " values");
+    };
+
+    index_t values = 0;
+    T x{};
+    index_t x_line = 0;
+    const char* p = nullptr;
+    const char* e = nullptr;
+    while (next_line(p, e)) {
+      for (p = skip_blanks(p, e); p != e && *p != '#'; p = skip_blanks(p, e)) {
+        if (values == expected) {
+          // Name the line of the first value too many, and say how many there are in all.
+          const index_t excess_line = line_;
+          index_t found = values + count_tokens(p, e);
+          while (next_line(p, e)) found += count_tokens(p, e);
+          fail_at_line(name_, excess_line, mismatch(found));
+        }
+        const T value = parse_number<false>(p, e);
+        if (values % 2 == 0) {
+          x = value;
+          x_line = line_;
+        } else {
+          push({x, value}, x_line);
+        }
+        ++values;
+      }
+    }
+    // Too few: the data ended early or the count is wrong; the count's line is where the claim is.
+    if (values != expected) fail_at_line(name_, count_line, mismatch(values));
+    return std::move(points_);
+  }
+
+  void push(const Point2<T>& point, index_t line) {
+    if (require_sorted_ && !points_.empty() && lex_less(point, points_.back())) [[unlikely]] {
+      fail_unsorted(point, line);
+    }
+    points_.push_back(point);
+  }
+
+  const char* next_;
+  const char* end_;
+  std::string_view name_;
+  bool require_sorted_;
+  index_t line_ = 0;
+  std::vector<Point2<T>> points_;
+};
+
+// ---------------------------------------------------------------------------------------------
+// Binary
+
+template <class V>
+using Bits = std::conditional_t<sizeof(V) == 4, std::uint32_t, std::uint64_t>;
+
+// All exponent bits set: infinity or NaN. Testing bits keeps the hot loop free of calls and branches.
+// Infinity is exactly the exponent bits.
+template <class V>
+constexpr Bits<V> kExponentMask = std::bit_cast<Bits<V>>(std::numeric_limits<V>::infinity());
+
+template <class V>
+constexpr bool non_finite_bits(V value) {
+  return (std::bit_cast<Bits<V>>(value) & kExponentMask<V>) == kExponentMask<V>;
+}
+
+template <class F>
+constexpr std::uint64_t kRecordBytes = 2 * sizeof(F);
+
+template <class F>
+void check_whole_records(std::size_t size, std::string_view name) {
+  if (size % kRecordBytes<F> != 0) {
+    fail_at_byte(name, size - size % kRecordBytes<F>,
+                 "truncated binary: " + std::to_string(size) + " bytes is not a whole number of points (" +
+                     std::to_string(kRecordBytes<F>) + " bytes each)");
+  }
+}
+
+// Magnitudes (|value| as bits, which order like the values) of the doubles that round to a finite,
+// nonzero float, with ties to even. FLT_MAX = (2 - 2^-23) * 2^127 has an odd significand and an ulp
+// of 2^104, so FLT_MAX + 2^103 already rounds up to infinity; the float below the smallest
+// subnormal, 2^-149, is 0, so 2^-150 rounds down to 0 and anything above it does not.
+constexpr std::uint64_t kSignBit = std::uint64_t{1} << 63;
+constexpr std::uint64_t kLargestToFloat =
+    std::bit_cast<std::uint64_t>(static_cast<double>(std::numeric_limits<float>::max()) + 0x1p103) - 1;
+constexpr std::uint64_t kSmallestToFloat =
+    std::bit_cast<std::uint64_t>(static_cast<double>(std::numeric_limits<float>::denorm_min()) / 2) + 1;
+
+// Whether a file value converts to T without becoming infinite or losing a nonzero value to zero
+// (the rule std::from_chars applies to text); false for NaN and infinity too. Integer compares only,
+// so that the scan vectorizes.
+template <class T, class F>
+constexpr bool fits(F value) {
+  if constexpr (sizeof(T) >= sizeof(F)) {
+    return !non_finite_bits(value);  // widening is exact
+  } else {
+    static_assert(std::is_same_v<T, float> && std::is_same_v<F, double>);
+    const std::uint64_t magnitude = std::bit_cast<std::uint64_t>(value) & ~kSignBit;
+    return (magnitude == 0) | ((magnitude >= kSmallestToFloat) & (magnitude <= kLargestToFloat));
+  }
+}
+
+// Whether b comes before a; branch-free so that block scans vectorize.
+template <class T>
+constexpr bool out_of_order(const Point2<T>& a, const Point2<T>& b) {
+  return (b.x < a.x) | ((b.x == a.x) & (b.y < a.y));
+}
+
+// Names the first problem among points [begin, end) in file order (x, then y, then order), reading
+// the values as the file holds them from `bytes`. Called only for a block the fast scan flagged.
+template <class T, class F>
+[[noreturn, gnu::cold, gnu::noinline]] void fail_in_block(const char* bytes,
+                                                          std::span<const Point2<T>> points,
+                                                          std::size_t begin, std::size_t end,
+                                                          bool require_sorted, std::string_view name) {
+  for (std::size_t i = begin; i < end; ++i) {
+    const std::uint64_t record = i * kRecordBytes<F>;
+    for (const std::uint64_t offset : {record, record + sizeof(F)}) {
+      F value;
+      std::memcpy(&value, bytes + offset, sizeof value);
+      if (non_finite_bits(value)) fail_at_byte(name, offset, "non-finite value " + shortest(value));
+      if (!fits<T>(value)) {
+        fail_at_byte(name, offset,
+                     "value " + shortest(value) + " is out of range for " + std::string(type_name<T>));
+      }
+    }
+    if (require_sorted && i > 0 && lex_less(points[i], points[i - 1])) {
+      fail_at_byte(name, record, unsorted_message(points[i - 1], points[i]));
+    }
+  }
+  throw std::logic_error("binary point validation flagged a block without a problem");
+}
+
+// Blocks small enough for the rescan to hit L1, large enough to amortize the per-block test.
+constexpr std::size_t kValidationBlock = 1024;
+
+// Validates points already in T = file precision (a mapping, or a copy of a buffer). Each block is
+// scanned with branch-free accumulation, which the compiler vectorizes; only a flagged block is
+// rescanned to name the offset.
+template <class T>
+void validate_binary(std::span<const Point2<T>> points, bool require_sorted, std::string_view name) {
+  const std::size_t n = points.size();
+  for (std::size_t begin = 0; begin < n; begin += kValidationBlock) {
+    const std::size_t end = std::min(n, begin + kValidationBlock);
+    unsigned bad = 0;
+    for (std::size_t i = begin; i < end; ++i)
+      bad |= non_finite_bits(points[i].x) | non_finite_bits(points[i].y);
+    if (require_sorted) {
+      for (std::size_t i = std::max<std::size_t>(begin, 1); i < end; ++i)
+        bad |= out_of_order(points[i - 1], points[i]);
+    }
+    if (bad) [[unlikely]] {
+      fail_in_block<T, T>(reinterpret_cast<const char*>(points.data()), points, begin, end, require_sorted,
+                          name);
+    }
+  }
+}
+
+// Decodes binary F records from (possibly unaligned) bytes into T points.
+template <class T, class F>
+std::vector<Point2<T>> decode_binary(std::string_view data, bool require_sorted, std::string_view name) {
+  check_whole_records<F>(data.size(), name);
+  const std::size_t n = data.size() / kRecordBytes<F>;
+  std::vector<Point2<T>> points(n);
+  if constexpr (std::is_same_v<T, F>) {
+    if (n != 0) std::memcpy(points.data(), data.data(), data.size());
+    validate_binary<T>(points, require_sorted, name);
+  } else {
+    for (std::size_t begin = 0; begin < n; begin += kValidationBlock) {
+      const std::size_t end = std::min(n, begin + kValidationBlock);
+      unsigned bad = 0;
+      for (std::size_t i = begin; i < end; ++i) {
+        F raw[2];
+        std::memcpy(raw, data.data() + i * kRecordBytes<F>, sizeof raw);
+        bad |= !fits<T>(raw[0]) | !fits<T>(raw[1]);
+        points[i] = {static_cast<T>(raw[0]), static_cast<T>(raw[1])};
+      }
+      // Rounding is monotone, so the order checked after conversion is the order the hull will see.
+      if (require_sorted) {
+        for (std::size_t i = std::max<std::size_t>(begin, 1); i < end; ++i)
+          bad |= out_of_order(points[i - 1], points[i]);
+      }
+      if (bad) [[unlikely]] {
+        fail_in_block<T, F>(data.data(), points, begin, end, require_sorted, name);
+      }
+    }
+  }
+  return points;
+}
+
+template <class T>
+PointSet<T> parse_resolved(std::string_view data, Format format, std::string_view name, bool require_sorted) {
+  switch (format) {
+    case Format::csv: return PointSet<T>(TextParser<T>(data, name, require_sorted).parse_csv());
+    case Format::f32: return PointSet<T>(decode_binary<T, float>(data, require_sorted, name));
+    case Format::f64: return PointSet<T>(decode_binary<T, double>(data, require_sorted, name));
+    case Format::automatic:
+    case Format::text: break;
+  }
+  return PointSet<T>(TextParser<T>(data, name, require_sorted).parse_text());
+}
+
+bool ends_with_ignoring_case(std::string_view s, std::string_view suffix) {
+  if (s.size() < suffix.size()) return false;
+  return std::equal(suffix.begin(), suffix.end(), s.end() - suffix.size(), [](char a, char b) {
+    const auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; };
+    return lower(a) == lower(b);
+  });
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------------
+// Public interface
+
+Format parse_format(std::string_view name) {
+  for (const Format format : {Format::automatic, Format::text, Format::csv, Format::f32, Format::f64}) {
+    if (name == format_name(format)) return format;
+  }
+  throw std::invalid_argument("unknown format \"" + std::string(name) +
+                              "\" (expected auto, text, csv, f32 or f64)");
+}
+
+std::string_view format_name(Format format) {
+  switch (format) {
+    case Format::automatic: return "auto";
+    case Format::text: return "text";
+    case Format::csv: return "csv";
+    case Format::f32: return "f32";
+    case Format::f64: return "f64";
+  }
+  return "unknown";
+}
+
+Format guess_format(std::string_view path) {
+  if (ends_with_ignoring_case(path, ".f32")) return Format::f32;
+  if (ends_with_ignoring_case(path, ".f64")) return Format::f64;
+  if (ends_with_ignoring_case(path, ".csv")) return Format::csv;
+  return Format::text;
+}
+
+template <class T>
+PointSet<T>::PointSet(std::vector<Point2<T>> owned) : owned_(std::move(owned)), view_(owned_) {}
+
+template <class T>
+PointSet<T>::PointSet(std::shared_ptr<const void> mapping, std::span<const Point2<T>> view)
+    : mapping_(std::move(mapping)), view_(view) {}
+
+template <class T>
+PointSet<T> read_points(const std::string& path, const ReadOptions& options) {
+  const std::string name = display_name(path);
+  const Format format = options.format == Format::automatic ? guess_format(path) : options.format;
+  FileBytes file = read_file(path);
+  constexpr Format kNative = std::is_same_v<T, float> ? Format::f32 : Format::f64;
+  if (format == kNative && file.mapping) {
+    // Zero copy: a page-aligned mapping is suitably aligned for Point2<T>.
+    check_whole_records<T>(file.mapped_size, name);
+    const std::span<const Point2<T>> view(static_cast<const Point2<T>*>(file.mapping.get()),
+                                          file.mapped_size / kRecordBytes<T>);
+    validate_binary<T>(view, options.require_sorted, name);
+    return PointSet<T>(std::move(file.mapping), view);
+  }
+  return parse_resolved<T>(file.bytes(), format, name, options.require_sorted);
+}
+
+template <class T>
+PointSet<T> parse_points(std::string_view data, std::string_view name, const ReadOptions& options) {
+  const Format format = options.format == Format::automatic ? guess_format(name) : options.format;
+  return parse_resolved<T>(data, format, display_name(name), options.require_sorted);
+}
+
+template class PointSet<float>;
+template class PointSet<double>;
+template PointSet<float> read_points<float>(const std::string&, const ReadOptions&);
+template PointSet<double> read_points<double>(const std::string&, const ReadOptions&);
+template PointSet<float> parse_points<float>(std::string_view, std::string_view, const ReadOptions&);
+template PointSet<double> parse_points<double>(std::string_view, std::string_view, const ReadOptions&);
+
+}  // namespace wagener

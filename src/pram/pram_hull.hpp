@@ -1,0 +1,25 @@
+// Wagener's algorithm on a CPU emulation of a CREW PRAM: the seed's rounds, instrumented.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "wagener/point.hpp"
+
+namespace wagener::pram {
+
+struct Counters {
+  std::int64_t rounds = 0;          ///< match-and-merge rounds
+  std::int64_t parallel_steps = 0;  ///< synchronous steps (one per phase per round)
+  std::int64_t work = 0;            ///< processor activations over all steps
+  std::int64_t max_processors = 0;  ///< most processors active in one step
+};
+
+/// Upper hull of lexicographically sorted points: hoods of blocks of 1, 2, 4, ... points merged
+/// pairwise per round by the sampling phases (mam 1-6) on s x s virtual processors per merge.
+/// Every phase is checked to have exactly one writer per cell (std::logic_error otherwise).
+template <class T>
+std::vector<Point2<T>> upper_hull(std::span<const Point2<T>> sorted, Counters* counters = nullptr);
+
+}  // namespace wagener::pram

@@ -1,0 +1,104 @@
+#!/usr/bin/env bash
+# End-to-end tests of the wagener command line: real files in, exit codes, messages and output out.
+# Usage: test_cli.sh PATH/TO/wagener
+set -uo pipefail
+bin=${1:?usage: test_cli.sh WAGENER_BINARY}
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+passed=0
+failed=0
+
+fail() { echo "FAIL: $*"; failed=$((failed + 1)); }
+pass() { passed=$((passed + 1)); }
+
+# expect_input_error NAME FILE_CONTENT_CMD EXPECTED_MESSAGE_REGEX [hull args...]
+# Runs `wagener hull FILE args`, expects exit 2, one stderr line matching the regex, empty stdout.
+expect_input_error() {
+  local name=$1 file=$2 regex=$3
+  shift 3
+  "$bin" hull "$file" "$@" >"$dir/out" 2>"$dir/err"
+  local code=$?
+  if [ $code -ne 2 ]; then fail "$name: exit $code, expected 2 ($(cat "$dir/err"))"; return; fi
+  if [ -s "$dir/out" ]; then fail "$name: printed a hull after an error"; return; fi
+  if [ "$(wc -l <"$dir/err")" -ne 1 ]; then fail "$name: expected one message line, got: $(cat "$dir/err")"; return; fi
+  if ! grep -Eq -- "$regex" "$dir/err"; then fail "$name: message '$(cat "$dir/err")' does not match '$regex'"; return; fi
+  pass
+}
+
+# --- correct answers -----------------------------------------------------------------------------
+printf '5\n0 0\n2 0\n1 1\n2 2\n0 2\n' >"$dir/square.txt"  # the seed's format: count, then pairs
+for backend in cpu pram; do
+  out=$("$bin" hull "$dir/square.txt" --backend "$backend")
+  [ "$out" = $'0 0\n2 0\n2 2\n0 2' ] && pass || fail "square ($backend): got '$out'"
+  up=$("$bin" hull "$dir/square.txt" --upper --backend "$backend")
+  [ "$up" = $'0 0\n0 2\n2 2' ] && pass || fail "square --upper ($backend): got '$up'"
+done
+
+printf 'x,y\n0,0\n1,-1\n3,0\n1,0.5\n' >"$dir/pts.csv"
+out=$("$bin" hull "$dir/pts.csv" --backend cpu)
+[ "$out" = $'0 0\n1 -1\n3 0\n1 0.5' ] && pass || fail "csv with header: got '$out'"
+
+out=$(printf '0 0\n1 1\n2 2\n' | "$bin" hull - --backend pram)
+[ "$out" = $'0 0\n2 2' ] && pass || fail "collinear from stdin: got '$out'"
+
+# Shortest round-trip decimal output.
+out=$(printf '0.1 0.2\n1e-300 3\n' | "$bin" hull --backend cpu)
+[ "$out" = $'1e-300 3\n0.1 0.2' ] && pass || fail "round-trip printing: got '$out'"
+
+# Backends and precisions agree on a generated set; binary formats give the same hull as text.
+"$bin" generate --distribution gaussian -n 20000 --seed 7 -o "$dir/g.txt" || fail "generate text"
+"$bin" generate --distribution gaussian -n 20000 --seed 7 --format f64 -o "$dir/g.f64" || fail "generate f64"
+a=$("$bin" hull "$dir/g.txt" --backend cpu)
+b=$("$bin" hull "$dir/g.txt" --backend pram)
+c=$("$bin" hull "$dir/g.f64" --backend cpu)
+[ -n "$a" ] && [ "$a" = "$b" ] && [ "$a" = "$c" ] && pass || fail "cpu, pram and f64 input disagree"
+"$bin" generate --distribution parabola -n 3000 --seed 3 --format f32 -o "$dir/p.f32" || fail "generate f32"
+a=$("$bin" hull "$dir/p.f32" --precision float --upper --presorted --backend cpu)
+b=$("$bin" hull "$dir/p.f32" --precision float --upper --presorted --backend pram)
+[ "$(echo "$a" | wc -l)" -gt 1000 ] && [ "$a" = "$b" ] && pass || fail "f32 parabola upper hull"
+
+# --output writes the file; --stats reports PRAM counters on stderr.
+"$bin" hull "$dir/g.txt" --backend pram --stats -o "$dir/hull.txt" 2>"$dir/stats" >"$dir/stdout"
+[ -s "$dir/hull.txt" ] && [ ! -s "$dir/stdout" ] && pass || fail "--output"
+grep -q "pram rounds" "$dir/stats" && grep -q "total work" "$dir/stats" && pass || fail "--stats: $(cat "$dir/stats")"
+
+# --- bad input: exit 2, one line naming file and line, no hull -------------------------------------
+printf '0 0\n1 nan\n' >"$dir/nan.txt"
+expect_input_error nan "$dir/nan.txt" "nan.txt:2:"
+printf '0 0\n1 1\ninf 2\n' >"$dir/inf.txt"
+expect_input_error inf "$dir/inf.txt" "inf.txt:3:"
+printf '0 0\n1 1e400\n' >"$dir/range.txt"
+expect_input_error out-of-range-double "$dir/range.txt" "range.txt:2:"
+printf '0 0\n1 1e39\n' >"$dir/frange.txt"
+expect_input_error out-of-range-float "$dir/frange.txt" "frange.txt:2:" --precision float
+printf '0 0\n1 1\n2 abc\n' >"$dir/garbage.txt"
+expect_input_error garbage "$dir/garbage.txt" "garbage.txt:3:.*abc"
+printf '0 0\n1 1 2\n' >"$dir/odd.txt"
+expect_input_error odd-values "$dir/odd.txt" "odd.txt:2:"
+printf '3\n0 0\n1 1\n' >"$dir/short.txt"
+expect_input_error count-too-large "$dir/short.txt" "short.txt:[0-9]+:.*3"
+printf '1\n0 0\n1 1\n' >"$dir/long.txt"
+expect_input_error count-too-small "$dir/long.txt" "long.txt:[0-9]+:"
+head -c 20 "$dir/g.f64" >"$dir/trunc.f64"
+expect_input_error truncated-binary "$dir/trunc.f64" "trunc.f64: byte 16"
+printf '0 0\n2 1\n1 5\n' >"$dir/unsorted.txt"
+expect_input_error unsorted-presorted "$dir/unsorted.txt" "unsorted.txt:3:" --presorted
+for backend in cpu pram; do
+  expect_input_error "nan-$backend" "$dir/nan.txt" "nan.txt:2:" --backend "$backend"
+done
+expect_input_error missing-file "$dir/does-not-exist.txt" "does-not-exist.txt"
+
+# A failed run leaves an existing --output file untouched and no temporary files behind.
+echo "previous" >"$dir/keep.txt"
+"$bin" hull "$dir/garbage.txt" -o "$dir/keep.txt" 2>/dev/null
+[ "$(cat "$dir/keep.txt")" = "previous" ] && pass || fail "--output clobbered on error"
+[ "$(ls "$dir" | grep -c '\.tmp')" -eq 0 ] && pass || fail "temporary files left behind"
+
+# Usage errors and help.
+"$bin" hull "$dir/square.txt" --backend gpu >/dev/null 2>&1
+[ $? -eq 2 ] && pass || fail "unknown backend should exit 2"
+"$bin" --help >/dev/null && "$bin" hull --help | grep -q -- "--presorted" && pass || fail "--help"
+"$bin" --version | grep -q "wagener" && pass || fail "--version"
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

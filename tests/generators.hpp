@@ -1,0 +1,203 @@
+// Named input families for the tests: random distributions and the degenerate cases that break
+// naive hull code.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <functional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "wagener/point.hpp"
+
+namespace wagener::testing {
+
+/// A fresh seed per run (printed by the tests on failure so a run can be replayed).
+inline std::uint64_t fresh_seed() {
+  std::random_device rd;
+  return (static_cast<std::uint64_t>(rd()) << 32) ^ rd();
+}
+
+template <class T>
+using Points = std::vector<Point2<T>>;
+
+template <class T>
+Points<T> uniform_square(std::size_t n, std::mt19937_64& rng) {
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  Points<T> pts(n);
+  for (auto& p : pts) p = {static_cast<T>(u(rng)), static_cast<T>(u(rng))};
+  return pts;
+}
+
+template <class T>
+Points<T> uniform_disk(std::size_t n, std::mt19937_64& rng) {
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  Points<T> pts;
+  pts.reserve(n);
+  while (pts.size() < n) {
+    const double x = u(rng), y = u(rng);
+    if (x * x + y * y <= 1.0) pts.push_back({static_cast<T>(x), static_cast<T>(y)});
+  }
+  return pts;
+}
+
+template <class T>
+Points<T> gaussian(std::size_t n, std::mt19937_64& rng) {
+  std::normal_distribution<double> g(0.0, 1.0);
+  Points<T> pts(n);
+  for (auto& p : pts) p = {static_cast<T>(g(rng)), static_cast<T>(g(rng))};
+  return pts;
+}
+
+/// Points on a circle, rounded to T: most are hull vertices, some end up collinear or inside.
+template <class T>
+Points<T> circle(std::size_t n, std::mt19937_64& rng) {
+  std::uniform_real_distribution<double> u(0.0, 2 * M_PI);
+  Points<T> pts(n);
+  for (auto& p : pts) {
+    const double a = u(rng);
+    p = {static_cast<T>(std::cos(a)), static_cast<T>(std::sin(a))};
+  }
+  return pts;
+}
+
+/// y = -x^2 on small integers: every point is exactly on the upper hull.
+template <class T>
+Points<T> parabola(std::size_t n, std::mt19937_64& rng) {
+  Points<T> pts(n);
+  const double half = static_cast<double>(n) / 2;
+  for (std::size_t i = 0; i < n; ++i) {
+    const double x = static_cast<double>(i) - half;
+    pts[i] = {static_cast<T>(x), static_cast<T>(-x * x)};
+  }
+  std::shuffle(pts.begin(), pts.end(), rng);
+  return pts;
+}
+
+template <class T>
+Points<T> all_identical(std::size_t n, std::mt19937_64& rng) {
+  std::uniform_real_distribution<double> u(-10, 10);
+  const Point2<T> p{static_cast<T>(u(rng)), static_cast<T>(u(rng))};
+  return Points<T>(n, p);
+}
+
+template <class T>
+Points<T> two_distinct(std::size_t n, std::mt19937_64& rng) {
+  Points<T> pts(n, Point2<T>{T(1), T(2)});
+  std::uniform_int_distribution<int> coin(0, 1);
+  for (auto& p : pts) {
+    if (coin(rng)) p = {T(-3), T(5)};
+  }
+  if (n >= 2) pts[0] = {T(-3), T(5)}, pts[1] = {T(1), T(2)};
+  return pts;
+}
+
+/// All on one line (with duplicates): the hull is the two end points.
+template <class T>
+Points<T> collinear(std::size_t n, std::mt19937_64& rng) {
+  std::uniform_int_distribution<int> u(-1000, 1000);
+  Points<T> pts(n);
+  for (auto& p : pts) {
+    const int t = u(rng);
+    p = {static_cast<T>(3 * t + 1), static_cast<T>(-2 * t + 7)};
+  }
+  return pts;
+}
+
+/// Integer grid points: many collinear triples and equal coordinates.
+template <class T>
+Points<T> grid(std::size_t n, std::mt19937_64& rng) {
+  std::uniform_int_distribution<int> u(0, 7);
+  Points<T> pts(n);
+  for (auto& p : pts) p = {static_cast<T>(u(rng)), static_cast<T>(u(rng))};
+  return pts;
+}
+
+/// A few vertical columns of many points each: equal x everywhere.
+template <class T>
+Points<T> equal_x_columns(std::size_t n, std::mt19937_64& rng) {
+  std::uniform_int_distribution<int> col(0, 3);
+  std::uniform_real_distribution<double> u(-1, 1);
+  Points<T> pts(n);
+  for (auto& p : pts) p = {static_cast<T>(col(rng)), static_cast<T>(u(rng))};
+  return pts;
+}
+
+/// Points on the line y = x/3 rounded, nudged by a few ulps: orientation is decided in the last bits.
+template <class T>
+Points<T> near_collinear_ulp(std::size_t n, std::mt19937_64& rng) {
+  std::uniform_real_distribution<double> u(0.5, 2.0);
+  std::uniform_int_distribution<int> nudge(-2, 2);
+  Points<T> pts(n);
+  for (auto& p : pts) {
+    const T x = static_cast<T>(u(rng));
+    T y = static_cast<T>(x / T(3));
+    for (int k = nudge(rng); k != 0; k += (k > 0 ? -1 : 1)) {
+      y = std::nextafter(y, k > 0 ? T(10) : T(-10));
+    }
+    p = {x, y};
+  }
+  return pts;
+}
+
+/// Uniform disk scaled near the top of T's range (products overflow).
+template <class T>
+Points<T> huge(std::size_t n, std::mt19937_64& rng) {
+  const T scale = std::is_same_v<T, float> ? T(1e37) : T(1e300);
+  auto pts = uniform_disk<T>(n, rng);
+  for (auto& p : pts) p = {p.x * scale, p.y * scale};
+  return pts;
+}
+
+/// Uniform disk scaled near the bottom of T's range (products underflow, some subnormal).
+template <class T>
+Points<T> tiny(std::size_t n, std::mt19937_64& rng) {
+  const T scale = std::is_same_v<T, float> ? T(1e-38) : T(1e-300);
+  auto pts = uniform_disk<T>(n, rng);
+  for (auto& p : pts) p = {p.x * scale, p.y * scale};
+  return pts;
+}
+
+/// Random points with duplicates of each other: many repeated coordinates.
+template <class T>
+Points<T> duplicates(std::size_t n, std::mt19937_64& rng) {
+  auto base = uniform_disk<T>(std::max<std::size_t>(1, n / 4), rng);
+  std::uniform_int_distribution<std::size_t> pick(0, base.size() - 1);
+  Points<T> pts(n);
+  for (auto& p : pts) p = base[pick(rng)];
+  return pts;
+}
+
+template <class T>
+struct Family {
+  std::string name;
+  std::function<Points<T>(std::size_t, std::mt19937_64&)> make;
+};
+
+template <class T>
+std::vector<Family<T>> all_families() {
+  return {{"uniform_square", uniform_square<T>},
+          {"uniform_disk", uniform_disk<T>},
+          {"gaussian", gaussian<T>},
+          {"circle", circle<T>},
+          {"parabola", parabola<T>},
+          {"all_identical", all_identical<T>},
+          {"two_distinct", two_distinct<T>},
+          {"collinear", collinear<T>},
+          {"grid", grid<T>},
+          {"equal_x_columns", equal_x_columns<T>},
+          {"near_collinear_ulp", near_collinear_ulp<T>},
+          {"huge", huge<T>},
+          {"tiny", tiny<T>},
+          {"duplicates", duplicates<T>}};
+}
+
+template <class T>
+Points<T> sorted_copy(Points<T> pts) {
+  std::sort(pts.begin(), pts.end(), lex_less<T>);
+  return pts;
+}
+
+}  // namespace wagener::testing

@@ -1,0 +1,141 @@
+// orient2d against exact rational arithmetic (GMP) on adversarial triples.
+#include <gmpxx.h>
+#include <gtest/gtest.h>
+
+#include <cfloat>
+#include <cmath>
+#include <random>
+
+#include "generators.hpp"
+#include "wagener/predicates.hpp"
+
+namespace wagener {
+namespace {
+
+int exact_sign(double ax, double ay, double bx, double by, double cx, double cy) {
+  const mpq_class det =
+      (mpq_class(bx) - ax) * (mpq_class(cy) - ay) - (mpq_class(by) - ay) * (mpq_class(cx) - ax);
+  return sgn(det);
+}
+
+void expect_exact(double ax, double ay, double bx, double by, double cx, double cy) {
+  const int expected = exact_sign(ax, ay, bx, by, cx, cy);
+  ASSERT_EQ(orient2d(ax, ay, bx, by, cx, cy), expected)
+      << std::hexfloat << "a=(" << ax << ", " << ay << ") b=(" << bx << ", " << by << ") c=(" << cx << ", "
+      << cy << ")";
+  ASSERT_EQ(detail::orient2d_exact(ax, ay, bx, by, cx, cy), expected);
+}
+
+TEST(Orient2d, SimpleTurns) {
+  EXPECT_EQ(orient2d(0, 0, 1, 0, 0, 1), 1);
+  EXPECT_EQ(orient2d(0, 0, 0, 1, 1, 0), -1);
+  EXPECT_EQ(orient2d(0, 0, 1, 1, 2, 2), 0);
+  EXPECT_EQ(orient2d(Point2<float>{0, 0}, Point2<float>{1, 0}, Point2<float>{0, 1}), 1);
+}
+
+TEST(Orient2d, ShewchuksNearCollinearGrid) {
+  // The classic failure of the naive predicate: a 256 x 256 ulp grid around a point on the line
+  // y = x through (12, 12) and (24, 24).
+  const double base = 0.5;
+  double x = base;
+  for (int i = 0; i < 256; ++i, x = std::nextafter(x, 1.0)) {
+    double y = base;
+    for (int j = 0; j < 256; ++j, y = std::nextafter(y, 1.0)) {
+      expect_exact(x, y, 12, 12, 24, 24);
+      if (HasFatalFailure()) return;
+    }
+  }
+}
+
+TEST(Orient2d, RandomNearCollinearAtTheLastUlp) {
+  const auto seed = testing::fresh_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> u(-1e3, 1e3);
+  std::uniform_int_distribution<int> nudge(-3, 3);
+  for (int trial = 0; trial < 100000; ++trial) {
+    const double ax = u(rng), ay = u(rng), bx = u(rng), by = u(rng);
+    const double t = u(rng) / 1e3;
+    double cx = ax + t * (bx - ax), cy = ay + t * (by - ay);
+    for (int k = nudge(rng); k != 0; k += k > 0 ? -1 : 1)
+      cy = std::nextafter(cy, k > 0 ? INFINITY : -INFINITY);
+    expect_exact(ax, ay, bx, by, cx, cy);
+    if (HasFatalFailure()) return;
+  }
+}
+
+TEST(Orient2d, HugeCoordinatesWhoseProductsOverflow) {
+  const auto seed = testing::fresh_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  for (int trial = 0; trial < 20000; ++trial) {
+    const double s = 1e300;
+    const double ax = u(rng) * s, ay = u(rng) * s, bx = u(rng) * s, by = u(rng) * s;
+    double cx = ax + 0.5 * (bx - ax), cy = ay + 0.5 * (by - ay);  // near collinear
+    if (trial % 2) cy = std::nextafter(cy, INFINITY);
+    expect_exact(ax, ay, bx, by, cx, cy);
+    expect_exact(DBL_MAX, -DBL_MAX, -DBL_MAX, DBL_MAX, cx, cy);
+    if (HasFatalFailure()) return;
+  }
+}
+
+TEST(Orient2d, TinyCoordinatesWhoseProductsUnderflow) {
+  const auto seed = testing::fresh_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  for (int trial = 0; trial < 20000; ++trial) {
+    const double s = trial % 3 == 0 ? 1e-300 : (trial % 3 == 1 ? 1e-160 : 4.9e-324 * 1000);
+    const double ax = u(rng) * s, ay = u(rng) * s, bx = u(rng) * s, by = u(rng) * s;
+    const double cx = u(rng) * s, cy = u(rng) * s;
+    expect_exact(ax, ay, bx, by, cx, cy);
+    expect_exact(ax, ay, bx, by, ax + (bx - ax), ay + (by - ay));
+    if (HasFatalFailure()) return;
+  }
+}
+
+TEST(Orient2d, MixedMagnitudesAcrossTheWholeRange) {
+  const auto seed = testing::fresh_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  std::uniform_int_distribution<int> exponent(-1074, 1023);
+  std::uniform_int_distribution<int> sign(0, 1);
+  std::uniform_real_distribution<double> mant(1.0, 2.0);
+  auto any = [&] {
+    const double v = std::ldexp(mant(rng), exponent(rng));
+    return sign(rng) ? -v : v;
+  };
+  for (int trial = 0; trial < 50000; ++trial) {
+    const double ax = any(), ay = any(), bx = any(), by = any(), cx = any(), cy = any();
+    expect_exact(ax, ay, bx, by, cx, cy);
+    // Collinear by construction on an axis-parallel line, and an exactly repeated point.
+    expect_exact(ax, ay, bx, ay, cx, ay);
+    expect_exact(ax, ay, bx, by, ax, ay);
+    if (HasFatalFailure()) return;
+  }
+}
+
+TEST(Orient2d, SubnormalsAndSignedZeros) {
+  const double d = 4.9406564584124654e-324;  // smallest subnormal
+  expect_exact(0.0, 0.0, d, d, 2 * d, 2 * d);
+  expect_exact(0.0, 0.0, d, d, 2 * d, 3 * d);
+  expect_exact(-0.0, 0.0, d, -0.0, 0.0, d);
+  expect_exact(DBL_MIN, d, -DBL_MIN, -d, 0.0, 0.0);
+  expect_exact(DBL_MAX, DBL_MAX, -DBL_MAX, -DBL_MAX, d, -d);
+  expect_exact(DBL_MAX, DBL_MAX, -DBL_MAX, -DBL_MAX, 0.0, 0.0);
+}
+
+TEST(Orient2d, FloatInputsAreExactToo) {
+  const auto seed = testing::fresh_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  const auto pts = testing::near_collinear_ulp<float>(30000, rng);
+  for (std::size_t i = 0; i + 2 < pts.size(); i += 3) {
+    const auto &a = pts[i], &b = pts[i + 1], &c = pts[i + 2];
+    ASSERT_EQ(orient2d(a, b, c), exact_sign(a.x, a.y, b.x, b.y, c.x, c.y));
+  }
+}
+
+}  // namespace
+}  // namespace wagener
