@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <functional>
 #include <stdexcept>
 #include <string>
 
@@ -15,9 +16,35 @@
 namespace wagener {
 namespace {
 
-Backend resolve(Backend requested) {
-  if (requested != Backend::automatic) return requested;
+Backend resolve(const HullOptions& options) {
+  if (options.trace) {
+    // Only the emulator reports rounds so far; the trace is defined by the input alone, so any
+    // backend that reports it later must give the same one (tests/test_trace.cpp checks pram).
+    if (options.backend == Backend::automatic || options.backend == Backend::pram) return Backend::pram;
+    throw unsupported_error("a trace needs the pram backend (the " +
+                            std::string(backend_name(options.backend)) + " backend does not report rounds)");
+  }
+  if (options.backend != Backend::automatic) return options.backend;
   return cuda::device_available() ? Backend::cuda : Backend::cpu;
+}
+
+/// The emulator's rounds of one chain, relabelled for the sink. A lower chain ran on the reflected,
+/// reversed points: map its hoods back so that they read left to right in the input's coordinates.
+template <class T>
+std::function<void(TraceRound<T>&&)> trace_observer(TraceSink* sink, Chain chain) {
+  if (!sink) return {};
+  return [sink, chain](TraceRound<T>&& r) {
+    r.chain = chain;
+    if (chain == Chain::lower) {
+      std::reverse(r.corners.begin(), r.corners.end());
+      for (auto& p : r.corners) p = core::reflected(p);
+      std::reverse(r.hood_sizes.begin(), r.hood_sizes.end());
+      const auto hoods = static_cast<index_t>(r.hood_sizes.size());
+      for (auto& b : r.bridges) b = {hoods - 1 - b.hood, core::reflected(b.b), core::reflected(b.a)};
+      std::reverse(r.bridges.begin(), r.bridges.end());
+    }
+    sink->on_round(r);
+  };
 }
 
 template <class T>
@@ -78,7 +105,7 @@ bool cuda_available() {
 template <class T>
 std::vector<Point2<T>> upper_hull(std::span<const Point2<T>> sorted, const HullOptions& options) {
   HullStats stats;
-  stats.backend = resolve(options.backend);
+  stats.backend = resolve(options);
   stats.points = static_cast<std::int64_t>(sorted.size());
   require_finite(sorted);
   require_sorted(sorted);
@@ -86,7 +113,7 @@ std::vector<Point2<T>> upper_hull(std::span<const Point2<T>> sorted, const HullO
     switch (stats.backend) {
       case Backend::pram: {
         pram::Counters counters;
-        auto h = pram::upper_hull(sorted, &counters);
+        auto h = pram::upper_hull(sorted, &counters, trace_observer<T>(options.trace, Chain::upper));
         add_pram_counters(stats, counters);
         return h;
       }
@@ -102,7 +129,7 @@ std::vector<Point2<T>> upper_hull(std::span<const Point2<T>> sorted, const HullO
 template <class T>
 std::vector<Point2<T>> convex_hull(std::span<const Point2<T>> points, const HullOptions& options) {
   HullStats stats;
-  stats.backend = resolve(options.backend);
+  stats.backend = resolve(options);
   stats.points = static_cast<std::int64_t>(points.size());
   auto hull = timed(stats, [&] {
     switch (stats.backend) {
@@ -110,13 +137,15 @@ std::vector<Point2<T>> convex_hull(std::span<const Point2<T>> points, const Hull
         require_finite(points);
         std::vector<Point2<T>> sorted(points.begin(), points.end());
         std::sort(sorted.begin(), sorted.end(), lex_less<T>);
+        Chain chain = Chain::upper;
         auto pram_upper = [&](std::span<const Point2<T>> s) {
           pram::Counters counters;
-          auto h = pram::upper_hull(s, &counters);
+          auto h = pram::upper_hull(s, &counters, trace_observer<T>(options.trace, chain));
           add_pram_counters(stats, counters);
           return h;
         };
         const auto upper = pram_upper(sorted);
+        chain = Chain::lower;
         const auto lower = core::lower_chain_by_reflection<T>(sorted, pram_upper);
         return core::join_chains<T>(lower, upper);
       }

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "wagener/point.hpp"
+#include "wagener/trace.hpp"
 
 namespace wagener {
 
@@ -39,6 +40,9 @@ struct HullStats {
 struct HullOptions {
   Backend backend = Backend::automatic;
   HullStats* stats = nullptr;  ///< optional out-parameter
+  /// Optional observer of Wagener's rounds (wagener/trace.hpp). Only the pram backend produces a
+  /// trace today: automatic then picks pram, and cpu or cuda throw unsupported_error.
+  TraceSink* trace = nullptr;
 };
 
 /// Upper hull ("hood") of points sorted lexicographically (x, then y).

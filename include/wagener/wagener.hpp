@@ -6,3 +6,5 @@
 #include "wagener/io.hpp"
 #include "wagener/point.hpp"
 #include "wagener/predicates.hpp"
+#include "wagener/render.hpp"
+#include "wagener/trace.hpp"

@@ -23,15 +23,17 @@ constexpr std::int64_t kStepsPerRound = 7;
 }
 
 /// One merge, phase by phase; each phase runs all s*s processors and then checks its cells.
-/// Returns the merged size written at out.
+/// Returns the merged size written at out; `bridge_out` gets the bridge's ends (a in p, b in q as
+/// given, seam duplicate included), or -1 when q added nothing.
 template <class T>
 index_t merge_hoods(const Point2<T>* p, index_t m, const Point2<T>* q, index_t n, Point2<T>* out,
-                    std::int64_t round, index_t merge, std::int64_t* step_work) {
+                    std::int64_t round, index_t merge, std::int64_t* step_work, index_t* bridge_out) {
   // Seam: a duplicate of P's last vertex at the front of Q is dropped (one processor).
   step_work[0] += 1;
   const index_t dup = core::seam_duplicates(p, m, q, n);
   q += dup;
   n -= dup;
+  bridge_out[0] = bridge_out[1] = -1;
   if (n == 0) {
     std::copy(p, p + m, out);
     step_work[6] += m;
@@ -93,30 +95,54 @@ index_t merge_hoods(const Point2<T>* p, index_t m, const Point2<T>* q, index_t n
     if (dst >= 0) out[dst] = k < m ? p[k] : q[k - m];
   }
   step_work[6] += m + n;
+  bridge_out[0] = bridge[0];
+  bridge_out[1] = bridge[1] + dup;
   return core::merged_size(n, bridge[0], bridge[1]);
+}
+
+// Hands the observer the hoods of one round, compacted, and the bridges of its merges.
+template <class T>
+void report_round(const std::function<void(TraceRound<T>&&)>& observer, int round, index_t width,
+                  const std::vector<Point2<T>>& hood, const std::vector<index_t>& size,
+                  std::vector<Bridge<T>>&& bridges) {
+  TraceRound<T> r;
+  r.round = round;
+  r.block_width = width;
+  r.hood_sizes = size;
+  for (std::size_t k = 0; k < size.size(); ++k) {
+    const auto* first = hood.data() + static_cast<index_t>(k) * width;
+    r.corners.insert(r.corners.end(), first, first + size[k]);
+  }
+  r.bridges = std::move(bridges);
+  observer(std::move(r));
 }
 
 }  // namespace
 
 template <class T>
-std::vector<Point2<T>> upper_hull(std::span<const Point2<T>> sorted, Counters* counters) {
+std::vector<Point2<T>> upper_hull(std::span<const Point2<T>> sorted, Counters* counters,
+                                  const std::function<void(TraceRound<T>&&)>& observer) {
   Counters stats;
   const index_t n = static_cast<index_t>(sorted.size());
   // Hoods live in blocks of width w: block k at [k w, k w + size[k]), padded (as in the seed).
   std::vector<Point2<T>> hood(sorted.begin(), sorted.end()), next(sorted.size());
   std::vector<index_t> size(static_cast<std::size_t>(n), 1), next_size;
+  if (observer && n > 0) report_round<T>(observer, 0, 1, hood, size, {});
   for (index_t w = 1; w < n; w *= 2) {
     const index_t blocks = (n + w - 1) / w;
     const index_t pairs = (blocks + 1) / 2;
     next_size.assign(static_cast<std::size_t>(pairs), 0);
     std::int64_t step_work[kStepsPerRound] = {};
+    std::vector<Bridge<T>> bridges;
     for (index_t k = 0; k < pairs; ++k) {
       const Point2<T>* p = hood.data() + 2 * k * w;
       Point2<T>* out = next.data() + 2 * k * w;
       const index_t m = size[2 * k];
       if (2 * k + 1 < blocks) {
-        next_size[k] = merge_hoods(p, m, hood.data() + (2 * k + 1) * w, size[2 * k + 1], out, stats.rounds, k,
-                                   step_work);
+        const Point2<T>* q = hood.data() + (2 * k + 1) * w;
+        index_t ends[2];
+        next_size[k] = merge_hoods(p, m, q, size[2 * k + 1], out, stats.rounds, k, step_work, ends);
+        if (observer && ends[0] >= 0) bridges.push_back({k, p[ends[0]], q[ends[1]]});
       } else {
         std::copy(p, p + m, out);  // no partner this round
         step_work[6] += m;
@@ -131,13 +157,17 @@ std::vector<Point2<T>> upper_hull(std::span<const Point2<T>> sorted, Counters* c
     ++stats.rounds;
     hood.swap(next);
     size.swap(next_size);
+    if (observer)
+      report_round<T>(observer, static_cast<int>(stats.rounds), 2 * w, hood, size, std::move(bridges));
   }
   if (n > 0) hood.resize(static_cast<std::size_t>(size[0]));
   if (counters) *counters = stats;
   return hood;
 }
 
-template std::vector<Point2<float>> upper_hull(std::span<const Point2<float>>, Counters*);
-template std::vector<Point2<double>> upper_hull(std::span<const Point2<double>>, Counters*);
+template std::vector<Point2<float>> upper_hull(std::span<const Point2<float>>, Counters*,
+                                               const std::function<void(TraceRound<float>&&)>&);
+template std::vector<Point2<double>> upper_hull(std::span<const Point2<double>>, Counters*,
+                                                const std::function<void(TraceRound<double>&&)>&);
 
 }  // namespace wagener::pram

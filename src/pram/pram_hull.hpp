@@ -2,10 +2,12 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <vector>
 
 #include "wagener/point.hpp"
+#include "wagener/trace.hpp"
 
 namespace wagener::pram {
 
@@ -19,7 +21,10 @@ struct Counters {
 /// Upper hull of lexicographically sorted points: hoods of blocks of 1, 2, 4, ... points merged
 /// pairwise per round by the sampling phases (mam 1-6) on s x s virtual processors per merge.
 /// Every phase is checked to have exactly one writer per cell (std::logic_error otherwise).
+/// `observer`, when set, sees the single-point hoods first and then the hoods after every round with
+/// the bridges of its merges (upper-chain rounds; the caller relabels them for a lower chain).
 template <class T>
-std::vector<Point2<T>> upper_hull(std::span<const Point2<T>> sorted, Counters* counters = nullptr);
+std::vector<Point2<T>> upper_hull(std::span<const Point2<T>> sorted, Counters* counters = nullptr,
+                                  const std::function<void(TraceRound<T>&&)>& observer = {});
 
 }  // namespace wagener::pram

@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <iostream>
 #include <random>
+#include <span>
+#include <stdexcept>
 #include <string>
 
 #include "wagener/wagener.hpp"
@@ -23,7 +25,50 @@ struct HullCommand {
   bool upper = false;
   bool presorted = false;
   bool stats = false;
+  std::string trace;  // --trace FILE (hull) ; "" = none
+  std::string trace_format = "auto";
+  std::string svg, ps;  // --svg FILE, --ps FILE (hull)
+  // render only
+  bool render = false;
+  bool render_trace = false;  // draw the rounds as small multiples
+  std::string image_format = "auto";
+  int width = 800;
+  std::int64_t max_dots = 20000;
 };
+
+/// A usage error found after parsing (an option combination): exit code 2, like a parse error.
+struct usage_error : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+bool wants_json(const HullCommand& cmd) {
+  if (cmd.trace_format != "auto") return cmd.trace_format == "json";
+  return cmd.trace.size() >= 5 && cmd.trace.compare(cmd.trace.size() - 5, 5, ".json") == 0;
+}
+
+template <class T>
+std::string caption(const wagener::HullStats& s, bool upper) {
+  char buffer[200];
+  std::snprintf(buffer, sizeof buffer, "%lld points (%s), %s of %lld vertices, %s backend, %.3g ms",
+                static_cast<long long>(s.points), sizeof(T) == sizeof(float) ? "float" : "double",
+                upper ? "upper hull" : "hull", static_cast<long long>(s.hull_vertices),
+                std::string(wagener::backend_name(s.backend)).c_str(), s.milliseconds);
+  return buffer;
+}
+
+template <class T>
+void write_picture(const std::string& path, wagener::ImageFormat format,
+                   std::span<const wagener::Point2<T>> points, std::span<const wagener::Point2<T>> hull,
+                   std::span<const wagener::TraceRound<T>> rounds, const wagener::HullStats& stats,
+                   const HullCommand& cmd) {
+  wagener::RenderOptions options;
+  options.format = format;
+  options.width = cmd.width;
+  options.max_dots = cmd.max_dots;
+  options.closed = !cmd.upper;
+  options.caption = caption<T>(stats, cmd.upper);
+  wagener::write_file_atomically(path, wagener::render<T>(points, hull, rounds, options));
+}
 
 void print_stats(const wagener::HullStats& s, const std::string& precision) {
   std::fprintf(stderr,
@@ -51,8 +96,21 @@ int run_hull(const HullCommand& cmd) {
   read.format = wagener::parse_format(cmd.format);
   read.require_sorted = cmd.presorted;
   const auto points = wagener::read_points<T>(cmd.input, read);
+  const bool tracing = !cmd.trace.empty() || cmd.render_trace;
+  if (tracing && cmd.backend != "auto" && cmd.backend != "pram") {
+    throw usage_error("a trace needs --backend pram (or auto); the " + cmd.backend +
+                      " backend does not report rounds");
+  }
+  const bool draws_rounds = cmd.render_trace || (!cmd.trace.empty() && (!cmd.svg.empty() || !cmd.ps.empty()));
+  if (draws_rounds &&
+      static_cast<wagener::index_t>(points.size()) > wagener::RenderOptions::kMaxTracePoints) {
+    throw usage_error("rounds are drawn for at most " +
+                      std::to_string(wagener::RenderOptions::kMaxTracePoints) + " points; this input has " +
+                      std::to_string(points.size()));
+  }
   wagener::HullStats stats;
-  const wagener::HullOptions options{wagener::parse_backend(cmd.backend), &stats};
+  wagener::TraceLog<T> trace;
+  const wagener::HullOptions options{wagener::parse_backend(cmd.backend), &stats, tracing ? &trace : nullptr};
   std::vector<wagener::Point2<T>> hull;
   if (cmd.upper && !cmd.presorted) {
     // upper_hull() takes sorted input; without the promise, sort a copy first.
@@ -63,8 +121,33 @@ int run_hull(const HullCommand& cmd) {
     hull = cmd.upper ? wagener::upper_hull<T>(points.points(), options)
                      : wagener::convex_hull<T>(points.points(), options);
   }
-  wagener::write_points<T>(cmd.output, hull);
-  if (cmd.stats) print_stats(stats, cmd.precision);
+  const auto start = std::chrono::steady_clock::now();
+  const auto rounds = draws_rounds ? std::span<const wagener::TraceRound<T>>(trace.rounds())
+                                   : std::span<const wagener::TraceRound<T>>();
+  if (cmd.render) {
+    const auto format = cmd.image_format == "auto" ? wagener::guess_image_format(cmd.output)
+                                                   : wagener::parse_image_format(cmd.image_format);
+    write_picture<T>(cmd.output, format, points.points(), hull, rounds, stats, cmd);
+  } else {
+    wagener::write_points<T>(cmd.output, hull);
+    if (!cmd.svg.empty())
+      write_picture<T>(cmd.svg, wagener::ImageFormat::svg, points.points(), hull, rounds, stats, cmd);
+    if (!cmd.ps.empty()) {
+      write_picture<T>(cmd.ps, wagener::ImageFormat::postscript, points.points(), hull, rounds, stats, cmd);
+    }
+  }
+  if (!cmd.trace.empty()) {
+    const auto n = static_cast<wagener::index_t>(points.size());
+    wagener::write_file_atomically(cmd.trace, wants_json(cmd)
+                                                  ? wagener::format_trace_json<T>(trace.rounds(), n)
+                                                  : wagener::format_trace_text<T>(trace.rounds(), n));
+  }
+  const double output_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  if (cmd.stats) {
+    print_stats(stats, cmd.precision);
+    std::fprintf(stderr, "output          %.3f ms\n", output_ms);
+  }
   return 0;
 }
 
@@ -154,6 +237,8 @@ int main(int argc, char** argv) {
       "             the lexicographically smallest (x, then y) vertex;\n"
       "  --upper:   the seed's hood: from the lexicographically smallest to the largest point,\n"
       "             clockwise over the top (left to right).\n"
+      "Pictures: `wagener render FILE -o hull.svg` (or .ps); `wagener hull FILE --trace rounds.txt` writes\n"
+      "  the hoods after every round (docs/formats.md).\n"
       "Exit codes: 0 success, 2 bad input or usage (one message on stderr naming the file and line),\n"
       "            1 any other failure. No hull is printed after an error.");
 
@@ -182,6 +267,54 @@ int main(int argc, char** argv) {
   hull_cmd->add_flag(
       "--stats", hull.stats,
       "Print backend, sizes and time to stderr; with pram also rounds, parallel steps and work");
+  hull_cmd->add_option(
+      "--trace", hull.trace,
+      "Write Wagener's rounds here: after each round the hoods (size, then corners) and each "
+      "merge's bridge (docs/formats.md); needs the pram backend");
+  hull_cmd
+      ->add_option("--trace-format", hull.trace_format,
+                   "text (the seed's layout) or json; auto: json for .json")
+      ->check(CLI::IsMember({"auto", "text", "json"}))
+      ->capture_default_str();
+  hull_cmd->add_option("--svg", hull.svg,
+                       "Also draw the points and the hull as SVG here (with --trace: the rounds too)");
+  hull_cmd->add_option("--ps", hull.ps, "Also draw them as PostScript here");
+
+  HullCommand render;
+  render.render = true;
+  auto* render_cmd = app.add_subcommand(
+      "render",
+      "Draw the points and their hull as SVG or PostScript (dots, or a density raster beyond --max-dots)");
+  render_cmd->add_option("FILE", render.input, "Input file, '-' for standard input")->capture_default_str();
+  render_cmd
+      ->add_option("-o,--output", render.output, "Picture file (written atomically); '-' for standard output")
+      ->capture_default_str();
+  render_cmd->add_option("--image-format", render.image_format, "svg or ps; auto: ps for .ps/.eps, else svg")
+      ->check(CLI::IsMember({"auto", "svg", "ps"}))
+      ->capture_default_str();
+  render_cmd->add_flag(
+      "--trace", render.render_trace,
+      "Also draw Wagener's rounds as small multiples, bridges highlighted (pram backend, at most "
+      "4096 points)");
+  render_cmd->add_flag("--upper", render.upper, "Draw only the upper hull (the seed's hood)");
+  render_cmd->add_flag("--presorted", render.presorted, "Promise input sorted by x, then y (checked)");
+  render_cmd->add_option("--backend", render.backend, "auto, cpu, pram or cuda")
+      ->check(CLI::IsMember({"auto", "cpu", "pram", "cuda"}))
+      ->capture_default_str();
+  render_cmd->add_option("--precision", render.precision, "Coordinate type")
+      ->check(CLI::IsMember({"double", "float"}))
+      ->capture_default_str();
+  render_cmd->add_option("--format", render.format, "Input format: auto, text, csv, f32, f64")
+      ->check(CLI::IsMember({"auto", "text", "csv", "f32", "f64"}))
+      ->capture_default_str();
+  render_cmd->add_option("--width", render.width, "Picture width in pixels (SVG) or points (PostScript)")
+      ->check(CLI::Range(200, 20000))
+      ->capture_default_str();
+  render_cmd
+      ->add_option("--max-dots", render.max_dots, "Draw every point up to this many, else a density raster")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
+  render_cmd->add_flag("--stats", render.stats, "Print backend, sizes, hull time and drawing time to stderr");
 
   DemoCommand demo;
   auto* demo_cmd = app.add_subcommand("demo", "The built-in default job: hull of a generated disk of points");
@@ -224,9 +357,13 @@ int main(int argc, char** argv) {
 
   try {
     if (*hull_cmd) return hull.precision == "float" ? run_hull<float>(hull) : run_hull<double>(hull);
+    if (*render_cmd) return render.precision == "float" ? run_hull<float>(render) : run_hull<double>(render);
     if (*demo_cmd) return run_demo(demo);
     if (*gen_cmd) return run_generate(gen);
   } catch (const wagener::input_error& e) {
+    std::fprintf(stderr, "wagener: %s\n", e.what());
+    return kExitInputError;
+  } catch (const usage_error& e) {
     std::fprintf(stderr, "wagener: %s\n", e.what());
     return kExitInputError;
   } catch (const std::exception& e) {
