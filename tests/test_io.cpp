@@ -118,17 +118,23 @@ class IoTest : public testing::Test {
                     const std::string& expected_text, ReadOptions options = {}) {
     const std::string file = write(name, bytes);
     SCOPED_TRACE("input: \"" + std::string(bytes.substr(0, 200)) + "\"");
+    std::string message;
     try {
       const auto points = read_points<T>(file, options);
       ADD_FAILURE() << "no error; read " << points.size() << " points";
     } catch (const input_error& error) {
-      const std::string message = error.what();
+      message = error.what();
       EXPECT_EQ(message.rfind(file + expected_prefix, 0), 0u) << message;
       EXPECT_NE(message.find(expected_text), std::string::npos) << message;
       EXPECT_EQ(message.find('\n'), std::string::npos) << message;
     }
     // The in-memory parser reports the same error.
-    EXPECT_THROW(parse_points<T>(bytes, file, options), input_error);
+    try {
+      parse_points<T>(bytes, file, options);
+      ADD_FAILURE() << "parse_points: no error";
+    } catch (const input_error& error) {
+      EXPECT_EQ(error.what(), message);
+    }
   }
 
   fs::path dir_;
@@ -321,6 +327,54 @@ TEST_F(ReadPoints, StandardInputIsReadFullyAndShownAsStdin) {
   }
 }
 
+// Files of a few MiB are parsed in chunks on several threads (where there are several cores); the
+// results and the errors must be those of the sequential parser.
+TEST_F(ReadPoints, LargeFilesParseTheSameInEveryFormat) {
+  const auto points = random_points<double>(rng_, 150000);  // about 5 MiB of text
+  const std::string text = format_points<double>(points);
+  EXPECT_TRUE(same_bits(to_vector(read_points<double>(write("big.txt", "# big\n" + text))), points));
+  const std::string seed = std::to_string(points.size()) + "\n" + text;
+  EXPECT_TRUE(same_bits(to_vector(read_points<double>(write("big_seed.txt", seed))), points));
+  std::string csv = "x,y\n" + text;
+  std::replace(csv.begin(), csv.end(), ' ', ',');
+  EXPECT_TRUE(same_bits(to_vector(read_points<double>(write("big.csv", csv))), points));
+}
+
+TEST_F(ReadPoints, ErrorsInLargeFilesNameTheirLine) {
+  std::string text;
+  for (int i = 0; i < 300000; ++i) text += std::to_string(i) + " " + std::to_string(i % 7) + "\n";
+  std::string bad = text + "1 nan\n" + text;
+  expect_error<double>("late_nan.txt", bad, ":300001: ", "non-finite value \"nan\"");
+  expect_error<double>("late_short.txt", text + text + "5\n",
+                       ":600001: ", "expected 2 values (x y), found 1");
+  expect_error<double>("seed_few.txt", "# c\n600001\n" + text + text,
+                       ":2: ", "count says 600001 points but the file holds 1200000 values");
+  expect_error<double>("seed_many.txt", "599999\n" + text + text,
+                       ":600001: ", "count says 599999 points but the file holds 1200000 values");
+  ReadOptions sorted;
+  sorted.require_sorted = true;
+  EXPECT_EQ(read_points<double>(write("sorted.txt", text), sorted).size(), 300000u);
+  expect_error<double>("twice.txt", text + text, ":300001: ", "(0, 0) comes after (299999, 0)", sorted);
+  expect_error<double>("twice_seed.txt", "600000\n" + text + text,
+                       ":300002: ", "(0, 0) comes after (299999, 0)", sorted);
+}
+
+TEST_F(ReadPoints, UnsortedWhereParallelChunksMeetIsFound) {
+  // Lines of 10 bytes, 2.5 MiB in all: two chunks (where there are two cores or more), the first
+  // ending with line 125001. Each chunk is sorted; the order breaks where they meet.
+  constexpr int kLines = 250000;
+  std::string text;
+  for (int i = 1; i <= kLines; ++i) {
+    char line[16];
+    std::snprintf(line, sizeof line, "%07d 0\n", i <= 125001 ? i : i - 150000);
+    text += line;
+  }
+  ASSERT_EQ(text.size(), 10u * kLines);
+  ReadOptions sorted;
+  sorted.require_sorted = true;
+  expect_error<double>("meet.txt", text, ":125002: ", "(-24998, 0) comes after (125001, 0)", sorted);
+}
+
 // ---------------------------------------------------------------------------------------------
 // CSV
 
@@ -332,8 +386,9 @@ TEST_F(ReadPoints, CsvWithHeader) {
 }
 
 TEST_F(ReadPoints, CsvWithoutHeader) {
-  const auto set = read_points<float>(write("n.csv", "# comment\n1,2\n+3,4e1 # trailing\n"));
-  EXPECT_EQ(to_vector(set), (std::vector<Pf>{{1, 2}, {3, 40}}));
+  const auto set = read_points<float>(write("n.csv", "# comment\n1,2\n+3,4e1 # trailing\n\t5 ,\t-6\t\r\n"));
+  EXPECT_EQ(to_vector(set), (std::vector<Pf>{{1, 2}, {3, 40}, {5, -6}}));
+  expect_error<float>("blank_fields.csv", "1,2\n  ,\n", ":2: ", "not a number: \"\"");
 }
 
 TEST_F(ReadPoints, CsvNeedsExactlyTwoColumns) {
@@ -345,6 +400,10 @@ TEST_F(ReadPoints, CsvNeedsExactlyTwoColumns) {
   expect_error<double>("late.csv", "x,y\n1,2\nx,y\n", ":3: ", "not a number: \"x\"");
   expect_error<double>("empty_field.csv", "1,\n", ":1: ", "not a number: \"\"");
   expect_error<double>("spaced.csv", "1 2,3\n", ":1: ", "not a number: \"1 2\"");
+  expect_error<double>("spaced2.csv", "1,2\nab c , 3\n", ":2: ", "not a number: \"ab c\"");
+  expect_error<double>("trailing.csv", "1,2,\n", ":1: ", "expected 2 fields (x,y), found 3");
+  expect_error<double>("comment.csv", "1#,2\n", ":1: ", "expected 2 fields (x,y), found 1");
+  expect_error<float>("nan.csv", "1,2\n3 , nan # c\n", ":2: ", "non-finite value \"nan\"");
   // A first line with a number in it is data, not a header: a typo must not silently drop a point.
   expect_error<double>("typo.csv", "1,2o\n3,4\n", ":1: ", "not a number: \"2o\"");
 }
@@ -397,6 +456,24 @@ TEST_F(ReadPoints, F64OutOfRangeForFloatIsRejected) {
                       ": byte 16: ", "value -1e-300 is out of range for float");
 }
 
+TEST_F(ReadPoints, F64ToFloatRangeEndsWhereRoundingDoes) {
+  // Round to nearest, ties to even: FLT_MAX + half its ulp (2^103) rounds up to infinity, and half
+  // the smallest subnormal (2^-150) rounds down to zero; the doubles just inside round to FLT_MAX
+  // and to the smallest subnormal.
+  const double overflow = static_cast<double>(std::numeric_limits<float>::max()) + 0x1p103;
+  const double underflow = 0x1p-150;
+  const double largest = std::nextafter(overflow, 0.0);
+  const double smallest = std::nextafter(underflow, 1.0);
+  const auto set = read_points<float>(write("edges.f64", binary_bytes<double>({{-largest, smallest}})));
+  EXPECT_EQ(
+      to_vector(set),
+      (std::vector<Pf>{{-std::numeric_limits<float>::max(), std::numeric_limits<float>::denorm_min()}}));
+  expect_error<float>("over.f64", binary_bytes<double>({{0, 0}, {0, -overflow}}),
+                      ": byte 24: ", "is out of range for float");
+  expect_error<float>("under.f64", binary_bytes<double>({{0, 0}, {underflow, 0}}),
+                      ": byte 16: ", "is out of range for float");
+}
+
 TEST_F(ReadPoints, TruncatedBinaryIsRejected) {
   std::string f64 = binary_bytes<double>({{1, 2}, {3, 4}});
   f64.resize(f64.size() - 4);
@@ -437,18 +514,35 @@ TEST_F(ReadPoints, UnsortedBinaryIsNamedByOffset) {
   for (const std::size_t bad : {std::size_t{1}, std::size_t{1023}, std::size_t{1024}, std::size_t{2999}}) {
     SCOPED_TRACE("bad point " + std::to_string(bad));
     std::vector<Pd> points;
-    for (std::size_t i = 0; i < 3000; ++i)
+    for (std::size_t i = 0; i < 3000; ++i) {
       points.push_back({static_cast<double>(i / 2), static_cast<double>(i % 2)});
+    }
     // Below its predecessor: by x for odd indices, by y (equal x) for even ones.
     const auto x = static_cast<long long>(bad / 2) - 1;
     points[bad] = {static_cast<double>(x), -1};
-    const std::string message = "(" + std::to_string(x) + ", -1) comes after";
+    // Built by appending: GCC 12 warns falsely (-Wrestrict) on "literal" + std::to_string(...).
+    std::string message = "(";
+    message += std::to_string(x);
+    message += ", -1) comes after";
     expect_error<double>("u.f64", binary_bytes(points), ": byte " + std::to_string(16 * bad) + ": ", message,
                          sorted);
     expect_error<float>("u_as_float.f64", binary_bytes(points), ": byte " + std::to_string(16 * bad) + ": ",
                         message, sorted);
     EXPECT_EQ(read_points<double>(write("free.f64", binary_bytes(points))).size(), points.size());
   }
+}
+
+TEST(ParsePoints, NamesTheBufferInMessages) {
+  try {
+    parse_points<double>("1 2\n3\n", "-");
+    ADD_FAILURE() << "no error";
+  } catch (const input_error& error) {
+    EXPECT_EQ(std::string(error.what()), "<stdin>:2: expected 2 values (x y), found 1");
+  }
+  ReadOptions csv;
+  csv.format = Format::csv;
+  EXPECT_EQ(parse_points<float>("x,y\n1,2\n", "anything", csv).size(), 1u);
+  EXPECT_THROW(parse_points<float>("1,2\n", "guessed.txt"), input_error);  // text by its name
 }
 
 TEST_F(ReadPoints, ParsingAnUnalignedBufferCopies) {

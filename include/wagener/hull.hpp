@@ -34,7 +34,9 @@ struct HullStats {
   std::int64_t work = 0;            ///< PRAM: virtual-processor activations summed over all steps
   std::int64_t max_processors = 0;  ///< PRAM: largest number of processors active in one step
   std::int64_t survivors = 0;       ///< cpu/cuda full hull: points left after the interior filter
-  double milliseconds = 0;          ///< time of the hull computation itself
+  double milliseconds = 0;          ///< wall time of the whole call
+  double device_milliseconds = 0;   ///< cuda: the hull kernels alone (CUDA events)
+  double transfer_milliseconds = 0; ///< cuda: copying the input to the device (pinned staging)
 };
 
 struct HullOptions {

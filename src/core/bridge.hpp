@@ -48,7 +48,7 @@ WAGENER_HD inline int classify_p(const Point2<T>* p, index_t m, index_t i, const
 }
 
 /// Smallest s with s * s >= k (k >= 1): the side of the processor grid and the sample spacing.
-WAGENER_HD inline index_t ceil_sqrt(index_t k) {
+WAGENER_HD constexpr index_t ceil_sqrt(index_t k) {
   index_t s = 1;
   while (s * s < k) s *= 2;  // power-of-two bracket, then bisect
   index_t lo = s / 2, hi = s;
@@ -74,6 +74,9 @@ struct MergeView {
 
   WAGENER_HD MergeView(const Point2<T>* p_, index_t m_, const Point2<T>* q_, index_t n_)
       : p(p_), m(m_), q(q_), n(n_), s(ceil_sqrt(m_ > n_ ? m_ : n_)) {}
+  /// With the spacing already known (s == ceil_sqrt(max(m, n))), as the GPU rounds keep it.
+  WAGENER_HD MergeView(const Point2<T>* p_, index_t m_, const Point2<T>* q_, index_t n_, index_t s_)
+      : p(p_), m(m_), q(q_), n(n_), s(s_) {}
 
   /// Processors in each phase's grid (s * s >= max(m, n)).
   WAGENER_HD index_t processors() const { return s * s; }

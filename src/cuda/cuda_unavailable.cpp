@@ -1,5 +1,6 @@
 // The CUDA backend's entry points in a build without CUDA: every call says so.
 #include "cuda/cuda_backend.hpp"
+#include "wagener/cuda.hpp"
 #include "wagener/error.hpp"
 
 namespace wagener::cuda {
@@ -23,6 +24,13 @@ std::vector<Point2<T>> convex_hull(std::span<const Point2<T>>, HullStats*) {
   no_cuda();
 }
 
+template <class T>
+index_t upper_hull_device(const Point2<T>*, index_t, Point2<T>*, void*) {
+  no_cuda();
+}
+
+template index_t upper_hull_device(const Point2<float>*, index_t, Point2<float>*, void*);
+template index_t upper_hull_device(const Point2<double>*, index_t, Point2<double>*, void*);
 template std::vector<Point2<float>> upper_hull(std::span<const Point2<float>>, HullStats*);
 template std::vector<Point2<double>> upper_hull(std::span<const Point2<double>>, HullStats*);
 template std::vector<Point2<float>> convex_hull(std::span<const Point2<float>>, HullStats*);

@@ -4,11 +4,14 @@
 //
 // Speed matters more here than anywhere else outside the hull itself: a file of 10^9 points is read
 // once, so regular files are memory-mapped, binary files of the requested precision are returned as
-// a zero-copy view of the mapping, and text is parsed in place with std::from_chars.
+// a zero-copy view of the mapping, and text is parsed in place with std::from_chars, in chunks on
+// all cores when it is large.
 //
 // Numbers: decimal only, with an optional leading '+'. Hexadecimal floats ("0x1p3") are rejected,
 // as are NaN and infinity in any spelling, and literals that overflow T or underflow to zero in T
 // (std::from_chars reports both as out of range; subnormal results are accepted).
+#include "wagener/io.hpp"
+
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -24,14 +27,15 @@
 #include <cstring>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <system_error>
+#include <thread>
 #include <type_traits>
 #include <utility>
 
 #include "wagener/error.hpp"
-#include "wagener/io.hpp"
 
 namespace wagener {
 
@@ -48,9 +52,7 @@ namespace {
 template <class T>
 constexpr std::string_view type_name = std::is_same_v<T, float> ? "float" : "double";
 
-std::string display_name(std::string_view path) {
-  return path == "-" ? "<stdin>" : std::string(path);
-}
+std::string display_name(std::string_view path) { return path == "-" ? "<stdin>" : std::string(path); }
 
 [[noreturn]] void fail_at_line(std::string_view name, index_t line, std::string_view message) {
   throw input_error(std::string(name) + ":" + std::to_string(line) + ": " + std::string(message));
@@ -196,12 +198,8 @@ FileBytes read_file(const std::string& path) {
 // ---------------------------------------------------------------------------------------------
 // Text and CSV
 
-constexpr bool is_blank(char c) {
-  return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
-}
-constexpr bool is_digit(char c) {
-  return c >= '0' && c <= '9';
-}
+constexpr bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
+constexpr bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
 const char* skip_blanks(const char* p, const char* end) {
   while (p != end && is_blank(*p)) ++p;
@@ -229,76 +227,173 @@ std::string_view trim(std::string_view s) {
   return s.substr(first, last - first);
 }
 
+// from_chars takes no '+': one is skipped, unless a '-' follows ("+-1" is not a number).
+const char* skip_plus(const char* p, const char* end) {
+  return p != end && *p == '+' && !(p + 1 != end && p[1] == '-') ? p + 1 : p;
+}
+
 // Whether a csv field is a number in the sense of the parser (finite or not, in range or not):
 // what tells a header line from a data line.
 template <class T>
 bool looks_like_number(std::string_view field) {
-  const char* p = field.data();
-  const char* end = p + field.size();
-  if (p != end && *p == '+') {
-    ++p;
-    if (p != end && *p == '-') return false;
-  }
+  const char* end = field.data() + field.size();
   T value{};
-  const auto [ptr, ec] = std::from_chars(p, end, value);
+  const auto [ptr, ec] = std::from_chars(skip_plus(field.data(), end), end, value);
   return ec != std::errc::invalid_argument && ptr == end;
 }
 
+// What precedes the points of a text or csv file: comments, blank lines, and the seed's count or a
+// csv header. The body, from `body` on, holds the points.
+struct Preamble {
+  const char* body = nullptr;
+  bool counted = false;  // the seed's format: `count` points, values laid out in any way
+  std::uint64_t count = 0;
+};
+
+// Parses text and csv from memory. One object parses one run of lines in order; the parallel driver
+// runs one per chunk.
 template <class T>
 class TextParser {
  public:
   TextParser(std::string_view data, std::string_view name, bool require_sorted)
       : next_(data.data()), end_(data.data() + data.size()), name_(name), require_sorted_(require_sorted) {}
 
-  std::vector<Point2<T>> parse_text() {
+  // The first line with a value decides between the seed's format (a count alone on its line) and
+  // plain "x y" lines.
+  Preamble text_preamble() {
     const char* p = nullptr;
     const char* e = nullptr;
-    // The first line with a value decides between the seed's format and plain "x y" lines.
-    for (;;) {
-      if (!next_line(p, e)) return std::move(points_);
-      p = skip_blanks(p, e);
-      if (p != e && *p != '#') break;
+    while (next_line(p, e)) {
+      const char* first = skip_blanks(p, e);
+      if (first == e || *first == '#') continue;
+      const char* first_end = token_end(first, e);
+      if (count_tokens(first_end, e) != 0 || !std::all_of(first, first_end, is_digit)) {
+        rewind(p);  // the first point
+        return {next_, false, 0};
+      }
+      count_line_ = line_;
+      return {next_, true, parse_count(std::string_view(first, first_end - first))};
     }
-    const char* first_end = token_end(p, e);
-    if (count_tokens(first_end, e) == 0 && std::all_of(p, first_end, is_digit)) {
-      return parse_counted(std::string_view(p, first_end - p));
-    }
-    reserve_for_lines();
-    parse_pair_line(p, e);
-    while (next_line(p, e)) parse_pair_line(p, e);
-    return std::move(points_);
+    return {next_, false, 0};
   }
 
-  std::vector<Point2<T>> parse_csv() {
+  // A first line in which no field is a number is a header; a line with a number in it is data, so
+  // that a typo in the first point ("1,2o") is reported rather than taken for a header.
+  Preamble csv_preamble() {
     const char* p = nullptr;
     const char* e = nullptr;
-    bool first = true;
-    reserve_for_lines();
     while (next_line(p, e)) {
-      if (const void* hash = std::memchr(p, '#', e - p)) e = static_cast<const char*>(hash);
-      const std::string_view line = trim(std::string_view(p, e - p));
+      const std::string_view line = csv_line(p, e);
       if (line.empty()) continue;
-      const std::size_t comma = line.find(',');
-      const bool two_fields =
-          comma != std::string_view::npos && line.find(',', comma + 1) == std::string_view::npos;
-      if (first) {
-        first = false;
-        if (is_header(line)) {
-          if (!two_fields) {
-            fail_at_line(name_, line_,
-                         "header must name 2 columns (x,y), found " + std::to_string(count_fields(line)));
-          }
-          continue;
-        }
+      if (!is_header(line)) {
+        rewind(p);  // the first point
+        return {next_, false, 0};
       }
-      if (!two_fields) {
-        fail_at_line(name_, line_, "expected 2 fields (x,y), found " + std::to_string(count_fields(line)));
+      if (const index_t fields = count_fields(line); fields != 2) {
+        fail_at_line(name_, line_, "header must name 2 columns (x,y), found " + std::to_string(fields));
       }
-      const T x = parse_field(trim(line.substr(0, comma)));
-      const T y = parse_field(trim(line.substr(comma + 1)));
+      return {next_, false, 0};
+    }
+    return {next_, false, 0};
+  }
+
+  // Plain format: exactly two values on every line that has any.
+  std::vector<Point2<T>> parse_pairs() {
+    reserve_for_lines();
+    const char* p = nullptr;
+    const char* e = nullptr;
+    while (next_line(p, e)) {
+      p = skip_blanks(p, e);
+      if (p == e || *p == '#') continue;
+      const char* line_start = p;
+      const T x = parse_number<false>(p, e);
+      p = skip_blanks(p, e);
+      if (p == e || *p == '#') [[unlikely]] {
+        fail_value_count(line_start, e);
+      }
+      const T y = parse_number<false>(p, e);
+      p = skip_blanks(p, e);
+      if (p != e && *p != '#') [[unlikely]] {
+        fail_value_count(line_start, e);
+      }
       push({x, y}, line_);
     }
     return std::move(points_);
+  }
+
+  std::vector<Point2<T>> parse_csv_rows() {
+    reserve_for_lines();
+    const char* p = nullptr;
+    const char* e = nullptr;
+    while (next_line(p, e)) {
+      const char* first = skip_blanks(p, e);
+      if (first == e || *first == '#') continue;
+      Point2<T> point;
+      if (try_csv_pair(first, e, point)) [[likely]] {
+        push(point, line_);
+      } else {
+        parse_csv_line(p, e);
+      }
+    }
+    return std::move(points_);
+  }
+
+  // The seed's format after the count: exactly 2 * count values laid out in any way.
+  std::vector<Point2<T>> parse_counted(std::uint64_t count) {
+    const auto expected = static_cast<index_t>(2 * count);
+    // Each point takes at least 4 bytes ("0 0" and a separator): a huge count cannot over-allocate.
+    points_.reserve(std::min<std::uint64_t>(count, static_cast<std::uint64_t>(end_ - next_) / 4 + 1));
+    index_t values = 0;
+    T x{};
+    index_t x_line = 0;
+    const char* p = nullptr;
+    const char* e = nullptr;
+    while (next_line(p, e)) {
+      for (p = skip_blanks(p, e); p != e && *p != '#'; p = skip_blanks(p, e)) {
+        if (values == expected) [[unlikely]] {
+          // Name the line of the first value too many, and say how many there are in all.
+          const index_t excess_line = line_;
+          index_t found = values + count_tokens(p, e);
+          while (next_line(p, e)) found += count_tokens(p, e);
+          fail_at_line(name_, excess_line, count_mismatch(count, found));
+        }
+        const T value = parse_number<false>(p, e);
+        if (values % 2 == 0) {
+          x = value;
+          x_line = line_;
+        } else {
+          push({x, value}, x_line);
+        }
+        ++values;
+      }
+    }
+    // Too few: the data ended early or the count is wrong; the count's line is where the claim is.
+    if (values != expected) fail_at_line(name_, count_line_, count_mismatch(count, values));
+    return std::move(points_);
+  }
+
+  // Every value, unpaired: a chunk of the seed's format, whose pairing depends on what came before.
+  std::vector<T> parse_values() {
+    std::vector<T> values;
+    values.reserve(2 * estimated_lines());
+    const char* p = nullptr;
+    const char* e = nullptr;
+    while (next_line(p, e)) {
+      for (p = skip_blanks(p, e); p != e && *p != '#'; p = skip_blanks(p, e)) {
+        values.push_back(parse_number<false>(p, e));
+      }
+    }
+    return values;
+  }
+
+  std::vector<Point2<T>> parse_text() {
+    const Preamble preamble = text_preamble();
+    return preamble.counted ? parse_counted(preamble.count) : parse_pairs();
+  }
+
+  std::vector<Point2<T>> parse_csv() {
+    csv_preamble();
+    return parse_csv_rows();
   }
 
  private:
@@ -313,22 +408,52 @@ class TextParser {
     return true;
   }
 
-  // Reserving up front saves the copies of a growing vector. A line holds at most one point; the
-  // number of lines is estimated from a sample (counting them all would cost a pass over the file),
-  // and the vector grows as usual where the estimate falls short.
-  void reserve_for_lines() {
+  // Makes the line starting at p, the last one next_line gave, the next one again.
+  void rewind(const char* p) {
+    next_ = p;
+    --line_;
+  }
+
+  // A csv line without its comment and surrounding blanks.
+  static std::string_view csv_line(const char* p, const char* e) {
+    if (const void* hash = std::memchr(p, '#', e - p)) e = static_cast<const char*>(hash);
+    return trim(std::string_view(p, e - p));
+  }
+
+  std::uint64_t parse_count(std::string_view token) const {
+    // Twice the count must fit in index_t, as must the count of values found.
+    constexpr std::uint64_t kMaxCount = std::numeric_limits<index_t>::max() / 2;
+    std::uint64_t count = 0;
+    const auto [ptr, ec] = std::from_chars(token.data(), token.data() + token.size(), count);
+    if (ec != std::errc() || count > kMaxCount) {
+      fail_at_line(name_, line_, "point count " + quote(token) + " is too large");
+    }
+    return count;
+  }
+
+  static std::string count_mismatch(std::uint64_t count, index_t found) {
+    return "count says " + std::to_string(count) + (count == 1 ? " point" : " points") +
+           " but the file holds " + std::to_string(found) + (found == 1 ? " value" : " values");
+  }
+
+  // An estimate of the lines left, for reserving up front (which saves the copies of a growing
+  // vector): counting them all would cost a pass over the file, so a sample is counted instead, and
+  // the vector grows as usual where the estimate falls short.
+  std::size_t estimated_lines() const {
     constexpr std::ptrdiff_t kSampleBytes = 1 << 16;
     constexpr double kHeadroom = 1.125;          // a file a little denser than its sample still fits
     constexpr std::ptrdiff_t kMinLineBytes = 4;  // "0 0\n"
     const std::ptrdiff_t size = end_ - next_;
     const std::ptrdiff_t sample = std::min(size, kSampleBytes);
-    if (sample == 0) return;
+    if (sample == 0) return 0;
     const auto lines_in_sample = static_cast<double>(std::count(next_, next_ + sample, '\n') + 1);
     const double estimate =
         lines_in_sample * static_cast<double>(size) / static_cast<double>(sample) * kHeadroom;
-    points_.reserve(
-        static_cast<std::size_t>(std::min(estimate, static_cast<double>(size / kMinLineBytes + 1))));
+    return static_cast<std::size_t>(std::min(estimate, static_cast<double>(size / kMinLineBytes + 1)));
   }
+
+  // A line holds at most one point.
+  void reserve_for_lines() { points_.reserve(estimated_lines()); }
 
   static index_t count_fields(std::string_view line) { return std::count(line.begin(), line.end(), ',') + 1; }
 
@@ -345,10 +470,8 @@ class TextParser {
   // advances p past it.
   template <bool kCsv>
   T parse_number(const char*& p, const char* end) {
-    // from_chars takes no '+'; skipping it before a '-' would accept "+-1" as -1.
-    const bool plus = p != end && *p == '+' && !(p + 1 != end && p[1] == '-');
     T value{};
-    const auto [ptr, ec] = std::from_chars(plus ? p + 1 : p, end, value);
+    const auto [ptr, ec] = std::from_chars(skip_plus(p, end), end, value);
     const bool whole_token = ptr == end || (!kCsv && (is_blank(*ptr) || *ptr == '#'));
     if (ec != std::errc() || !whole_token || !std::isfinite(value)) [[unlikely]] {
       fail_number<kCsv>(p, ptr, end, ec, whole_token);
@@ -357,7 +480,52 @@ class TextParser {
     return value;
   }
 
-  // The messages live out of line so that the parsing loop stays small.
+  // A csv value ending at a blank, ',', '#' or the end of the line; false for anything else.
+  static bool try_csv_number(const char*& p, const char* end, T& value) {
+    const auto [ptr, ec] = std::from_chars(skip_plus(p, end), end, value);
+    if (ec != std::errc() || !std::isfinite(value)) return false;
+    if (ptr != end && !is_blank(*ptr) && *ptr != ',' && *ptr != '#') return false;
+    p = ptr;
+    return true;
+  }
+
+  // The common line, "x,y" with optional blanks and comment, in one pass; false for anything else,
+  // which parse_csv_line then takes apart.
+  static bool try_csv_pair(const char* p, const char* e, Point2<T>& point) {
+    if (!try_csv_number(p, e, point.x)) return false;
+    p = skip_blanks(p, e);
+    if (p == e || *p != ',') return false;
+    p = skip_blanks(p + 1, e);
+    if (!try_csv_number(p, e, point.y)) return false;
+    p = skip_blanks(p, e);
+    return p == e || *p == '#';
+  }
+
+  // A csv line field by field: slower, and exact about what is wrong.
+  void parse_csv_line(const char* p, const char* e) {
+    const std::string_view line = csv_line(p, e);
+    const std::size_t comma = line.find(',');
+    if (comma == std::string_view::npos || line.find(',', comma + 1) != std::string_view::npos) {
+      fail_at_line(name_, line_, "expected 2 fields (x,y), found " + std::to_string(count_fields(line)));
+    }
+    const T x = parse_field(trim(line.substr(0, comma)));
+    const T y = parse_field(trim(line.substr(comma + 1)));
+    push({x, y}, line_);
+  }
+
+  T parse_field(std::string_view field) {
+    const char* p = field.data();
+    return parse_number<true>(p, p + field.size());
+  }
+
+  void push(const Point2<T>& point, index_t line) {
+    if (require_sorted_ && !points_.empty() && lex_less(point, points_.back())) [[unlikely]] {
+      fail_unsorted(point, line);
+    }
+    points_.push_back(point);
+  }
+
+  // The messages live out of line so that the parsing loops stay small.
   template <bool kCsv>
   [[noreturn, gnu::cold, gnu::noinline]] void fail_number(const char* start, const char* ptr, const char* end,
                                                           std::errc ec, bool whole_token) const {
@@ -382,91 +550,143 @@ class TextParser {
     fail_at_line(name_, line, unsorted_message(points_.back(), point));
   }
 
-  T parse_field(std::string_view field) {
-    const char* p = field.data();
-    return parse_number<true>(p, p + field.size());
-  }
-
-  // Plain format: exactly two values on every line that has any.
-  void parse_pair_line(const char* p, const char* e) {
-    p = skip_blanks(p, e);
-    if (p == e || *p == '#') return;
-    const char* line_start = p;
-    const T x = parse_number<false>(p, e);
-    p = skip_blanks(p, e);
-    if (p == e || *p == '#') [[unlikely]] {
-      fail_value_count(line_start, e);
-    }
-    const T y = parse_number<false>(p, e);
-    p = skip_blanks(p, e);
-    if (p != e && *p != '#') [[unlikely]] {
-      fail_value_count(line_start, e);
-    }
-    push({x, y}, line_);
-  }
-
-  // The seed's format: a count, then exactly 2 * count values laid out in any way.
-  std::vector<Point2<T>> parse_counted(std::string_view count_token) {
-    const index_t count_line = line_;
-    // Twice the count must fit in index_t, as must the count of values found.
-    constexpr std::uint64_t kMaxCount = std::numeric_limits<index_t>::max() / 2;
-    std::uint64_t count = 0;
-    const auto [ptr, ec] =
-        std::from_chars(count_token.data(), count_token.data() + count_token.size(), count);
-    if (ec != std::errc() || count > kMaxCount) {
-      fail_at_line(name_, count_line, "point count " + quote(count_token) + " is too large");
-    }
-    const auto expected = static_cast<index_t>(2 * count);
-    // Each point takes at least 4 bytes ("0 0" and a separator): a huge count cannot over-allocate.
-    points_.reserve(std::min<std::uint64_t>(count, static_cast<std::uint64_t>(end_ - next_) / 4 + 1));
-    const auto mismatch = [&](index_t found) {
-      return "count says " + std::to_string(count) + (count == 1 ? " point" : " points") +
-             " but the file holds " + std::to_string(found) + (found == 1 ? " value" : " values");
-    };
-
-    index_t values = 0;
-    T x{};
-    index_t x_line = 0;
-    const char* p = nullptr;
-    const char* e = nullptr;
-    while (next_line(p, e)) {
-      for (p = skip_blanks(p, e); p != e && *p != '#'; p = skip_blanks(p, e)) {
-        if (values == expected) {
-          // Name the line of the first value too many, and say how many there are in all.
-          const index_t excess_line = line_;
-          index_t found = values + count_tokens(p, e);
-          while (next_line(p, e)) found += count_tokens(p, e);
-          fail_at_line(name_, excess_line, mismatch(found));
-        }
-        const T value = parse_number<false>(p, e);
-        if (values % 2 == 0) {
-          x = value;
-          x_line = line_;
-        } else {
-          push({x, value}, x_line);
-        }
-        ++values;
-      }
-    }
-    // Too few: the data ended early or the count is wrong; the count's line is where the claim is.
-    if (values != expected) fail_at_line(name_, count_line, mismatch(values));
-    return std::move(points_);
-  }
-
-  void push(const Point2<T>& point, index_t line) {
-    if (require_sorted_ && !points_.empty() && lex_less(point, points_.back())) [[unlikely]] {
-      fail_unsorted(point, line);
-    }
-    points_.push_back(point);
-  }
-
   const char* next_;
   const char* end_;
   std::string_view name_;
   bool require_sorted_;
   index_t line_ = 0;
+  index_t count_line_ = 0;
   std::vector<Point2<T>> points_;
 };
+
+// Text is parsed in chunks on all cores when it is large. The parallel pass only has to be right
+// about valid input: at the first sign of trouble (a bad value, a count that disagrees, points out of
+// order, even between chunks) it gives up, and the sequential parser reads the file again to name
+// the first problem with its line. Errors cost a second pass; valid files, which are the ones that
+// get big, parse in a fraction of the time.
+constexpr std::size_t kMinChunkBytes = std::size_t{1} << 20;  // keeps thread start-up negligible
+constexpr unsigned kMaxChunks = 256;
+
+// [begin, end) split after newlines into about `chunks` pieces.
+std::vector<std::string_view> split_lines(const char* begin, const char* end, std::size_t chunks) {
+  std::vector<std::string_view> pieces;
+  const auto size = static_cast<std::size_t>(end - begin);
+  const char* start = begin;
+  for (std::size_t i = 1; i <= chunks && start != end; ++i) {
+    const char* stop = i == chunks ? end : std::max(start, begin + size / chunks * i);
+    if (stop != end) {
+      const void* newline = std::memchr(stop, '\n', end - stop);
+      stop = newline != nullptr ? static_cast<const char*>(newline) + 1 : end;
+    }
+    pieces.emplace_back(start, stop - start);
+    start = stop;
+  }
+  return pieces;
+}
+
+// Runs work(i) for i in [0, n) on up to n threads (this one included); false if any call threw.
+template <class Work>
+bool run_chunks(std::size_t n, const Work& work) {
+  std::vector<char> failed(n, 0);
+  const auto run = [&](std::size_t i) {
+    try {
+      work(i);
+    } catch (...) {
+      failed[i] = 1;
+    }
+  };
+  {
+    std::vector<std::jthread> threads;
+    std::size_t launched = 1;
+    try {
+      for (; launched < n; ++launched) threads.emplace_back(run, launched);
+    } catch (const std::system_error&) {
+      // No more threads to be had: this one runs what is left.
+    }
+    for (std::size_t i = launched; i < n; ++i) run(i);
+    run(0);
+  }  // joins
+  return std::find(failed.begin(), failed.end(), 1) == failed.end();
+}
+
+template <class T>
+bool sorted(std::span<const Point2<T>> points) {
+  return std::adjacent_find(points.begin(), points.end(), [](const Point2<T>& a, const Point2<T>& b) {
+           return lex_less(b, a);
+         }) == points.end();
+}
+
+// Points of a valid text (or csv) file, parsed in parallel; nullopt when the file is small, or when
+// anything is wrong with it (the sequential parser then says what).
+template <class T>
+std::optional<std::vector<Point2<T>>> parse_text_in_parallel(std::string_view data, bool csv,
+                                                             bool require_sorted) {
+  const std::size_t chunks =
+      std::min<std::size_t>({std::thread::hardware_concurrency(), kMaxChunks, data.size() / kMinChunkBytes});
+  if (chunks < 2) return std::nullopt;
+  Preamble preamble;
+  try {
+    TextParser<T> front(data, {}, false);
+    preamble = csv ? front.csv_preamble() : front.text_preamble();
+  } catch (const input_error&) {
+    return std::nullopt;
+  }
+  const std::vector<std::string_view> pieces = split_lines(preamble.body, data.data() + data.size(), chunks);
+  std::vector<Point2<T>> points;
+
+  if (preamble.counted) {
+    std::vector<std::vector<T>> values(pieces.size());
+    if (!run_chunks(pieces.size(),
+                    [&](std::size_t i) { values[i] = TextParser<T>(pieces[i], {}, false).parse_values(); })) {
+      return std::nullopt;
+    }
+    std::uint64_t total = 0;
+    for (const auto& chunk : values) total += chunk.size();
+    if (total != 2 * preamble.count) return std::nullopt;
+    points.reserve(preamble.count);
+    // Values pair up across chunk boundaries.
+    bool have_x = false;
+    T x{};
+    for (auto& chunk : values) {
+      for (const T value : chunk) {
+        if (have_x) points.push_back({x, value});
+        x = value;
+        have_x = !have_x;
+      }
+      std::vector<T>().swap(chunk);  // free as we go: the points need the memory
+    }
+    if (require_sorted && !sorted<T>(points)) return std::nullopt;
+    return points;
+  }
+
+  std::vector<std::vector<Point2<T>>> parts(pieces.size());
+  if (!run_chunks(pieces.size(), [&](std::size_t i) {
+        TextParser<T> parser(pieces[i], {}, require_sorted);
+        parts[i] = csv ? parser.parse_csv_rows() : parser.parse_pairs();
+      })) {
+    return std::nullopt;
+  }
+  std::size_t total = 0;
+  for (const auto& part : parts) total += part.size();
+  points.reserve(total);
+  for (auto& part : parts) {
+    // Each chunk was checked within itself; what is left is where chunks meet.
+    if (require_sorted && !points.empty() && !part.empty() && lex_less(part.front(), points.back())) {
+      return std::nullopt;
+    }
+    points.insert(points.end(), part.begin(), part.end());
+    std::vector<Point2<T>>().swap(part);
+  }
+  return points;
+}
+
+template <class T>
+std::vector<Point2<T>> parse_text_points(std::string_view data, std::string_view name, bool csv,
+                                         bool require_sorted) {
+  if (auto points = parse_text_in_parallel<T>(data, csv, require_sorted)) return std::move(*points);
+  TextParser<T> parser(data, name, require_sorted);
+  return csv ? parser.parse_csv() : parser.parse_text();
+}
 
 // ---------------------------------------------------------------------------------------------
 // Binary
@@ -563,11 +783,14 @@ void validate_binary(std::span<const Point2<T>> points, bool require_sorted, std
   for (std::size_t begin = 0; begin < n; begin += kValidationBlock) {
     const std::size_t end = std::min(n, begin + kValidationBlock);
     unsigned bad = 0;
-    for (std::size_t i = begin; i < end; ++i)
-      bad |= non_finite_bits(points[i].x) | non_finite_bits(points[i].y);
+    for (std::size_t i = begin; i < end; ++i) {
+      bad |= non_finite_bits(points[i].x);
+      bad |= non_finite_bits(points[i].y);
+    }
     if (require_sorted) {
-      for (std::size_t i = std::max<std::size_t>(begin, 1); i < end; ++i)
+      for (std::size_t i = std::max<std::size_t>(begin, 1); i < end; ++i) {
         bad |= out_of_order(points[i - 1], points[i]);
+      }
     }
     if (bad) [[unlikely]] {
       fail_in_block<T, T>(reinterpret_cast<const char*>(points.data()), points, begin, end, require_sorted,
@@ -592,13 +815,15 @@ std::vector<Point2<T>> decode_binary(std::string_view data, bool require_sorted,
       for (std::size_t i = begin; i < end; ++i) {
         F raw[2];
         std::memcpy(raw, data.data() + i * kRecordBytes<F>, sizeof raw);
-        bad |= !fits<T>(raw[0]) | !fits<T>(raw[1]);
+        bad |= !fits<T>(raw[0]);
+        bad |= !fits<T>(raw[1]);
         points[i] = {static_cast<T>(raw[0]), static_cast<T>(raw[1])};
       }
       // Rounding is monotone, so the order checked after conversion is the order the hull will see.
       if (require_sorted) {
-        for (std::size_t i = std::max<std::size_t>(begin, 1); i < end; ++i)
+        for (std::size_t i = std::max<std::size_t>(begin, 1); i < end; ++i) {
           bad |= out_of_order(points[i - 1], points[i]);
+        }
       }
       if (bad) [[unlikely]] {
         fail_in_block<T, F>(data.data(), points, begin, end, require_sorted, name);
@@ -611,13 +836,17 @@ std::vector<Point2<T>> decode_binary(std::string_view data, bool require_sorted,
 template <class T>
 PointSet<T> parse_resolved(std::string_view data, Format format, std::string_view name, bool require_sorted) {
   switch (format) {
-    case Format::csv: return PointSet<T>(TextParser<T>(data, name, require_sorted).parse_csv());
-    case Format::f32: return PointSet<T>(decode_binary<T, float>(data, require_sorted, name));
-    case Format::f64: return PointSet<T>(decode_binary<T, double>(data, require_sorted, name));
+    case Format::csv:
+      return PointSet<T>(parse_text_points<T>(data, name, true, require_sorted));
+    case Format::f32:
+      return PointSet<T>(decode_binary<T, float>(data, require_sorted, name));
+    case Format::f64:
+      return PointSet<T>(decode_binary<T, double>(data, require_sorted, name));
     case Format::automatic:
-    case Format::text: break;
+    case Format::text:
+      break;
   }
-  return PointSet<T>(TextParser<T>(data, name, require_sorted).parse_text());
+  return PointSet<T>(parse_text_points<T>(data, name, false, require_sorted));
 }
 
 bool ends_with_ignoring_case(std::string_view s, std::string_view suffix) {
@@ -643,11 +872,16 @@ Format parse_format(std::string_view name) {
 
 std::string_view format_name(Format format) {
   switch (format) {
-    case Format::automatic: return "auto";
-    case Format::text: return "text";
-    case Format::csv: return "csv";
-    case Format::f32: return "f32";
-    case Format::f64: return "f64";
+    case Format::automatic:
+      return "auto";
+    case Format::text:
+      return "text";
+    case Format::csv:
+      return "csv";
+    case Format::f32:
+      return "f32";
+    case Format::f64:
+      return "f64";
   }
   return "unknown";
 }

@@ -1,0 +1,17 @@
+// Entry points for data already in GPU memory (CUDA builds only; throws unsupported_error otherwise).
+#pragma once
+
+#include "wagener/config.hpp"
+#include "wagener/point.hpp"
+
+namespace wagener::cuda {
+
+/// Upper hull of d_sorted[0..n), points in device memory sorted by (x, y), on the given CUDA stream
+/// (a cudaStream_t; nullptr for the default stream). Writes the hull's vertices (same convention as
+/// wagener::upper_hull) to d_hull, which must hold n points, and returns their number. Blocks until
+/// the hull is written. Throws input_error for unsorted or non-finite input, cuda_error on a CUDA
+/// failure.
+template <class T>
+index_t upper_hull_device(const Point2<T>* d_sorted, index_t n, Point2<T>* d_hull, void* stream = nullptr);
+
+}  // namespace wagener::cuda

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# On a machine with a CUDA device: build (sm_90), run the GPU tests, run them under compute-sanitizer
+# (memcheck and racecheck), then the GPU benchmark. Logs go to $OUT (or ./gpu-check-out).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+out=${OUT:-gpu-check-out}
+mkdir -p "$out"
+export PATH=/usr/local/cuda/bin:$PATH
+nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader | tee "$out/device.txt"
+step() { echo "== $*"; }
+
+step build
+cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 -DWAGENER_CUDA=ON -DWAGENER_BUILD_CLI=OFF -DWAGENER_TEST_ORACLES=OFF \
+  -DWAGENER_BUILD_BENCH=${WAGENER_GPU_BENCH:-OFF} >"$out/configure.log" 2>&1 || { tail -30 "$out/configure.log"; exit 1; }
+cmake --build build-gpu -j "$(nproc)" --target test_cuda_hull ${WAGENER_GPU_TARGETS:-} >"$out/build.log" 2>&1 || { grep -E "error" "$out/build.log" | head -30; exit 1; }
+cuobjdump -res-usage build-gpu/CMakeFiles/wagener.dir/src/cuda/upper_hull.cu.o 2>/dev/null |
+  grep -A1 Function | grep -E "REG|Function" | tr -s ' ' >"$out/resource-usage.txt" || true
+
+step "GPU tests (test_cuda_hull)"
+build-gpu/tests/test_cuda_hull 2>&1 | tee "$out/ctest-cuda.log" | tail -15
+
+step "compute-sanitizer memcheck"
+compute-sanitizer --tool memcheck --error-exitcode 1 build-gpu/tests/test_cuda_hull \
+  --gtest_filter='CudaTest.SanitizerSizedInputs:CudaTest.DeviceEntryPointTakesDevicePointers' 2>&1 |
+  tee "$out/memcheck.log" | tail -4
+step "compute-sanitizer racecheck"
+compute-sanitizer --tool racecheck --error-exitcode 1 build-gpu/tests/test_cuda_hull \
+  --gtest_filter='CudaTest.SanitizerSizedInputs' 2>&1 | tee "$out/racecheck.log" | tail -4
+
+if [ "${WAGENER_GPU_BENCH:-OFF}" = ON ]; then
+  step benchmark
+  build-gpu/bench/bench_cuda --markdown "$out/gpu-results.md" 2>&1 | tee "$out/bench.log" | tail -40
+fi

@@ -1,0 +1,44 @@
+// Device level: the upper hull of sorted points already on the device.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include "core/merge_step.hpp"
+#include "cuda/buffers.cuh"
+#include "wagener/point.hpp"
+
+namespace wagener::cuda {
+
+/// Device workspace of upper_hull_on_device(): two padded hood buffers with their sizes, the merge
+/// plans and bridge cells of one round, and the validation flags. Sized once for n points; the rounds
+/// allocate nothing.
+template <class T>
+struct UpperHullWorkspace {
+  index_t capacity = -1;
+  DeviceBuffer<Point2<T>> hood[2];
+  DeviceBuffer<index_t> size[2];
+  DeviceBuffer<core::MergePlan> plans;
+  DeviceBuffer<index_t> cells;
+  DeviceBuffer<unsigned long long> first_bad;  ///< [0] first non-finite index, [1] first unsorted index
+
+  void reserve(index_t n);
+};
+
+template <class T>
+struct DeviceHull {
+  const Point2<T>* data;  ///< inside the workspace; valid until its next use
+  index_t size;
+};
+
+/// Upper hull of d_points[0..n), sorted by (x, y), on `stream`. With `validate`, non-finite or
+/// unsorted input throws input_error (checked inside the first kernel, no extra pass).
+/// Synchronises once, to read the hull's size.
+template <class T>
+DeviceHull<T> upper_hull_on_device(const Point2<T>* d_points, index_t n, UpperHullWorkspace<T>& ws,
+                                   cudaStream_t stream, bool validate);
+
+/// out[i] = -in[n-1-i]: the lower chain's input for the upper-hull machinery.
+template <class T>
+void reflect_reversed(const Point2<T>* in, index_t n, Point2<T>* out, cudaStream_t stream);
+
+}  // namespace wagener::cuda
