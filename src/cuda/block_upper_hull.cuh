@@ -1,6 +1,7 @@
 // Block level: the hood of one tile of sorted points, built in shared memory.
-// Thread level first (each thread chains its own strip serially), then Wagener's rounds inside the
-// block, every phase a block-wide step separated by barriers -- the seed's arrangement, compacted.
+// Thread level first (each thread chains its own strip serially, in place), then Wagener's rounds
+// inside the block: every phase a step separated by barriers -- warp barriers while a merge's threads
+// fit in one warp, block barriers after -- and each merged hood compacted in place.
 #pragma once
 
 #include "core/merge_step.hpp"
@@ -13,94 +14,116 @@ class BlockUpperHull {
  public:
   static constexpr int kThreads = Policy::kThreads;
   static constexpr int kStrip = Policy::kStrip;
+  static constexpr int kStride = Policy::kStride;
   static constexpr int kTile = Policy::kTile;
+  static constexpr int kWarp = 32;
   static_assert((kThreads & (kThreads - 1)) == 0, "rounds pair up threads: a power of two");
+  static_assert(kStrip % 2 == 0, "a merge's threads stage at most kStrip / 2 points each");
 
-  static constexpr index_t cell_capacity() {
+  // Everything a merge touches is anchored at its own threads (hood slots, sizes, plans, cells), so
+  // merges never share memory and a merge inside one warp needs only warp barriers. Each thread
+  // owns this many bridge cells; a merge of 2 << r threads pools theirs.
+  static constexpr index_t cells_per_thread() {
     index_t most = 0;
-    for (int r = 0; (kStrip << r) < kTile; ++r) {
-      const index_t need = (kThreads >> (r + 1)) * core::cells_per_merge(core::ceil_sqrt(kStrip << r));
+    for (int r = 0; (kThreads >> r) > 1; ++r) {
+      const index_t group = index_t{2} << r;
+      const index_t need = (core::cells_per_merge(core::ceil_sqrt(index_t{kStrip} << r)) + group - 1) / group;
       most = need > most ? need : most;
     }
     return most;
   }
 
   struct TempStorage {
-    Point2<T> hood[2][kTile];
-    index_t size[kThreads];
-    core::MergePlan plan[kThreads / 2];
-    index_t cells[cell_capacity()];
+    Point2<T> hood[kThreads * kStride];
+    index_t size[kThreads];            ///< [first strip of a hood] = its size
+    core::MergePlan plan[kThreads];    ///< [first thread of a merge] = its plan
+    index_t cells[kThreads * cells_per_thread()];
   };
 
   __device__ explicit BlockUpperHull(TempStorage& storage) : t_(storage) {}
 
-  /// Hood of tile[0..count) (count <= kTile, sorted). Returns the hood's size; the hood is at
-  /// hood()[0..size). All threads of the block must call it.
+  /// Hood of tile[0..count) (count <= kTile, sorted); returns its size, the hood is hood()[0..size).
+  /// All threads of the block must call it.
   __device__ index_t run(const Point2<T>* tile, int count) {
-    const int tid = threadIdx.x;
-    for (int i = tid; i < count; i += kThreads) t_.hood[0][i] = tile[i];
+    for (int i = threadIdx.x; i < count; i += kThreads) t_.hood[(i / kStrip) * kStride + i % kStrip] = tile[i];
     __syncthreads();
-    chain_strip(tid, count);
+    chain_strip(count);
     __syncthreads();
-    int src = 0;
-    for (int r = 0; (kStrip << r) < kTile; ++r, src ^= 1) merge_round(r, src);
-    result_ = src;
+    for (int r = 0; (kThreads >> r) > 1; ++r) merge_round(r);
     return t_.size[0];
   }
 
-  __device__ const Point2<T>* hood() const { return t_.hood[result_]; }
+  __device__ const Point2<T>* hood() const { return t_.hood; }
 
  private:
-  // Thread level: Andrew's chain over the strip, written back in place (compacted).
-  __device__ void chain_strip(int tid, int count) {
-    Point2<T>* strip = t_.hood[0] + tid * kStrip;
-    const int len = min(kStrip, max(0, count - tid * kStrip));
-    Point2<T> chain[kStrip];
+  // Thread level: Andrew's chain over the strip; the chain overwrites the slots already read.
+  __device__ void chain_strip(int count) {
+    Point2<T>* strip = t_.hood + threadIdx.x * kStride;
+    const int len = min(kStrip, max(0, count - static_cast<int>(threadIdx.x) * kStrip));
     int h = 0;
     for (int i = 0; i < len; ++i) {
       const Point2<T> p = strip[i];
-      if (h > 0 && same_point(chain[h - 1], p)) continue;
-      while (h >= 2 && orient2d(chain[h - 2], chain[h - 1], p) >= 0) --h;
-      chain[h++] = p;
+      if (h > 0 && same_point(strip[h - 1], p)) continue;
+      while (h >= 2 && orient2d(strip[h - 2], strip[h - 1], p) >= 0) --h;
+      strip[h++] = p;
     }
-    for (int i = 0; i < h; ++i) strip[i] = chain[i];
-    t_.size[tid] = h;
+    t_.size[threadIdx.x] = h;  // strip t's hood starts at strip t
   }
 
-  // Round r: kThreads >> (r+1) merges of hoods in blocks of w = kStrip << r points, 2 << r threads each.
-  __device__ void merge_round(int r, int src) {
-    const index_t w = index_t{kStrip} << r;
+  // A barrier over the threads of one merge: within a warp while a merge fits in one.
+  __device__ static void sync_group(int group) {
+    if (group <= kWarp) {
+      __syncwarp();
+    } else {
+      __syncthreads();
+    }
+  }
+
+  // Round r: kThreads >> (r+1) merges of hoods at slot blocks of w = kStride << r, 2 << r threads each.
+  __device__ void merge_round(int r) {
+    const index_t w = index_t{kStride} << r;
     const int group = 2 << r;
     const int k = threadIdx.x / group, lane = threadIdx.x % group;
-    const index_t smax = core::ceil_sqrt(w);
-    const Point2<T>* in = t_.hood[src];
-    Point2<T>* out = t_.hood[src ^ 1];
-    const Point2<T>* p = in + 2 * k * w;
-    const Point2<T>* q_raw = in + (2 * k + 1) * w;
-    if (lane == 0) t_.plan[k] = core::plan_merge(p, t_.size[2 * k], q_raw, t_.size[2 * k + 1]);
-    __syncthreads();
-    const core::MergePlan plan = t_.plan[k];
+    const int first = k * group;  // first thread (and strip) of this merge; Q's hood starts at first + group / 2
+    const index_t smax = core::ceil_sqrt(index_t{kStrip} << r);
+    Point2<T>* p = t_.hood + 2 * k * w;
+    const Point2<T>* q_raw = p + w;
+    if (lane == 0) t_.plan[first] = core::plan_merge(p, t_.size[first], q_raw, t_.size[first + group / 2]);
+    sync_group(group);
+    const core::MergePlan plan = t_.plan[first];
     const Point2<T>* q = q_raw + plan.dup;
     const core::MergeView<T> view(p, plan.m, q, plan.n, plan.s);
-    const core::BridgeCells cells = core::cells_at(t_.cells + k * core::cells_per_merge(smax), smax);
+    const core::BridgeCells cells = core::cells_at(t_.cells + first * cells_per_thread(), smax);
     for (int phase = core::kFirstPhase; phase <= core::kLastPhase; ++phase) {
-      const index_t vps = plan.s == 0 ? 0 : core::phase_processors(phase, plan.s);
-      for (index_t vp = lane; vp < vps; vp += group) core::run_phase(phase, view, cells, vp);
-      __syncthreads();
+      if (plan.s != 0) {
+        const index_t vps = core::phase_processors(phase, plan.s);
+        for (index_t vp = lane; vp < vps; vp += group) core::run_phase(phase, view, cells, vp);
+      }
+      sync_group(group);
     }
     index_t a, b;
     core::bridge_of(plan, cells, &a, &b);
-    // mam 6: compacted copy of P[0..a] ++ Q[b..n).
-    for (index_t e = lane; e < plan.m + plan.n; e += group) {
-      const index_t dst = core::mam6_destination(e, plan.m, a, b);
-      if (dst >= 0) out[2 * k * w + dst] = e < plan.m ? p[e] : q[e - plan.m];
+    // mam 6 in place: P[0..a] stays, Q[b..n) moves left to follow it. Every thread stages its share
+    // (at most kStrip / 2 points) before any thread writes, since the ranges may overlap.
+    const index_t moved = plan.n - b;
+    Point2<T> staged[kStrip / 2];
+#pragma unroll
+    for (int j = 0; j < kStrip / 2; ++j) {
+      const index_t e = lane + index_t{j} * group;
+      if (e < moved) staged[j] = q[b + e];
     }
-    if (lane == 0) t_.size[k] = core::merged_size(plan.n, a, b);
-    __syncthreads();
+    sync_group(group);
+#pragma unroll
+    for (int j = 0; j < kStrip / 2; ++j) {
+      const index_t e = lane + index_t{j} * group;
+      if (e < moved) p[a + 1 + e] = staged[j];
+    }
+    if (lane == 0) t_.size[first] = core::merged_size(plan.n, a, b);
+    // The next round's merges span twice as many threads.
+    sync_group(2 * group);
   }
 
   TempStorage& t_;
-  int result_ = 0;
 };
 
 }  // namespace wagener::cuda

@@ -1,4 +1,6 @@
 // Kernels of the upper hull and the host loop over Wagener's device-wide rounds.
+#include <cub/device/device_scan.cuh>
+
 #include <algorithm>
 #include <climits>
 #include <string>
@@ -13,18 +15,19 @@
 namespace wagener::cuda {
 namespace {
 
-using Policy = UpperHullPolicy;
 
 // ---- tile level --------------------------------------------------------------------------------
 
 /// One block per tile: validate (optionally), chain the strips, merge them; write the tile's hood at
-/// the tile's offset of `hood` and its size at size[tile].
+/// the tile's offset of `hood` and its size at size[tile]. Shared memory is dynamic (over 48 KB).
 template <class T>
-__global__ void __launch_bounds__(Policy::kThreads)
+__global__ void __launch_bounds__(UpperHullPolicy<T>::kThreads)
     tile_hoods_kernel(const Point2<T>* points, index_t n, Point2<T>* hood, index_t* size,
                       unsigned long long* first_bad, bool validate) {
+  using Policy = UpperHullPolicy<T>;
   using Block = BlockUpperHull<T, Policy>;
-  __shared__ typename Block::TempStorage storage;
+  extern __shared__ unsigned char shared_bytes[];
+  auto& storage = *reinterpret_cast<typename Block::TempStorage*>(shared_bytes);
   const index_t start = static_cast<index_t>(blockIdx.x) * Policy::kTile;
   const index_t remaining = n - start;
   const int count = remaining < Policy::kTile ? static_cast<int>(remaining) : Policy::kTile;
@@ -42,6 +45,19 @@ __global__ void __launch_bounds__(Policy::kThreads)
   if (threadIdx.x == 0) size[blockIdx.x] = h;
 }
 
+/// Compaction between levels: tile t's hood (at t * tile) goes to dense[offset[t] ...], one warp a tile.
+template <class T>
+__global__ void gather_kernel(const Point2<T>* hood, const index_t* size, const index_t* offset, index_t tiles,
+                              index_t tile, Point2<T>* dense) {
+  constexpr int kWarp = 32;
+  const index_t warps = static_cast<index_t>(gridDim.x) * blockDim.x / kWarp;
+  for (index_t t = (static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x) / kWarp; t < tiles; t += warps) {
+    const Point2<T>* src = hood + t * tile;
+    Point2<T>* dst = dense + offset[t];
+    for (index_t i = threadIdx.x % kWarp; i < size[t]; i += kWarp) dst[i] = src[i];
+  }
+}
+
 // ---- device-wide rounds ------------------------------------------------------------------------
 // Round r merges hood blocks of width w (points) pairwise. A merge's processors are cut into work
 // units of Policy::kUnit; units of all merges are spread over a grid-stride loop, so a round costs
@@ -57,7 +73,7 @@ __global__ void plan_kernel(const Point2<T>* hood, const index_t* size, index_t 
   plans[k] = core::plan_merge(hood + 2 * k * w, m, hood + (2 * k + 1) * w, n);
 }
 
-template <class T>
+template <class T, class Policy = UpperHullPolicy<T>>
 __global__ void __launch_bounds__(Policy::kRoundThreads)
     phase_kernel(int phase, const Point2<T>* hood, index_t merges, index_t w, index_t smax,
                  index_t units_per_merge, const core::MergePlan* plans, index_t* cells) {
@@ -77,7 +93,7 @@ __global__ void __launch_bounds__(Policy::kRoundThreads)
 }
 
 /// mam 6 across the device: the merged hood of merge k goes to out[2 k w ...], its size to out_size[k].
-template <class T>
+template <class T, class Policy = UpperHullPolicy<T>>
 __global__ void __launch_bounds__(Policy::kRoundThreads)
     copy_kernel(const Point2<T>* in, Point2<T>* out, index_t* out_size, index_t merges, index_t w,
                 index_t smax, index_t units_per_merge, const core::MergePlan* plans, index_t* cells) {
@@ -110,62 +126,65 @@ __global__ void reflect_reversed_kernel(const Point2<T>* in, index_t n, Point2<T
   }
 }
 
-index_t ceil_div(index_t a, index_t b) {
-  return (a + b - 1) / b;
-}
+index_t ceil_div(index_t a, index_t b) { return (a + b - 1) / b; }
 
-int round_grid(index_t units) {
-  static int sms = [] {
-    int device = 0, count = 0;
+int multiprocessors() {
+  static const int count = [] {
+    int device = 0, sms = 0;
     WAGENER_CUDA_CHECK(cudaGetDevice(&device));
-    WAGENER_CUDA_CHECK(cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, device));
-    return count;
+    WAGENER_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    return sms;
   }();
-  return static_cast<int>(
-      std::max<index_t>(1, std::min<index_t>(units, index_t{sms} * Policy::kRoundBlocksPerSm)));
+  return count;
 }
 
-/// The most cells any round needs: merges shrink by 2 per round while the grid side grows by ~sqrt 2.
-index_t cells_needed(index_t n) {
+/// Blocks for a grid-stride loop over `units` pieces of work.
+template <class T>
+int stride_grid(index_t units) {
+  const index_t most = index_t{multiprocessors()} * UpperHullPolicy<T>::kBlocksPerSm;
+  return static_cast<int>(std::max<index_t>(1, std::min<index_t>(units, most)));
+}
+
+/// The most cells any device-wide round needs: merges halve each round while the grid side grows by
+/// about sqrt 2, so the first round needs the most.
+template <class T>
+index_t round_cells_needed(index_t n) {
+  constexpr index_t kTile = UpperHullPolicy<T>::kTile;
   index_t most = 0;
-  for (index_t w = Policy::kTile, blocks = ceil_div(n, Policy::kTile); blocks > 1;
-       w *= 2, blocks = ceil_div(blocks, 2)) {
+  for (index_t w = kTile, blocks = ceil_div(n, kTile); blocks > 1; w *= 2, blocks = ceil_div(blocks, 2)) {
     most = std::max(most, ceil_div(blocks, 2) * core::cells_per_merge(core::ceil_sqrt(w)));
   }
   return most;
 }
 
-}  // namespace
-
 template <class T>
-void UpperHullWorkspace<T>::reserve(index_t n) {
-  if (n <= capacity) return;
-  const index_t tiles = std::max<index_t>(1, ceil_div(n, Policy::kTile));
-  for (int i = 0; i < 2; ++i) {
-    hood[i] = DeviceBuffer<Point2<T>>(static_cast<std::size_t>(tiles * Policy::kTile));
-    size[i] = DeviceBuffer<index_t>(static_cast<std::size_t>(tiles));
-  }
-  plans = DeviceBuffer<core::MergePlan>(static_cast<std::size_t>(ceil_div(tiles, 2)));
-  cells = DeviceBuffer<index_t>(static_cast<std::size_t>(std::max<index_t>(1, cells_needed(n))));
-  first_bad = DeviceBuffer<unsigned long long>(2);
-  capacity = n;
+std::size_t tile_shared_bytes() {
+  return sizeof(typename BlockUpperHull<T, UpperHullPolicy<T>>::TempStorage);
 }
 
+/// Tile level: hoods of consecutive tiles of points[0..n) into ws.hood[out] (padded) and ws.size[out].
 template <class T>
-DeviceHull<T> upper_hull_on_device(const Point2<T>* d_points, index_t n, UpperHullWorkspace<T>& ws,
-                                   cudaStream_t stream, bool validate) {
-  if (n == 0) return {nullptr, 0};
-  ws.reserve(n);
-  if (validate) {
-    WAGENER_CUDA_CHECK(cudaMemsetAsync(ws.first_bad.data(), 0xff, 2 * sizeof(unsigned long long), stream));
-  }
-  index_t blocks = ceil_div(n, Policy::kTile);
-  int cur = 0;
-  tile_hoods_kernel<T><<<static_cast<unsigned>(blocks), Policy::kThreads, 0, stream>>>(
-      d_points, n, ws.hood[cur].data(), ws.size[cur].data(), ws.first_bad.data(), validate);
+void tile_level(const Point2<T>* points, index_t n, UpperHullWorkspace<T>& ws, int out, cudaStream_t stream,
+                bool validate) {
+  using Policy = UpperHullPolicy<T>;
+  static const bool configured = [] {
+    WAGENER_CUDA_CHECK(cudaFuncSetAttribute(tile_hoods_kernel<T>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                            static_cast<int>(tile_shared_bytes<T>())));
+    return true;
+  }();
+  (void)configured;
+  tile_hoods_kernel<T><<<static_cast<unsigned>(ceil_div(n, Policy::kTile)), Policy::kThreads, tile_shared_bytes<T>(),
+                         stream>>>(points, n, ws.hood[out].data(), ws.size[out].data(), ws.first_bad.data(),
+                                   validate);
   WAGENER_CUDA_CHECK_LAUNCH();
+}
 
-  for (index_t w = Policy::kTile; blocks > 1; w *= 2) {
+/// Device-wide Wagener rounds over `blocks` padded hoods of width `w` in ws.hood[cur]; returns the
+/// buffer that holds the final hood at offset 0.
+template <class T>
+int device_rounds(index_t blocks, index_t w, UpperHullWorkspace<T>& ws, int cur, cudaStream_t stream) {
+  using Policy = UpperHullPolicy<T>;
+  for (; blocks > 1; w *= 2) {
     const index_t merges = ceil_div(blocks, 2);
     const index_t smax = core::ceil_sqrt(w);
     constexpr int kPlanThreads = 256;
@@ -174,23 +193,86 @@ DeviceHull<T> upper_hull_on_device(const Point2<T>* d_points, index_t n, UpperHu
     WAGENER_CUDA_CHECK_LAUNCH();
     const index_t phase_units = ceil_div(smax * smax, Policy::kUnit);
     for (int phase = core::kFirstPhase; phase <= core::kLastPhase; ++phase) {
-      phase_kernel<T><<<round_grid(merges * phase_units), Policy::kRoundThreads, 0, stream>>>(
+      phase_kernel<T><<<stride_grid<T>(merges * phase_units), Policy::kRoundThreads, 0, stream>>>(
           phase, ws.hood[cur].data(), merges, w, smax, phase_units, ws.plans.data(), ws.cells.data());
       WAGENER_CUDA_CHECK_LAUNCH();
     }
     const index_t copy_units = ceil_div(2 * w, Policy::kUnit);
-    copy_kernel<T><<<round_grid(merges * copy_units), Policy::kRoundThreads, 0, stream>>>(
+    copy_kernel<T><<<stride_grid<T>(merges * copy_units), Policy::kRoundThreads, 0, stream>>>(
         ws.hood[cur].data(), ws.hood[cur ^ 1].data(), ws.size[cur ^ 1].data(), merges, w, smax, copy_units,
         ws.plans.data(), ws.cells.data());
     WAGENER_CUDA_CHECK_LAUNCH();
     cur ^= 1;
     blocks = merges;
   }
+  return cur;
+}
+
+}  // namespace
+
+template <class T>
+void UpperHullWorkspace<T>::reserve(index_t n) {
+  using Policy = UpperHullPolicy<T>;
+  if (n <= capacity) return;
+  const index_t tiles = std::max<index_t>(1, ceil_div(n, Policy::kTile));
+  for (int i = 0; i < 2; ++i) {
+    hood[i] = DeviceBuffer<Point2<T>>(static_cast<std::size_t>(tiles * Policy::kTile));
+    size[i] = DeviceBuffer<index_t>(static_cast<std::size_t>(tiles));
+  }
+  offsets = DeviceBuffer<index_t>(static_cast<std::size_t>(tiles));
+  std::size_t scan_bytes = 0;
+  WAGENER_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, scan_bytes, size[0].data(), offsets.data(), tiles));
+  scan_temp = DeviceBuffer<unsigned char>(scan_bytes);
+  plans = DeviceBuffer<core::MergePlan>(static_cast<std::size_t>(ceil_div(tiles, 2)));
+  cells = DeviceBuffer<index_t>(static_cast<std::size_t>(std::max<index_t>(1, round_cells_needed<T>(n))));
+  first_bad = DeviceBuffer<unsigned long long>(2);
+  capacity = n;
+}
+
+template <class T>
+DeviceHull<T> upper_hull_on_device(const Point2<T>* d_points, index_t n, UpperHullWorkspace<T>& ws,
+                                   cudaStream_t stream, bool validate) {
+  using Policy = UpperHullPolicy<T>;
+  if (n == 0) return {nullptr, 0};
+  ws.reserve(n);
+  if (validate) {
+    WAGENER_CUDA_CHECK(cudaMemsetAsync(ws.first_bad.data(), 0xff, 2 * sizeof(unsigned long long), stream));
+  }
+  // Levels: hull the tiles, compact their hoods into a shorter sorted point set, repeat -- while that
+  // pays. Buffer 0 receives tile hoods, buffer 1 the compacted points of the next level.
+  const Point2<T>* level_points = d_points;
+  index_t level_n = n;
+  int result = 0;
+  for (bool first = true;; first = false) {
+    tile_level(level_points, level_n, ws, 0, stream, validate && first);
+    const index_t tiles = ceil_div(level_n, Policy::kTile);
+    if (tiles == 1) break;
+    std::size_t scan_bytes = ws.scan_temp.size();
+    WAGENER_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(ws.scan_temp.data(), scan_bytes, ws.size[0].data(),
+                                                     ws.offsets.data(), tiles, stream));
+    index_t tail[2] = {0, 0};
+    WAGENER_CUDA_CHECK(cudaMemcpyAsync(&tail[0], ws.offsets.data() + tiles - 1, sizeof(index_t),
+                                       cudaMemcpyDeviceToHost, stream));
+    WAGENER_CUDA_CHECK(cudaMemcpyAsync(&tail[1], ws.size[0].data() + tiles - 1, sizeof(index_t),
+                                       cudaMemcpyDeviceToHost, stream));
+    WAGENER_CUDA_CHECK(cudaStreamSynchronize(stream));
+    const index_t total = tail[0] + tail[1];
+    if (static_cast<double>(total) > Policy::kCompactionGain * static_cast<double>(level_n)) {
+      // Most points are on the hood: merge the tile hoods by Wagener's rounds across the device.
+      result = device_rounds(tiles, index_t{Policy::kTile}, ws, 0, stream);
+      break;
+    }
+    constexpr int kGatherThreads = 256;
+    gather_kernel<T><<<stride_grid<T>(ceil_div(tiles * 32, kGatherThreads)), kGatherThreads, 0, stream>>>(
+        ws.hood[0].data(), ws.size[0].data(), ws.offsets.data(), tiles, Policy::kTile, ws.hood[1].data());
+    WAGENER_CUDA_CHECK_LAUNCH();
+    level_points = ws.hood[1].data();
+    level_n = total;
+  }
 
   index_t size = 0;
   unsigned long long bad[2] = {ULLONG_MAX, ULLONG_MAX};
-  WAGENER_CUDA_CHECK(
-      cudaMemcpyAsync(&size, ws.size[cur].data(), sizeof size, cudaMemcpyDeviceToHost, stream));
+  WAGENER_CUDA_CHECK(cudaMemcpyAsync(&size, ws.size[result].data(), sizeof size, cudaMemcpyDeviceToHost, stream));
   if (validate) {
     WAGENER_CUDA_CHECK(cudaMemcpyAsync(bad, ws.first_bad.data(), sizeof bad, cudaMemcpyDeviceToHost, stream));
   }
@@ -200,14 +282,14 @@ DeviceHull<T> upper_hull_on_device(const Point2<T>* d_points, index_t n, UpperHu
     throw input_error("points are not sorted by (x, y): point " + std::to_string(bad[1]) +
                       " is smaller than point " + std::to_string(bad[1] - 1));
   }
-  return {ws.hood[cur].data(), size};
+  return {ws.hood[result].data(), size};
 }
 
 template <class T>
 void reflect_reversed(const Point2<T>* in, index_t n, Point2<T>* out, cudaStream_t stream) {
   if (n == 0) return;
   constexpr int kThreads = 256;
-  reflect_reversed_kernel<T><<<round_grid(ceil_div(n, kThreads)), kThreads, 0, stream>>>(in, n, out);
+  reflect_reversed_kernel<T><<<stride_grid<T>(ceil_div(n, kThreads)), kThreads, 0, stream>>>(in, n, out);
   WAGENER_CUDA_CHECK_LAUNCH();
 }
 

@@ -17,6 +17,8 @@ struct UpperHullWorkspace {
   index_t capacity = -1;
   DeviceBuffer<Point2<T>> hood[2];
   DeviceBuffer<index_t> size[2];
+  DeviceBuffer<index_t> offsets;           ///< exclusive scan of size[0] between levels
+  DeviceBuffer<unsigned char> scan_temp;   ///< CUB's scan storage
   DeviceBuffer<core::MergePlan> plans;
   DeviceBuffer<index_t> cells;
   DeviceBuffer<unsigned long long> first_bad;  ///< [0] first non-finite index, [1] first unsorted index

@@ -1,0 +1,254 @@
+// GPU benchmark of the presorted upper hull: wagener's CUDA rounds against the memory floor (a CUB
+// reduction reading the same bytes, timed in the same run), the CPU serial scan, and the seed's
+// arrangement (one block per merge, padded hoods, a host round trip per round) where it can run.
+//
+// Usage: bench_cuda [--markdown FILE] [--max-log2 N]
+#include <thrust/execution_policy.h>
+#include <thrust/sort.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <cub/device/device_reduce.cuh>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "core/merge_step.hpp"
+#include "cpu/monotone_chain.hpp"
+#include "cuda/buffers.cuh"
+#include "cuda/check.cuh"
+#include "cuda/upper_hull.cuh"
+
+using wagener::index_t;
+using wagener::Point2;
+namespace core = wagener::core;
+namespace cpu = wagener::cpu;
+namespace wcuda = wagener::cuda;
+using wcuda::DeviceBuffer;
+using wcuda::Event;
+
+namespace {
+
+__host__ __device__ inline double unit_hash(std::uint64_t i) {
+  std::uint64_t z = i + 0x9e3779b97f4a7c15ull;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  z ^= z >> 31;
+  return static_cast<double>(z >> 11) * 0x1p-53;
+}
+
+/// Points with x increasing in i: a uniform disk (x stratified, y uniform in the chord) or the
+/// parabola y = -x^2 (every point on the upper hull).
+template <class T>
+__global__ void generate_kernel(Point2<T>* out, index_t n, bool parabola) {
+  for (index_t i = blockIdx.x * static_cast<index_t>(blockDim.x) + threadIdx.x; i < n;
+       i += static_cast<index_t>(gridDim.x) * blockDim.x) {
+    const double x = -1.0 + 2.0 * (static_cast<double>(i) + 0.5) / static_cast<double>(n);
+    const T xt = static_cast<T>(x);
+    if (parabola) {
+      out[i] = {xt, static_cast<T>(-(xt * xt))};  // rounded: points whose rounding dips below drop off
+    } else {
+      const double half = sqrt(fmax(0.0, 1.0 - x * x));
+      out[i] = {xt, static_cast<T>((2.0 * unit_hash(static_cast<std::uint64_t>(i)) - 1.0) * half)};
+    }
+  }
+}
+
+struct LexLess {
+  template <class T>
+  __host__ __device__ bool operator()(const Point2<T>& a, const Point2<T>& b) const {
+    return wagener::lex_less(a, b);
+  }
+};
+
+template <class F>
+double median_ms(int reps, F&& f) {
+  std::vector<double> t;
+  for (int r = 0; r < reps; ++r) t.push_back(f());
+  std::sort(t.begin(), t.end());
+  return t[t.size() / 2];
+}
+
+/// The floor: CUB's sum over the same bytes (2n values of T).
+template <class T>
+double floor_ms(const Point2<T>* d_points, index_t n, cudaStream_t stream, int reps) {
+  const T* values = reinterpret_cast<const T*>(d_points);
+  DeviceBuffer<T> result(1);
+  std::size_t temp_bytes = 0;
+  WAGENER_CUDA_CHECK(cub::DeviceReduce::Sum(nullptr, temp_bytes, values, result.data(), 2 * n, stream));
+  DeviceBuffer<unsigned char> temp(temp_bytes);
+  auto run = [&] {
+    WAGENER_CUDA_CHECK(cub::DeviceReduce::Sum(temp.data(), temp_bytes, values, result.data(), 2 * n, stream));
+  };
+  run();  // warm-up
+  return median_ms(reps, [&] {
+    Event a, b;
+    a.record(stream);
+    run();
+    b.record(stream);
+    return static_cast<double>(b.since(a));
+  });
+}
+
+// ---- the seed's arrangement: one block per merge, padded hoods, host round trip every round ----
+
+template <class T>
+__global__ void seed_round_kernel(const Point2<T>* hood, const index_t* size, Point2<T>* out,
+                                  index_t* out_size, index_t d, index_t* cells) {
+  const index_t k = blockIdx.x;
+  const Point2<T>* p = hood + 2 * k * d;
+  __shared__ core::MergePlan plan;
+  if (threadIdx.x == 0) plan = core::plan_merge(p, size[2 * k], p + d, size[2 * k + 1]);
+  __syncthreads();
+  const index_t smax = core::ceil_sqrt(d);
+  const core::MergeView<T> view(p, plan.m, p + d + plan.dup, plan.n, plan.s);
+  const core::BridgeCells c = core::cells_at(cells + k * core::cells_per_merge(smax), smax);
+  for (int phase = core::kFirstPhase; phase <= core::kLastPhase; ++phase) {
+    const index_t vps = plan.s == 0 ? 0 : core::phase_processors(phase, plan.s);
+    for (index_t vp = threadIdx.x; vp < vps; vp += blockDim.x) core::run_phase(phase, view, c, vp);
+    __syncthreads();
+  }
+  index_t a, b;
+  core::bridge_of(plan, c, &a, &b);
+  for (index_t e = threadIdx.x; e < plan.m + plan.n; e += blockDim.x) {
+    const index_t dst = core::mam6_destination(e, plan.m, a, b);
+    if (dst >= 0) out[2 * k * d + dst] = e < plan.m ? p[e] : p[d + plan.dup + e - plan.m];
+  }
+  if (threadIdx.x == 0) out_size[k] = core::merged_size(plan.n, a, b);
+}
+
+/// n must be a power of two (the seed's limit); hoods start as single points.
+template <class T>
+double seed_arrangement_ms(const std::vector<Point2<T>>& sorted, cudaStream_t stream) {
+  const index_t n = static_cast<index_t>(sorted.size());
+  std::vector<Point2<T>> host(sorted);
+  std::vector<index_t> sizes(sorted.size(), 1);
+  DeviceBuffer<Point2<T>> hood(sorted.size()), out(sorted.size());
+  DeviceBuffer<index_t> size(sorted.size()), out_size(sorted.size());
+  DeviceBuffer<index_t> cells(static_cast<std::size_t>(n * core::cells_per_merge(core::ceil_sqrt(n))));
+  const auto start = std::chrono::steady_clock::now();
+  for (index_t d = 1; d < n; d *= 2) {
+    WAGENER_CUDA_CHECK(
+        cudaMemcpyAsync(hood.data(), host.data(), n * sizeof(Point2<T>), cudaMemcpyHostToDevice, stream));
+    WAGENER_CUDA_CHECK(cudaMemcpyAsync(size.data(), sizes.data(), (n / d) * sizeof(index_t),
+                                       cudaMemcpyHostToDevice, stream));
+    const int threads = static_cast<int>(std::min<index_t>(2 * d, 1024));
+    seed_round_kernel<T><<<static_cast<unsigned>(n / (2 * d)), threads, 0, stream>>>(
+        hood.data(), size.data(), out.data(), out_size.data(), d, cells.data());
+    WAGENER_CUDA_CHECK_LAUNCH();
+    WAGENER_CUDA_CHECK(
+        cudaMemcpyAsync(host.data(), out.data(), n * sizeof(Point2<T>), cudaMemcpyDeviceToHost, stream));
+    WAGENER_CUDA_CHECK(cudaMemcpyAsync(sizes.data(), out_size.data(), (n / (2 * d)) * sizeof(index_t),
+                                       cudaMemcpyDeviceToHost, stream));
+    WAGENER_CUDA_CHECK(cudaStreamSynchronize(stream));
+  }
+  const double ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  host.resize(static_cast<std::size_t>(sizes[0]));
+  if (host != cpu::upper_chain<T>(sorted)) {
+    std::fprintf(stderr, "seed arrangement returned a wrong hood at n = %lld\n", static_cast<long long>(n));
+    std::exit(1);
+  }
+  return ms;
+}
+
+struct Row {
+  std::string precision, distribution;
+  index_t n;
+  index_t hull;
+  double wagener_ms, floor_ms, cpu_ms, seed_ms;
+};
+
+template <class T>
+Row measure(index_t n, bool parabola, cudaStream_t stream) {
+  DeviceBuffer<Point2<T>> points(static_cast<std::size_t>(n));
+  generate_kernel<T><<<1024, 256, 0, stream>>>(points.data(), n, parabola);
+  WAGENER_CUDA_CHECK_LAUNCH();
+  thrust::sort(thrust::cuda::par.on(stream), points.data(), points.data() + n, LexLess{});
+  WAGENER_CUDA_CHECK(cudaStreamSynchronize(stream));
+  const int reps = n >= (index_t{1} << 26) ? 11 : 31;
+
+  wcuda::UpperHullWorkspace<T> ws;
+  auto hull = wcuda::upper_hull_on_device(points.data(), n, ws, stream, false);  // warm-up, allocations
+  const double ms = median_ms(reps, [&] {
+    Event a, b;
+    a.record(stream);
+    hull = wcuda::upper_hull_on_device(points.data(), n, ws, stream, false);
+    b.record(stream);
+    return static_cast<double>(b.since(a));
+  });
+  const double floor = floor_ms(points.data(), n, stream, reps);
+
+  std::vector<Point2<T>> host(static_cast<std::size_t>(n));
+  WAGENER_CUDA_CHECK(cudaMemcpy(host.data(), points.data(), n * sizeof(Point2<T>), cudaMemcpyDeviceToHost));
+  std::vector<Point2<T>> expected;
+  const double cpu = median_ms(n >= (index_t{1} << 24) ? 3 : 11, [&] {
+    const auto t0 = std::chrono::steady_clock::now();
+    expected = cpu::upper_chain<T>(host);
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  });
+  std::vector<Point2<T>> got(static_cast<std::size_t>(hull.size));
+  WAGENER_CUDA_CHECK(
+      cudaMemcpy(got.data(), hull.data, got.size() * sizeof(Point2<T>), cudaMemcpyDeviceToHost));
+  if (got != expected) {
+    std::fprintf(stderr, "WRONG HULL: n = %lld\n", static_cast<long long>(n));
+    std::exit(1);
+  }
+  double seed = -1;
+  if (n <= 2048) {
+    seed_arrangement_ms(host, stream);  // warm-up
+    seed = median_ms(reps, [&] { return seed_arrangement_ms(host, stream); });
+  }
+  return {sizeof(T) == 4 ? "float" : "double",
+          parabola ? "parabola" : "disk",
+          n,
+          hull.size,
+          ms,
+          floor,
+          cpu,
+          seed};
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string markdown;
+  int max_log2 = 28;
+  for (int i = 1; i < argc; ++i) {
+    if (!std::strcmp(argv[i], "--markdown") && i + 1 < argc) markdown = argv[++i];
+    if (!std::strcmp(argv[i], "--max-log2") && i + 1 < argc) max_log2 = std::atoi(argv[++i]);
+  }
+  cudaDeviceProp prop{};
+  WAGENER_CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
+  wcuda::Stream stream;
+  std::vector<Row> rows;
+  for (int log2n : {11, 20, 24, 28}) {
+    if (log2n > max_log2) continue;
+    const index_t n = index_t{1} << log2n;
+    for (bool parabola : {false, true}) {
+      rows.push_back(measure<float>(n, parabola, stream.get()));
+      rows.push_back(measure<double>(n, parabola, stream.get()));
+    }
+  }
+  std::string table =
+      "| precision | input | n | hull | wagener ms | Gpts/s | floor ms | x floor | CPU serial ms | seed "
+      "arrangement ms |\n"
+      "|---|---|---|---|---|---|---|---|---|---|\n";
+  for (const Row& r : rows) {
+    char line[512];
+    std::snprintf(line, sizeof line, "| %s | %s | 2^%d | %lld | %.4f | %.2f | %.4f | %.2f | %.3f | %s |\n",
+                  r.precision.c_str(), r.distribution.c_str(),
+                  static_cast<int>(std::log2(static_cast<double>(r.n))), static_cast<long long>(r.hull),
+                  r.wagener_ms, static_cast<double>(r.n) / r.wagener_ms / 1e6, r.floor_ms,
+                  r.wagener_ms / r.floor_ms, r.cpu_ms,
+                  r.seed_ms < 0 ? "-" : std::to_string(r.seed_ms).substr(0, 6).c_str());
+    table += line;
+  }
+  std::printf("device: %s (%d SMs)\n%s", prop.name, prop.multiProcessorCount, table.c_str());
+  if (!markdown.empty()) {
+    std::ofstream(markdown) << "device: " << prop.name << "\n\n" << table;
+  }
+  return 0;
+}
