@@ -2,7 +2,8 @@
 // reduction reading the same bytes, timed in the same run), the CPU serial scan, and the seed's
 // arrangement (one block per merge, padded hoods, a host round trip per round) where it can run.
 //
-// Usage: bench_cuda [--markdown FILE] [--max-log2 N]
+// Usage: bench_cuda [--markdown FILE] [--min-log2 N] [--max-log2 N] [--precision float|double]
+//                   [--input disk|parabola]
 #include <thrust/execution_policy.h>
 #include <thrust/sort.h>
 
@@ -214,22 +215,26 @@ Row measure(index_t n, bool parabola, cudaStream_t stream) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string markdown;
-  int max_log2 = 28;
+  std::string markdown, only_precision, only_input;
+  int max_log2 = 28, min_log2 = 0;
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--markdown") && i + 1 < argc) markdown = argv[++i];
     if (!std::strcmp(argv[i], "--max-log2") && i + 1 < argc) max_log2 = std::atoi(argv[++i]);
+    if (!std::strcmp(argv[i], "--min-log2") && i + 1 < argc) min_log2 = std::atoi(argv[++i]);
+    if (!std::strcmp(argv[i], "--precision") && i + 1 < argc) only_precision = argv[++i];
+    if (!std::strcmp(argv[i], "--input") && i + 1 < argc) only_input = argv[++i];
   }
   cudaDeviceProp prop{};
   WAGENER_CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
   wcuda::Stream stream;
   std::vector<Row> rows;
   for (int log2n : {11, 20, 24, 28}) {
-    if (log2n > max_log2) continue;
+    if (log2n > max_log2 || log2n < min_log2) continue;
     const index_t n = index_t{1} << log2n;
     for (bool parabola : {false, true}) {
-      rows.push_back(measure<float>(n, parabola, stream.get()));
-      rows.push_back(measure<double>(n, parabola, stream.get()));
+      if (!only_input.empty() && only_input != (parabola ? "parabola" : "disk")) continue;
+      if (only_precision != "double") rows.push_back(measure<float>(n, parabola, stream.get()));
+      if (only_precision != "float") rows.push_back(measure<double>(n, parabola, stream.get()));
     }
   }
   std::string table =

@@ -12,22 +12,28 @@ step() { echo "== $*"; }
 step build
 cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 -DWAGENER_CUDA=ON -DWAGENER_BUILD_CLI=OFF -DWAGENER_TEST_ORACLES=OFF \
   -DWAGENER_BUILD_BENCH=${WAGENER_GPU_BENCH:-OFF} >"$out/configure.log" 2>&1 || { tail -30 "$out/configure.log"; exit 1; }
-cmake --build build-gpu -j "$(nproc)" --target test_cuda_hull ${WAGENER_GPU_TARGETS:-} >"$out/build.log" 2>&1 || { grep -E "error" "$out/build.log" | head -30; exit 1; }
-cuobjdump -res-usage build-gpu/CMakeFiles/wagener.dir/src/cuda/upper_hull.cu.o 2>/dev/null |
-  grep -A1 Function | grep -E "REG|Function" | tr -s ' ' >"$out/resource-usage.txt" || true
+cmake --build build-gpu -j "$(nproc)" --target test_cuda_hull test_trace_cuda ${WAGENER_GPU_TARGETS:-} >"$out/build.log" 2>&1 || { grep -E "error" "$out/build.log" | head -30; exit 1; }
 
-step "GPU tests (test_cuda_hull)"
-build-gpu/tests/test_cuda_hull 2>&1 | tee "$out/ctest-cuda.log" | tail -15
+step "GPU tests (label cuda: test_cuda_hull, test_trace_cuda)"
+# The GPU test binaries are run directly: ctest would need every other test target built too.
+status=0
+for t in test_cuda_hull test_trace_cuda; do
+  build-gpu/tests/$t 2>&1 | tee "$out/$t.log" | grep -E "^\[ +(OK|FAILED|SKIPPED|PASSED) +\]|Failure|seed" | tail -12
+  [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+done
 
 step "compute-sanitizer memcheck"
 compute-sanitizer --tool memcheck --error-exitcode 1 build-gpu/tests/test_cuda_hull \
   --gtest_filter='CudaTest.SanitizerSizedInputs:CudaTest.DeviceEntryPointTakesDevicePointers' 2>&1 |
   tee "$out/memcheck.log" | tail -4
+[ "${PIPESTATUS[0]}" -eq 0 ] || status=1
 step "compute-sanitizer racecheck"
 compute-sanitizer --tool racecheck --error-exitcode 1 build-gpu/tests/test_cuda_hull \
   --gtest_filter='CudaTest.SanitizerSizedInputs' 2>&1 | tee "$out/racecheck.log" | tail -4
+[ "${PIPESTATUS[0]}" -eq 0 ] || status=1
 
 if [ "${WAGENER_GPU_BENCH:-OFF}" = ON ]; then
   step benchmark
-  build-gpu/bench/bench_cuda --markdown "$out/gpu-results.md" 2>&1 | tee "$out/bench.log" | tail -40
+  build-gpu/bench/bench_cuda --markdown "$out/gpu-results.md" ${WAGENER_BENCH_ARGS:-} 2>&1 | tee "$out/bench.log" | tail -40
 fi
+exit $status

@@ -18,10 +18,11 @@ namespace {
 
 Backend resolve(const HullOptions& options) {
   if (options.trace) {
-    // Only the emulator reports rounds so far; the trace is defined by the input alone, so any
-    // backend that reports it later must give the same one (tests/test_trace.cpp checks pram).
+    // The emulator and the CUDA backend report rounds (the same ones: the trace is defined by the
+    // input alone; tests/test_trace*.cpp check it). auto picks the emulator, the reference.
     if (options.backend == Backend::automatic || options.backend == Backend::pram) return Backend::pram;
-    throw unsupported_error("a trace needs the pram backend (the " +
+    if (options.backend == Backend::cuda) return Backend::cuda;
+    throw unsupported_error("a trace needs the pram or cuda backend (the " +
                             std::string(backend_name(options.backend)) + " backend does not report rounds)");
   }
   if (options.backend != Backend::automatic) return options.backend;
@@ -67,6 +68,17 @@ void add_pram_counters(HullStats& stats, const pram::Counters& c) {
   stats.parallel_steps += c.parallel_steps;
   stats.work += c.work;
   stats.max_processors = std::max(stats.max_processors, c.max_processors);
+}
+
+/// Full hull from an upper-hull routine: sort, the upper chain, then the lower chain by reflection.
+template <class T, class UpperHull>
+std::vector<Point2<T>> chains_by_upper_hulls(std::span<const Point2<T>> points, UpperHull&& upper_hull_of) {
+  require_finite(points);
+  std::vector<Point2<T>> sorted(points.begin(), points.end());
+  std::sort(sorted.begin(), sorted.end(), lex_less<T>);
+  const auto upper = upper_hull_of(std::span<const Point2<T>>(sorted));
+  const auto lower = core::lower_chain_by_reflection<T>(sorted, upper_hull_of);
+  return core::join_chains<T>(lower, upper);
 }
 
 template <class F>
@@ -117,7 +129,10 @@ std::vector<Point2<T>> upper_hull(std::span<const Point2<T>> sorted, const HullO
         add_pram_counters(stats, counters);
         return h;
       }
-      case Backend::cuda: return cuda::upper_hull(sorted, &stats);
+      case Backend::cuda:
+        if (options.trace)
+          return cuda::upper_hull_traced(sorted, trace_observer<T>(options.trace, Chain::upper));
+        return cuda::upper_hull(sorted, &stats);
       default: return cpu::upper_chain(sorted);
     }
   });
@@ -134,22 +149,25 @@ std::vector<Point2<T>> convex_hull(std::span<const Point2<T>> points, const Hull
   auto hull = timed(stats, [&] {
     switch (stats.backend) {
       case Backend::pram: {
-        require_finite(points);
-        std::vector<Point2<T>> sorted(points.begin(), points.end());
-        std::sort(sorted.begin(), sorted.end(), lex_less<T>);
         Chain chain = Chain::upper;
-        auto pram_upper = [&](std::span<const Point2<T>> s) {
+        return chains_by_upper_hulls(points, [&](std::span<const Point2<T>> s) {
           pram::Counters counters;
           auto h = pram::upper_hull(s, &counters, trace_observer<T>(options.trace, chain));
           add_pram_counters(stats, counters);
+          chain = Chain::lower;
           return h;
-        };
-        const auto upper = pram_upper(sorted);
-        chain = Chain::lower;
-        const auto lower = core::lower_chain_by_reflection<T>(sorted, pram_upper);
-        return core::join_chains<T>(lower, upper);
+        });
       }
-      case Backend::cuda: return cuda::convex_hull(points, &stats);
+      case Backend::cuda:
+        if (options.trace) {
+          Chain chain = Chain::upper;
+          return chains_by_upper_hulls(points, [&](std::span<const Point2<T>> s) {
+            auto h = cuda::upper_hull_traced(s, trace_observer<T>(options.trace, chain));
+            chain = Chain::lower;
+            return h;
+          });
+        }
+        return cuda::convex_hull(points, &stats);
       default: return cpu::convex_hull_parallel(points, &stats.survivors);
     }
   });

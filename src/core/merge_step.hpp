@@ -3,6 +3,8 @@
 // directly, with its exactly-one-writer check).
 #pragma once
 
+#include <cstdint>
+
 #include "core/bridge.hpp"
 
 namespace wagener::core {
@@ -44,8 +46,19 @@ WAGENER_HD inline index_t phase_processors(int phase, index_t s) {
 /// Runs processor `vp` of `phase` and performs its write, if it is the writer.
 template <class T>
 WAGENER_HD inline void run_phase(int phase, const MergeView<T>& v, const BridgeCells& c, index_t vp) {
-  const index_t x = phase == kMam3 ? vp : vp % v.s;
-  const index_t y = phase == kMam3 ? 0 : vp / v.s;
+  index_t x = vp, y = 0;
+  if (phase != kMam3) {
+    // 64-bit division is a long software sequence on GPUs; every grid of a hood below 2^32
+    // vertices (s < 2^16) divides in 32 bits.
+    if (v.s <= 0xffff) {
+      const auto s32 = static_cast<std::uint32_t>(v.s), vp32 = static_cast<std::uint32_t>(vp);
+      x = vp32 % s32;
+      y = vp32 / s32;
+    } else {
+      x = vp % v.s;
+      y = vp / v.s;
+    }
+  }
   index_t value = 0, b = 0;
   switch (phase) {
     case kMam1:

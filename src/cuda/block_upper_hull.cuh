@@ -35,8 +35,8 @@ class BlockUpperHull {
 
   struct TempStorage {
     Point2<T> hood[kThreads * kStride];
-    index_t size[kThreads];            ///< [first strip of a hood] = its size
-    core::MergePlan plan[kThreads];    ///< [first thread of a merge] = its plan
+    index_t size[kThreads];          ///< [first strip of a hood] = its size
+    core::MergePlan plan[kThreads];  ///< [first thread of a merge] = its plan
     index_t cells[kThreads * cells_per_thread()];
   };
 
@@ -45,7 +45,8 @@ class BlockUpperHull {
   /// Hood of tile[0..count) (count <= kTile, sorted); returns its size, the hood is hood()[0..size).
   /// All threads of the block must call it.
   __device__ index_t run(const Point2<T>* tile, int count) {
-    for (int i = threadIdx.x; i < count; i += kThreads) t_.hood[(i / kStrip) * kStride + i % kStrip] = tile[i];
+    for (int i = threadIdx.x; i < count; i += kThreads)
+      t_.hood[(i / kStrip) * kStride + i % kStrip] = tile[i];
     __syncthreads();
     chain_strip(count);
     __syncthreads();
@@ -84,7 +85,8 @@ class BlockUpperHull {
     const index_t w = index_t{kStride} << r;
     const int group = 2 << r;
     const int k = threadIdx.x / group, lane = threadIdx.x % group;
-    const int first = k * group;  // first thread (and strip) of this merge; Q's hood starts at first + group / 2
+    const int first =
+        k * group;  // first thread (and strip) of this merge; Q's hood starts at first + group / 2
     const index_t smax = core::ceil_sqrt(index_t{kStrip} << r);
     Point2<T>* p = t_.hood + 2 * k * w;
     const Point2<T>* q_raw = p + w;

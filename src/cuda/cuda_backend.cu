@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "core/chains.hpp"
+#include "core/merge_step.hpp"
 #include "cuda/buffers.cuh"
 #include "cuda/check.cuh"
 #include "cuda/cuda_backend.hpp"
@@ -110,6 +111,73 @@ std::vector<Point2<T>> convex_hull(std::span<const Point2<T>> points, HullStats*
 }
 
 template <class T>
+std::vector<Point2<T>> upper_hull_traced(std::span<const Point2<T>> sorted,
+                                         const std::function<void(TraceRound<T>&&)>& observer) {
+  const index_t n = static_cast<index_t>(sorted.size());
+  if (n == 0) return {};
+  Stream stream;
+  auto& ws = thread_workspace<T>();
+  ws.reserve(n, 1);
+  // Round 0: every point is its own hood.
+  std::vector<Point2<T>> before(sorted.begin(), sorted.end());
+  std::vector<index_t> sizes(sorted.size(), 1);
+  copy_to_device(sorted, ws.hood[0].data(), stream.get());
+  WAGENER_CUDA_CHECK(cudaMemcpyAsync(ws.size[0].data(), sizes.data(), sizes.size() * sizeof(index_t),
+                                     cudaMemcpyHostToDevice, stream.get()));
+  int round = 0;
+  auto report = [&](index_t width, const std::vector<Point2<T>>& hood, const std::vector<index_t>& size,
+                    std::vector<Bridge<T>>&& bridges) {
+    TraceRound<T> r;
+    r.round = round;
+    r.block_width = width;
+    r.hood_sizes = size;
+    for (std::size_t k = 0; k < size.size(); ++k) {
+      const auto* first = hood.data() + static_cast<index_t>(k) * width;
+      r.corners.insert(r.corners.end(), first, first + size[k]);
+    }
+    r.bridges = std::move(bridges);
+    observer(std::move(r));
+  };
+  report(1, before, sizes, {});
+  // After each device-wide round: copy the round's hoods, sizes, plans and bridge cells back.
+  const int result =
+      device_rounds<T>(n, 1, ws, 0, stream.get(), [&](index_t w, index_t blocks, int, int out) {
+        const index_t merges = (blocks + 1) / 2;
+        const index_t smax = core::ceil_sqrt(w);
+        std::vector<index_t> size(static_cast<std::size_t>(merges));
+        std::vector<core::MergePlan> plans(static_cast<std::size_t>(merges));
+        std::vector<index_t> cells(static_cast<std::size_t>(merges * core::cells_per_merge(smax)));
+        std::vector<Point2<T>> after(sorted.size());
+        // The round ran on our (non-blocking) stream: copy on it and wait, never on the default stream.
+        auto fetch = [&](void* dst, const void* src, std::size_t bytes) {
+          WAGENER_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToHost, stream.get()));
+        };
+        fetch(size.data(), ws.size[out].data(), size.size() * sizeof(index_t));
+        fetch(plans.data(), ws.plans.data(), plans.size() * sizeof(core::MergePlan));
+        fetch(cells.data(), ws.cells.data(), cells.size() * sizeof(index_t));
+        fetch(after.data(), ws.hood[out].data(), after.size() * sizeof(Point2<T>));
+        stream.synchronize();
+        std::vector<Bridge<T>> bridges;
+        for (index_t k = 0; k < merges; ++k) {
+          const core::MergePlan& plan = plans[static_cast<std::size_t>(k)];
+          if (plan.s == 0) continue;  // no partner, or the right hood was only a seam duplicate
+          index_t a, b;
+          core::bridge_of(plan, core::cells_at(cells.data() + k * core::cells_per_merge(smax), smax), &a, &b);
+          const Point2<T>* p = before.data() + 2 * k * w;
+          bridges.push_back({k, p[a], p[w + plan.dup + b]});
+        }
+        ++round;
+        report(2 * w, after, size, std::move(bridges));
+        before.swap(after);
+      });
+  index_t h = 0;
+  WAGENER_CUDA_CHECK(
+      cudaMemcpyAsync(&h, ws.size[result].data(), sizeof h, cudaMemcpyDeviceToHost, stream.get()));
+  stream.synchronize();
+  return copy_to_host(DeviceHull<T>{ws.hood[result].data(), h}, stream.get());
+}
+
+template <class T>
 index_t upper_hull_device(const Point2<T>* d_sorted, index_t n, Point2<T>* d_hull, void* stream) {
   const auto s = static_cast<cudaStream_t>(stream);
   const auto hull = upper_hull_on_device(d_sorted, n, thread_workspace<T>(), s, /*validate=*/true);
@@ -126,6 +194,10 @@ template std::vector<Point2<float>> upper_hull(std::span<const Point2<float>>, H
 template std::vector<Point2<double>> upper_hull(std::span<const Point2<double>>, HullStats*);
 template std::vector<Point2<float>> convex_hull(std::span<const Point2<float>>, HullStats*);
 template std::vector<Point2<double>> convex_hull(std::span<const Point2<double>>, HullStats*);
+template std::vector<Point2<float>> upper_hull_traced(std::span<const Point2<float>>,
+                                                      const std::function<void(TraceRound<float>&&)>&);
+template std::vector<Point2<double>> upper_hull_traced(std::span<const Point2<double>>,
+                                                       const std::function<void(TraceRound<double>&&)>&);
 template index_t upper_hull_device(const Point2<float>*, index_t, Point2<float>*, void*);
 template index_t upper_hull_device(const Point2<double>*, index_t, Point2<double>*, void*);
 

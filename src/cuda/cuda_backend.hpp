@@ -1,11 +1,13 @@
 // Host-side entry points of the CUDA backend. Only src/hull.cpp includes this.
 #pragma once
 
+#include <functional>
 #include <span>
 #include <vector>
 
 #include "wagener/hull.hpp"
 #include "wagener/point.hpp"
+#include "wagener/trace.hpp"
 
 namespace wagener::cuda {
 
@@ -15,6 +17,12 @@ bool device_available();
 /// Upper hull of sorted host points on the device (copied in through pinned staging).
 template <class T>
 std::vector<Point2<T>> upper_hull(std::span<const Point2<T>> sorted, HullStats* stats);
+
+/// Upper hull of sorted host points by the seed's arrangement on the device (hoods of blocks of 2^r
+/// points, device-wide rounds from single points), reporting every round to `observer` (--trace).
+template <class T>
+std::vector<Point2<T>> upper_hull_traced(std::span<const Point2<T>> sorted,
+                                         const std::function<void(TraceRound<T>&&)>& observer);
 
 /// Full hull of host points on the device.
 template <class T>

@@ -1,8 +1,7 @@
 // Kernels of the upper hull and the host loop over Wagener's device-wide rounds.
-#include <cub/device/device_scan.cuh>
-
 #include <algorithm>
 #include <climits>
+#include <cub/device/device_scan.cuh>
 #include <string>
 
 #include "core/merge_step.hpp"
@@ -14,7 +13,6 @@
 
 namespace wagener::cuda {
 namespace {
-
 
 // ---- tile level --------------------------------------------------------------------------------
 
@@ -47,11 +45,12 @@ __global__ void __launch_bounds__(UpperHullPolicy<T>::kThreads)
 
 /// Compaction between levels: tile t's hood (at t * tile) goes to dense[offset[t] ...], one warp a tile.
 template <class T>
-__global__ void gather_kernel(const Point2<T>* hood, const index_t* size, const index_t* offset, index_t tiles,
-                              index_t tile, Point2<T>* dense) {
+__global__ void gather_kernel(const Point2<T>* hood, const index_t* size, const index_t* offset,
+                              index_t tiles, index_t tile, Point2<T>* dense) {
   constexpr int kWarp = 32;
   const index_t warps = static_cast<index_t>(gridDim.x) * blockDim.x / kWarp;
-  for (index_t t = (static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x) / kWarp; t < tiles; t += warps) {
+  for (index_t t = (static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x) / kWarp; t < tiles;
+       t += warps) {
     const Point2<T>* src = hood + t * tile;
     Point2<T>* dst = dense + offset[t];
     for (index_t i = threadIdx.x % kWarp; i < size[t]; i += kWarp) dst[i] = src[i];
@@ -126,7 +125,9 @@ __global__ void reflect_reversed_kernel(const Point2<T>* in, index_t n, Point2<T
   }
 }
 
-index_t ceil_div(index_t a, index_t b) { return (a + b - 1) / b; }
+index_t ceil_div(index_t a, index_t b) {
+  return (a + b - 1) / b;
+}
 
 int multiprocessors() {
   static const int count = [] {
@@ -147,11 +148,10 @@ int stride_grid(index_t units) {
 
 /// The most cells any device-wide round needs: merges halve each round while the grid side grows by
 /// about sqrt 2, so the first round needs the most.
-template <class T>
-index_t round_cells_needed(index_t n) {
-  constexpr index_t kTile = UpperHullPolicy<T>::kTile;
+index_t round_cells_needed(index_t n, index_t first_width) {
   index_t most = 0;
-  for (index_t w = kTile, blocks = ceil_div(n, kTile); blocks > 1; w *= 2, blocks = ceil_div(blocks, 2)) {
+  for (index_t w = first_width, blocks = ceil_div(n, first_width); blocks > 1;
+       w *= 2, blocks = ceil_div(blocks, 2)) {
     most = std::max(most, ceil_div(blocks, 2) * core::cells_per_merge(core::ceil_sqrt(w)));
   }
   return most;
@@ -173,16 +173,17 @@ void tile_level(const Point2<T>* points, index_t n, UpperHullWorkspace<T>& ws, i
     return true;
   }();
   (void)configured;
-  tile_hoods_kernel<T><<<static_cast<unsigned>(ceil_div(n, Policy::kTile)), Policy::kThreads, tile_shared_bytes<T>(),
-                         stream>>>(points, n, ws.hood[out].data(), ws.size[out].data(), ws.first_bad.data(),
-                                   validate);
+  tile_hoods_kernel<T>
+      <<<static_cast<unsigned>(ceil_div(n, Policy::kTile)), Policy::kThreads, tile_shared_bytes<T>(),
+         stream>>>(points, n, ws.hood[out].data(), ws.size[out].data(), ws.first_bad.data(), validate);
   WAGENER_CUDA_CHECK_LAUNCH();
 }
 
-/// Device-wide Wagener rounds over `blocks` padded hoods of width `w` in ws.hood[cur]; returns the
-/// buffer that holds the final hood at offset 0.
+}  // namespace
+
 template <class T>
-int device_rounds(index_t blocks, index_t w, UpperHullWorkspace<T>& ws, int cur, cudaStream_t stream) {
+int device_rounds(index_t blocks, index_t w, UpperHullWorkspace<T>& ws, int cur, cudaStream_t stream,
+                  const RoundHook& after_round) {
   using Policy = UpperHullPolicy<T>;
   for (; blocks > 1; w *= 2) {
     const index_t merges = ceil_div(blocks, 2);
@@ -202,31 +203,36 @@ int device_rounds(index_t blocks, index_t w, UpperHullWorkspace<T>& ws, int cur,
         ws.hood[cur].data(), ws.hood[cur ^ 1].data(), ws.size[cur ^ 1].data(), merges, w, smax, copy_units,
         ws.plans.data(), ws.cells.data());
     WAGENER_CUDA_CHECK_LAUNCH();
+    if (after_round) after_round(w, blocks, cur, cur ^ 1);
     cur ^= 1;
     blocks = merges;
   }
   return cur;
 }
 
-}  // namespace
-
 template <class T>
-void UpperHullWorkspace<T>::reserve(index_t n) {
+void UpperHullWorkspace<T>::reserve(index_t n, index_t first_width) {
   using Policy = UpperHullPolicy<T>;
-  if (n <= capacity) return;
+  if (n <= capacity && first_width >= width) return;
   const index_t tiles = std::max<index_t>(1, ceil_div(n, Policy::kTile));
+  const index_t blocks = std::max<index_t>(1, ceil_div(n, first_width));
   for (int i = 0; i < 2; ++i) {
-    hood[i] = DeviceBuffer<Point2<T>>(static_cast<std::size_t>(tiles * Policy::kTile));
-    size[i] = DeviceBuffer<index_t>(static_cast<std::size_t>(tiles));
+    hood[i] = DeviceBuffer<Point2<T>>(
+        static_cast<std::size_t>(std::max(tiles * Policy::kTile, blocks * first_width)));
+    size[i] = DeviceBuffer<index_t>(static_cast<std::size_t>(std::max(tiles, blocks)));
   }
   offsets = DeviceBuffer<index_t>(static_cast<std::size_t>(tiles));
   std::size_t scan_bytes = 0;
-  WAGENER_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, scan_bytes, size[0].data(), offsets.data(), tiles));
+  WAGENER_CUDA_CHECK(
+      cub::DeviceScan::ExclusiveSum(nullptr, scan_bytes, size[0].data(), offsets.data(), tiles));
   scan_temp = DeviceBuffer<unsigned char>(scan_bytes);
-  plans = DeviceBuffer<core::MergePlan>(static_cast<std::size_t>(ceil_div(tiles, 2)));
-  cells = DeviceBuffer<index_t>(static_cast<std::size_t>(std::max<index_t>(1, round_cells_needed<T>(n))));
+  plans = DeviceBuffer<core::MergePlan>(static_cast<std::size_t>(ceil_div(std::max(tiles, blocks), 2)));
+  const index_t cells_needed =
+      std::max(round_cells_needed(n, Policy::kTile), round_cells_needed(n, first_width));
+  cells = DeviceBuffer<index_t>(static_cast<std::size_t>(std::max<index_t>(1, cells_needed)));
   first_bad = DeviceBuffer<unsigned long long>(2);
   capacity = n;
+  width = first_width;
 }
 
 template <class T>
@@ -272,7 +278,8 @@ DeviceHull<T> upper_hull_on_device(const Point2<T>* d_points, index_t n, UpperHu
 
   index_t size = 0;
   unsigned long long bad[2] = {ULLONG_MAX, ULLONG_MAX};
-  WAGENER_CUDA_CHECK(cudaMemcpyAsync(&size, ws.size[result].data(), sizeof size, cudaMemcpyDeviceToHost, stream));
+  WAGENER_CUDA_CHECK(
+      cudaMemcpyAsync(&size, ws.size[result].data(), sizeof size, cudaMemcpyDeviceToHost, stream));
   if (validate) {
     WAGENER_CUDA_CHECK(cudaMemcpyAsync(bad, ws.first_bad.data(), sizeof bad, cudaMemcpyDeviceToHost, stream));
   }
@@ -300,6 +307,9 @@ template DeviceHull<float> upper_hull_on_device(const Point2<float>*, index_t, U
 template DeviceHull<double> upper_hull_on_device(const Point2<double>*, index_t, UpperHullWorkspace<double>&,
                                                  cudaStream_t, bool);
 template void reflect_reversed(const Point2<float>*, index_t, Point2<float>*, cudaStream_t);
+template int device_rounds(index_t, index_t, UpperHullWorkspace<float>&, int, cudaStream_t, const RoundHook&);
+template int device_rounds(index_t, index_t, UpperHullWorkspace<double>&, int, cudaStream_t,
+                           const RoundHook&);
 template void reflect_reversed(const Point2<double>*, index_t, Point2<double>*, cudaStream_t);
 
 }  // namespace wagener::cuda

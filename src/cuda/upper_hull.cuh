@@ -3,8 +3,11 @@
 
 #include <cuda_runtime.h>
 
+#include <functional>
+
 #include "core/merge_step.hpp"
 #include "cuda/buffers.cuh"
+#include "cuda/policy.cuh"
 #include "wagener/point.hpp"
 
 namespace wagener::cuda {
@@ -15,15 +18,17 @@ namespace wagener::cuda {
 template <class T>
 struct UpperHullWorkspace {
   index_t capacity = -1;
+  index_t width = 0;  ///< the narrowest first round width reserved for
   DeviceBuffer<Point2<T>> hood[2];
   DeviceBuffer<index_t> size[2];
-  DeviceBuffer<index_t> offsets;           ///< exclusive scan of size[0] between levels
-  DeviceBuffer<unsigned char> scan_temp;   ///< CUB's scan storage
+  DeviceBuffer<index_t> offsets;          ///< exclusive scan of size[0] between levels
+  DeviceBuffer<unsigned char> scan_temp;  ///< CUB's scan storage
   DeviceBuffer<core::MergePlan> plans;
   DeviceBuffer<index_t> cells;
   DeviceBuffer<unsigned long long> first_bad;  ///< [0] first non-finite index, [1] first unsorted index
 
-  void reserve(index_t n);
+  /// Room for n points, tiled, and for device-wide rounds starting from hoods of first_width points.
+  void reserve(index_t n, index_t first_width = UpperHullPolicy<T>::kTile);
 };
 
 template <class T>
@@ -38,6 +43,16 @@ struct DeviceHull {
 template <class T>
 DeviceHull<T> upper_hull_on_device(const Point2<T>* d_points, index_t n, UpperHullWorkspace<T>& ws,
                                    cudaStream_t stream, bool validate);
+
+/// Called after each device-wide round: the width and number of hood blocks before the round, and
+/// the workspace buffers it read and wrote (plans and cells still hold that round's merges).
+using RoundHook = std::function<void(index_t width, index_t blocks, int in, int out)>;
+
+/// Wagener's device-wide rounds over `blocks` padded hoods of width `width` in ws.hood[cur] (sizes in
+/// ws.size[cur]); returns the buffer holding the final hood at offset 0.
+template <class T>
+int device_rounds(index_t blocks, index_t width, UpperHullWorkspace<T>& ws, int cur, cudaStream_t stream,
+                  const RoundHook& after_round = {});
 
 /// out[i] = -in[n-1-i]: the lower chain's input for the upper-hull machinery.
 template <class T>

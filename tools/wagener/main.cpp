@@ -97,9 +97,8 @@ int run_hull(const HullCommand& cmd) {
   read.require_sorted = cmd.presorted;
   const auto points = wagener::read_points<T>(cmd.input, read);
   const bool tracing = !cmd.trace.empty() || cmd.render_trace;
-  if (tracing && cmd.backend != "auto" && cmd.backend != "pram") {
-    throw usage_error("a trace needs --backend pram (or auto); the " + cmd.backend +
-                      " backend does not report rounds");
+  if (tracing && cmd.backend == "cpu") {
+    throw usage_error("a trace needs --backend pram, cuda or auto; the cpu backend does not report rounds");
   }
   const bool draws_rounds = cmd.render_trace || (!cmd.trace.empty() && (!cmd.svg.empty() || !cmd.ps.empty()));
   if (draws_rounds &&
