@@ -16,7 +16,9 @@
 namespace wagener {
 namespace {
 
-Backend resolve(const HullOptions& options) {
+// auto: the GPU for presorted upper hulls when a device is present; full hulls stay on the CPU until the
+// device-side filter and sort exist (today's CUDA full hull sorts on the host, slower than cpu).
+Backend resolve(const HullOptions& options, bool full_hull) {
   if (options.trace) {
     // The emulator and the CUDA backend report rounds (the same ones: the trace is defined by the
     // input alone; tests/test_trace*.cpp check it). auto picks the emulator, the reference.
@@ -26,7 +28,7 @@ Backend resolve(const HullOptions& options) {
                             std::string(backend_name(options.backend)) + " backend does not report rounds)");
   }
   if (options.backend != Backend::automatic) return options.backend;
-  return cuda::device_available() ? Backend::cuda : Backend::cpu;
+  return !full_hull && cuda::device_available() ? Backend::cuda : Backend::cpu;
 }
 
 /// The emulator's rounds of one chain, relabelled for the sink. A lower chain ran on the reflected,
@@ -117,7 +119,7 @@ bool cuda_available() {
 template <class T>
 std::vector<Point2<T>> upper_hull(std::span<const Point2<T>> sorted, const HullOptions& options) {
   HullStats stats;
-  stats.backend = resolve(options);
+  stats.backend = resolve(options, /*full_hull=*/false);
   stats.points = static_cast<std::int64_t>(sorted.size());
   require_finite(sorted);
   require_sorted(sorted);
@@ -144,7 +146,7 @@ std::vector<Point2<T>> upper_hull(std::span<const Point2<T>> sorted, const HullO
 template <class T>
 std::vector<Point2<T>> convex_hull(std::span<const Point2<T>> points, const HullOptions& options) {
   HullStats stats;
-  stats.backend = resolve(options);
+  stats.backend = resolve(options, /*full_hull=*/true);
   stats.points = static_cast<std::int64_t>(points.size());
   auto hull = timed(stats, [&] {
     switch (stats.backend) {

@@ -13,7 +13,7 @@
 namespace wagener {
 
 enum class Backend {
-  automatic,  ///< cuda when a device is present and the input is large enough, else cpu
+  automatic,  ///< upper hulls: cuda when a device is present, else cpu; full hulls: cpu (for now)
   cpu,        ///< serial exact reference for presorted upper hulls; multi-core filter for full hulls
   pram,       ///< Wagener's rounds on the CPU PRAM emulator (the seed's algorithm, instrumented)
   cuda,       ///< Wagener's rounds on the GPU

@@ -248,7 +248,9 @@ int main(int argc, char** argv) {
   hull_cmd->add_flag(
       "--presorted", hull.presorted,
       "Promise input sorted by x, then y; checked while reading (a violation is an input error)");
-  hull_cmd->add_option("--backend", hull.backend, "auto picks cuda when a device is present, else cpu")
+  hull_cmd
+      ->add_option("--backend", hull.backend,
+                   "auto: cuda for --upper when a device is present, else cpu (full hulls: cpu for now)")
       ->check(CLI::IsMember({"auto", "cpu", "pram", "cuda"}))
       ->capture_default_str();
   hull_cmd->add_option("--precision", hull.precision, "Coordinate type")
