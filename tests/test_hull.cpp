@@ -2,7 +2,11 @@
 // on every named family, and the hull properties checked directly.
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <limits>
+#include <numbers>
 #include <random>
+#include <vector>
 
 #include "cpu/monotone_chain.hpp"
 #include "generators.hpp"
@@ -59,9 +63,175 @@ TEST(HullApi, CpuInteriorFilterDiscardsAlmostAllOfAUniformDisk) {
   const auto pts = testing::uniform_disk<double>(1 << 20, rng);
   HullStats stats;
   convex_hull<double>(pts, {Backend::cpu, &stats});
-  // The octagon covers 2 sqrt(2) / pi = 90% of the disk.
-  EXPECT_LT(stats.survivors, static_cast<std::int64_t>(pts.size()) / 5);
+  // The polygon of a 32k-point sample's hull misses well under 1 % of the disk.
+  EXPECT_LT(stats.survivors, static_cast<std::int64_t>(pts.size()) / 50);
   EXPECT_GE(stats.survivors, stats.hull_vertices);
+}
+
+// The interior filter of the cpu backend, against the serial reference on inputs built to break it.
+// The filter's polygon is the hull of a strided sample of the input; in these inputs a tenth of the
+// points are the corners of one polygon, so any sample of a few thousand points holds them all and
+// the filter's polygon is exactly that polygon, whose edges the other points then lie on, or an ulp
+// inside or outside of.
+/// Returns how many points survived the filter.
+template <class T>
+std::int64_t expect_cpu_matches_reference(const std::vector<Point2<T>>& pts) {
+  const auto reference = cpu::convex_hull_serial<T>(pts);
+  HullStats stats;
+  EXPECT_EQ(convex_hull<T>(pts, {Backend::cpu, &stats}), reference);
+  EXPECT_GE(stats.survivors, static_cast<std::int64_t>(reference.size()));
+  return stats.survivors;
+}
+
+template <class T>
+T ulp_up(T v) {
+  return std::nextafter(v, std::numeric_limits<T>::infinity());
+}
+template <class T>
+T ulp_down(T v) {
+  return std::nextafter(v, -std::numeric_limits<T>::infinity());
+}
+
+enum class Shape { square, diamond, skewed };
+
+/// A quadrilateral's corners and points strictly inside it at even indices; at odd indices, points
+/// on its edges or a few ulps off them, both ways; all scaled by the power of two `scale` (exactly).
+/// A strided sample with an even stride (as the cpu backend takes) holds only corners and inside
+/// points, so the filter's polygon is exactly the quadrilateral, with long edges. The square
+/// (+-1, +-1) and the diamond (+-1, 0), (0, +-1) have edge points that are exact (dyadic); the
+/// skewed quadrilateral has arbitrary corners, so its edge points are rounded and lie an unknown
+/// fraction of an ulp off the line, on either side: where a filter without error bounds errs.
+template <class T>
+std::vector<Point2<T>> corner_polygon_with_edge_points(Shape shape, T scale, std::size_t n,
+                                                       std::mt19937_64& rng) {
+  std::vector<Point2<T>> corners;
+  switch (shape) {
+    case Shape::square: corners = {{1, 1}, {-1, 1}, {-1, -1}, {1, -1}}; break;
+    case Shape::diamond: corners = {{1, 0}, {0, 1}, {-1, 0}, {0, -1}}; break;
+    case Shape::skewed: {
+      std::uniform_real_distribution<double> wiggle(-0.3, 0.3);
+      for (int i = 0; i < 4; ++i) {
+        const double angle = std::numbers::pi / 2 * (i + 0.5 + wiggle(rng));
+        corners.push_back({static_cast<T>(std::cos(angle)), static_cast<T>(std::sin(angle))});
+      }
+      break;
+    }
+  }
+  std::uniform_int_distribution<int> pick(0, 3), grid(0, 1 << 20), kind(0, 9), ulps(-2, 2);
+  std::vector<Point2<T>> pts;
+  while (pts.size() < n) {
+    const std::size_t c = static_cast<std::size_t>(pick(rng));
+    const Point2<T> a = corners[c], b = corners[(c + 1) % 4];
+    // t: a dyadic in [0, 1], so that the square's and the diamond's edge points are exact.
+    const T t = static_cast<T>(grid(rng)) / static_cast<T>(1 << 20);
+    Point2<T> p = {a.x + t * (b.x - a.x), a.y + t * (b.y - a.y)};
+    const auto nudge = [&](T v) {
+      for (int k = ulps(rng); k != 0; k += k > 0 ? -1 : 1) v = k > 0 ? ulp_up(v) : ulp_down(v);
+      return v;
+    };
+    int k = kind(rng);
+    if (pts.size() % 2 == 0) {
+      k = k < 3 ? 0 : 5;  // corners and inside points only
+    } else if (k == 0 || k == 5 || k == 6) {
+      k = 7;  // on the edge
+    }
+    switch (k) {
+      case 0: p = a; break;
+      case 1: p.x = nudge(p.x); break;
+      case 2: p.y = nudge(p.y); break;
+      case 3:
+      case 4: p = {nudge(p.x), nudge(p.y)}; break;
+      case 5:
+      case 6: p = {p.x / 2, p.y / 2}; break;  // strictly inside
+      default: break;                         // on the edge (rounded, for the skewed one)
+    }
+    pts.push_back({p.x * scale, p.y * scale});
+  }
+  return pts;
+}
+
+TYPED_TEST(HullBackends, CpuFilterIsExactOnAndWithinAnUlpOfItsPolygonsEdges) {
+  using T = TypeParam;
+  const auto seed = testing::fresh_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  // Powers of two scale exactly: the same geometry at about 1, 1e300 and 1e-300 (float: 1e30,
+  // 1e-30), where the filter's products overflow or underflow and it must keep what it cannot
+  // certify.
+  const int big = std::numeric_limits<T>::max_exponent - 26,
+            small = std::numeric_limits<T>::min_exponent + 26;
+  for (const T scale : {T(1), std::ldexp(T(1), big), std::ldexp(T(1), small), std::ldexp(T(1), 5)}) {
+    for (const Shape shape : {Shape::square, Shape::diamond, Shape::skewed}) {
+      for (const std::size_t n : {std::size_t{1000}, std::size_t{200003}}) {
+        SCOPED_TRACE("scale " + std::to_string(scale) + " shape " + std::to_string(static_cast<int>(shape)) +
+                     " n=" + std::to_string(n));
+        const auto survivors =
+            expect_cpu_matches_reference(corner_polygon_with_edge_points<T>(shape, scale, n, rng));
+        // The filter did run (and discarded the inside points) at a scale its arithmetic handles.
+        if (scale == T(1) && n > 1000) {
+          EXPECT_LT(survivors, static_cast<std::int64_t>(n * 9 / 10));
+        }
+      }
+    }
+  }
+}
+
+TEST(HullApi, CpuFilterIsExactOnHugeAndTinyDisks) {
+  std::mt19937_64 rng(testing::fresh_seed());
+  const auto disk = testing::uniform_disk<double>(300007, rng);
+  for (const double scale : {0x1p996, 0x1p-996, 1e300, 1e-300, 0x1p-1022}) {
+    SCOPED_TRACE("scale " + std::to_string(scale));
+    std::vector<Point2<double>> pts;
+    for (const auto& p : disk) pts.push_back({p.x * scale, p.y * scale});
+    expect_cpu_matches_reference(pts);
+  }
+  // Points near the largest double: differences overflow.
+  std::vector<Point2<double>> pts;
+  for (const auto& p : disk)
+    pts.push_back({p.x * 0x1p1023 + (p.x > 0 ? 0x1p1022 : -0x1p1022), p.y * 0x1p1023});
+  expect_cpu_matches_reference(pts);
+}
+
+TEST(HullApi, CpuFilterIsExactWhenTheSampleHullIsDegenerate) {
+  std::mt19937_64 rng(testing::fresh_seed());
+  std::uniform_int_distribution<int> u(-1000000, 1000000);
+  const std::size_t n = 300007;
+  // All collinear: the hull (and the sample's) is a segment.
+  std::vector<Point2<double>> line;
+  for (std::size_t i = 0; i < n; ++i) {
+    const double x = u(rng);
+    line.push_back({x, 3 * x - 7});
+  }
+  expect_cpu_matches_reference(line);
+  // Two distinct points, repeated.
+  std::vector<Point2<double>> two;
+  for (std::size_t i = 0; i < n; ++i) two.push_back(i % 3 ? Point2<double>{1, 2} : Point2<double>{-5, 0.5});
+  expect_cpu_matches_reference(two);
+  // A single point.
+  expect_cpu_matches_reference(std::vector<Point2<double>>(n, {0.25, -4}));
+  // Collinear except for a few points that a strided sample most likely misses.
+  auto almost = line;
+  for (std::size_t i : {std::size_t{1}, n / 2 + 1, n - 2}) almost[i] = {static_cast<double>(u(rng)), 1e7};
+  almost[n / 3 + 2] = {0, -1e7};
+  expect_cpu_matches_reference(almost);
+}
+
+TEST(HullApi, CpuNonFiniteInputIsAnInputErrorNamingTheFirstPoint) {
+  std::mt19937_64 rng(testing::fresh_seed());
+  auto pts = testing::uniform_disk<double>(1 << 20, rng);
+  // Deep inside the disk, where a finite point would be discarded by the filter.
+  pts[700001] = {NAN, 0};
+  pts[300001] = {0, INFINITY};
+  pts[900001] = {-INFINITY, NAN};
+  try {
+    convex_hull<double>(pts, {Backend::cpu, nullptr});
+    FAIL() << "no input_error";
+  } catch (const input_error& e) {
+    EXPECT_STREQ(e.what(), "point 300001 is not finite");
+  }
+  // In the sample (index 0 is always sampled) as well.
+  pts[0] = {NAN, NAN};
+  EXPECT_THROW(convex_hull<double>(pts, {Backend::cpu, nullptr}), input_error);
 }
 
 TEST(HullApi, PresortedInputThatIsNotSortedIsAnInputError) {
