@@ -26,17 +26,17 @@ std::string_view backend_name(Backend backend);
 /// Counters a backend fills in when asked (HullOptions::stats). The PRAM counters make the seed's
 /// claim visible: O(log n) rounds of O(1) parallel steps, O(n log n) work for the padded arrangement.
 struct HullStats {
-  Backend backend = Backend::cpu;   ///< the backend that actually ran
-  std::int64_t points = 0;          ///< input points
-  std::int64_t hull_vertices = 0;   ///< output vertices
-  std::int64_t rounds = 0;          ///< PRAM: match-and-merge rounds (ceil(log2 n) per chain)
-  std::int64_t parallel_steps = 0;  ///< PRAM: synchronous steps (phases separated by barriers)
-  std::int64_t work = 0;            ///< PRAM: virtual-processor activations summed over all steps
-  std::int64_t max_processors = 0;  ///< PRAM: largest number of processors active in one step
-  std::int64_t survivors = 0;       ///< cpu/cuda full hull: points left after the interior filter
-  double milliseconds = 0;          ///< wall time of the whole call
-  double device_milliseconds = 0;   ///< cuda: the hull kernels alone (CUDA events)
-  double transfer_milliseconds = 0; ///< cuda: copying the input to the device (pinned staging)
+  Backend backend = Backend::cpu;    ///< the backend that actually ran
+  std::int64_t points = 0;           ///< input points
+  std::int64_t hull_vertices = 0;    ///< output vertices
+  std::int64_t rounds = 0;           ///< PRAM: match-and-merge rounds (ceil(log2 n) per chain)
+  std::int64_t parallel_steps = 0;   ///< PRAM: synchronous steps (phases separated by barriers)
+  std::int64_t work = 0;             ///< PRAM: virtual-processor activations summed over all steps
+  std::int64_t max_processors = 0;   ///< PRAM: largest number of processors active in one step
+  std::int64_t survivors = 0;        ///< cpu/cuda full hull: points left after the interior filter
+  double milliseconds = 0;           ///< wall time of the whole call
+  double device_milliseconds = 0;    ///< cuda: the hull kernels alone (CUDA events)
+  double transfer_milliseconds = 0;  ///< cuda: copying the input to the device (pinned staging)
 };
 
 struct HullOptions {

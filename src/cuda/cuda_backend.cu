@@ -6,6 +6,7 @@
 
 #include "core/chains.hpp"
 #include "core/merge_step.hpp"
+#include "core/trace_round.hpp"
 #include "cuda/buffers.cuh"
 #include "cuda/check.cuh"
 #include "cuda/cuda_backend.hpp"
@@ -125,20 +126,7 @@ std::vector<Point2<T>> upper_hull_traced(std::span<const Point2<T>> sorted,
   WAGENER_CUDA_CHECK(cudaMemcpyAsync(ws.size[0].data(), sizes.data(), sizes.size() * sizeof(index_t),
                                      cudaMemcpyHostToDevice, stream.get()));
   int round = 0;
-  auto report = [&](index_t width, const std::vector<Point2<T>>& hood, const std::vector<index_t>& size,
-                    std::vector<Bridge<T>>&& bridges) {
-    TraceRound<T> r;
-    r.round = round;
-    r.block_width = width;
-    r.hood_sizes = size;
-    for (std::size_t k = 0; k < size.size(); ++k) {
-      const auto* first = hood.data() + static_cast<index_t>(k) * width;
-      r.corners.insert(r.corners.end(), first, first + size[k]);
-    }
-    r.bridges = std::move(bridges);
-    observer(std::move(r));
-  };
-  report(1, before, sizes, {});
+  observer(core::make_trace_round<T>(0, 1, before, sizes, {}));
   // After each device-wide round: copy the round's hoods, sizes, plans and bridge cells back.
   const int result =
       device_rounds<T>(n, 1, ws, 0, stream.get(), [&](index_t w, index_t blocks, int, int out) {
@@ -167,7 +155,7 @@ std::vector<Point2<T>> upper_hull_traced(std::span<const Point2<T>> sorted,
           bridges.push_back({k, p[a], p[w + plan.dup + b]});
         }
         ++round;
-        report(2 * w, after, size, std::move(bridges));
+        observer(core::make_trace_round<T>(round, 2 * w, after, size, std::move(bridges)));
         before.swap(after);
       });
   index_t h = 0;

@@ -30,7 +30,8 @@ index_t upper_hull_device(const Point2<T>*, index_t, Point2<T>*, void*) {
 }
 
 template <class T>
-std::vector<Point2<T>> upper_hull_traced(std::span<const Point2<T>>, const std::function<void(TraceRound<T>&&)>&) {
+std::vector<Point2<T>> upper_hull_traced(std::span<const Point2<T>>,
+                                         const std::function<void(TraceRound<T>&&)>&) {
   no_cuda();
 }
 

@@ -10,8 +10,6 @@
 // Numbers: decimal only, with an optional leading '+'. Hexadecimal floats ("0x1p3") are rejected,
 // as are NaN and infinity in any spelling, and literals that overflow T or underflow to zero in T
 // (std::from_chars reports both as out of range; subnormal results are accepted).
-#include "wagener/io.hpp"
-
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -36,6 +34,7 @@
 #include <utility>
 
 #include "wagener/error.hpp"
+#include "wagener/io.hpp"
 
 namespace wagener {
 
@@ -52,7 +51,9 @@ namespace {
 template <class T>
 constexpr std::string_view type_name = std::is_same_v<T, float> ? "float" : "double";
 
-std::string display_name(std::string_view path) { return path == "-" ? "<stdin>" : std::string(path); }
+std::string display_name(std::string_view path) {
+  return path == "-" ? "<stdin>" : std::string(path);
+}
 
 [[noreturn]] void fail_at_line(std::string_view name, index_t line, std::string_view message) {
   throw input_error(std::string(name) + ":" + std::to_string(line) + ": " + std::string(message));
@@ -198,8 +199,12 @@ FileBytes read_file(const std::string& path) {
 // ---------------------------------------------------------------------------------------------
 // Text and CSV
 
-constexpr bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
-constexpr bool is_digit(char c) { return c >= '0' && c <= '9'; }
+constexpr bool is_blank(char c) {
+  return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
+}
+constexpr bool is_digit(char c) {
+  return c >= '0' && c <= '9';
+}
 
 const char* skip_blanks(const char* p, const char* end) {
   while (p != end && is_blank(*p)) ++p;
@@ -836,15 +841,11 @@ std::vector<Point2<T>> decode_binary(std::string_view data, bool require_sorted,
 template <class T>
 PointSet<T> parse_resolved(std::string_view data, Format format, std::string_view name, bool require_sorted) {
   switch (format) {
-    case Format::csv:
-      return PointSet<T>(parse_text_points<T>(data, name, true, require_sorted));
-    case Format::f32:
-      return PointSet<T>(decode_binary<T, float>(data, require_sorted, name));
-    case Format::f64:
-      return PointSet<T>(decode_binary<T, double>(data, require_sorted, name));
+    case Format::csv: return PointSet<T>(parse_text_points<T>(data, name, true, require_sorted));
+    case Format::f32: return PointSet<T>(decode_binary<T, float>(data, require_sorted, name));
+    case Format::f64: return PointSet<T>(decode_binary<T, double>(data, require_sorted, name));
     case Format::automatic:
-    case Format::text:
-      break;
+    case Format::text: break;
   }
   return PointSet<T>(parse_text_points<T>(data, name, false, require_sorted));
 }
@@ -872,16 +873,11 @@ Format parse_format(std::string_view name) {
 
 std::string_view format_name(Format format) {
   switch (format) {
-    case Format::automatic:
-      return "auto";
-    case Format::text:
-      return "text";
-    case Format::csv:
-      return "csv";
-    case Format::f32:
-      return "f32";
-    case Format::f64:
-      return "f64";
+    case Format::automatic: return "auto";
+    case Format::text: return "text";
+    case Format::csv: return "csv";
+    case Format::f32: return "f32";
+    case Format::f64: return "f64";
   }
   return "unknown";
 }

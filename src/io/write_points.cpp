@@ -1,8 +1,6 @@
 // Writing point files. Output is "x y" lines in shortest round-trip decimal, so that reading a
 // written file gives back the very same bits; files are replaced atomically, so that a failure (disk
 // full, killed process) never leaves a half-written hull where a complete one was expected.
-#include "wagener/io.hpp"
-
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -19,6 +17,7 @@
 #include <utility>
 
 #include "wagener/error.hpp"
+#include "wagener/io.hpp"
 
 namespace wagener {
 namespace {

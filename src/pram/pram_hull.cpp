@@ -6,6 +6,7 @@
 #include <string>
 
 #include "core/bridge.hpp"
+#include "core/trace_round.hpp"
 
 namespace wagener::pram {
 namespace {
@@ -100,23 +101,6 @@ index_t merge_hoods(const Point2<T>* p, index_t m, const Point2<T>* q, index_t n
   return core::merged_size(n, bridge[0], bridge[1]);
 }
 
-// Hands the observer the hoods of one round, compacted, and the bridges of its merges.
-template <class T>
-void report_round(const std::function<void(TraceRound<T>&&)>& observer, int round, index_t width,
-                  const std::vector<Point2<T>>& hood, const std::vector<index_t>& size,
-                  std::vector<Bridge<T>>&& bridges) {
-  TraceRound<T> r;
-  r.round = round;
-  r.block_width = width;
-  r.hood_sizes = size;
-  for (std::size_t k = 0; k < size.size(); ++k) {
-    const auto* first = hood.data() + static_cast<index_t>(k) * width;
-    r.corners.insert(r.corners.end(), first, first + size[k]);
-  }
-  r.bridges = std::move(bridges);
-  observer(std::move(r));
-}
-
 }  // namespace
 
 template <class T>
@@ -127,7 +111,7 @@ std::vector<Point2<T>> upper_hull(std::span<const Point2<T>> sorted, Counters* c
   // Hoods live in blocks of width w: block k at [k w, k w + size[k]), padded (as in the seed).
   std::vector<Point2<T>> hood(sorted.begin(), sorted.end()), next(sorted.size());
   std::vector<index_t> size(static_cast<std::size_t>(n), 1), next_size;
-  if (observer && n > 0) report_round<T>(observer, 0, 1, hood, size, {});
+  if (observer && n > 0) observer(core::make_trace_round<T>(0, 1, hood, size, {}));
   for (index_t w = 1; w < n; w *= 2) {
     const index_t blocks = (n + w - 1) / w;
     const index_t pairs = (blocks + 1) / 2;
@@ -158,7 +142,8 @@ std::vector<Point2<T>> upper_hull(std::span<const Point2<T>> sorted, Counters* c
     hood.swap(next);
     size.swap(next_size);
     if (observer)
-      report_round<T>(observer, static_cast<int>(stats.rounds), 2 * w, hood, size, std::move(bridges));
+      observer(
+          core::make_trace_round<T>(static_cast<int>(stats.rounds), 2 * w, hood, size, std::move(bridges)));
   }
   if (n > 0) hood.resize(static_cast<std::size_t>(size[0]));
   if (counters) *counters = stats;
