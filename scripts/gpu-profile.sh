@@ -6,10 +6,15 @@ out=${OUT:-gpu-profile-out}
 mkdir -p "$out"
 export PATH=/usr/local/cuda/bin:$PATH
 cmake -S . -B build-gpu-prof -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 -DWAGENER_CUDA=ON -DWAGENER_BUILD_CLI=OFF \
-  -DWAGENER_TEST_ORACLES=OFF -DWAGENER_BUILD_TESTS=OFF -DWAGENER_BUILD_BENCH=ON >"$out/configure.log" 2>&1 || exit 1
+  -DWAGENER_TEST_ORACLES=OFF -DWAGENER_BUILD_TESTS=OFF -DWAGENER_BUILD_BENCH=ON -DCMAKE_CUDA_FLAGS=-lineinfo >"$out/configure.log" 2>&1 || exit 1
 cmake --build build-gpu-prof -j "$(nproc)" --target bench_cuda >"$out/build.log" 2>&1 || { grep error "$out/build.log"; exit 1; }
 args=${PROFILE_ARGS:---min-log2 24 --max-log2 24 --precision float --input disk}
+# Local-memory traffic and spills, read off the machine code.
+cuobjdump -sass build-gpu-prof/bench/bench_cuda 2>/dev/null | awk '/Function :/{f=$3} /LDL|STL/{n[f]++} END{for (k in n) print n[k], k}' |
+  sort -rn | head -8 >"$out/local-memory.txt"
+cuobjdump -sass build-gpu-prof/bench/bench_cuda 2>/dev/null |
+  awk '/Function :/{p = ($3 ~ /tile_hoods_kernelIf/)} p' >"$out/tile-sass.txt"
 ncu --kernel-name regex:${PROFILE_KERNEL:-tile_hoods} --launch-skip ${PROFILE_SKIP:-0} --launch-count 1 \
-  --section SpeedOfLight --section Occupancy --section LaunchStats --section WarpStateStats \
-  --section SchedulerStats --section MemoryWorkloadAnalysis --section SourceCounters --section InstructionStats \
-  build-gpu-prof/bench/bench_cuda $args 2>&1 | tee "$out/ncu.txt" | grep -v "^==PROF==" | tail -120
+  --set full --import-source yes \
+  build-gpu-prof/bench/bench_cuda $args >"$out/ncu.txt" 2>&1
+grep -v "^==PROF==" "$out/ncu.txt" | grep -E -A12 "Warp Stall Sampling|Local Memory|Duration|Executed Instructions  " | head -120

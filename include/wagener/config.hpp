@@ -5,8 +5,10 @@
 
 #if defined(__CUDACC__)
 #define WAGENER_HD __host__ __device__
+#define WAGENER_NOINLINE __noinline__
 #else
 #define WAGENER_HD
+#define WAGENER_NOINLINE __attribute__((noinline))
 #endif
 
 namespace wagener {

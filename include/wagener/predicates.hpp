@@ -123,7 +123,10 @@ class ExactAccumulator {
 };
 
 /// The exact sign of (b - a) x (c - a), for any finite doubles; slow, so only the fallback.
-WAGENER_HD inline int orient2d_exact(double ax, double ay, double bx, double by, double cx, double cy) {
+/// Never inlined: inlined at every call site, its 68-word accumulator and long code raise the
+/// register pressure of the hot filter path until loop counters spill to local memory (seen in the
+/// GPU tile kernel, bench/NOTES.md).
+WAGENER_HD WAGENER_NOINLINE inline int orient2d_exact(double ax, double ay, double bx, double by, double cx, double cy) {
   // (bx-ax)(cy-ay) - (by-ay)(cx-ax) expanded; the ax*ay terms cancel.
   ExactAccumulator acc;
   acc.add_product(bx, cy, false);
@@ -158,7 +161,7 @@ WAGENER_HD inline int orient2d(double ax, double ay, double bx, double by, doubl
   }
   // Equal coordinates make a difference exactly zero: the sign is certainly 0 (duplicates, grids).
   if ((ax == cx || by == cy) && (ay == cy || bx == cx)) return 0;
-  return detail::orient2d_exact(ax, ay, bx, by, cx, cy);
+  return detail::orient2d_exact(ax, ay, bx, by, cx, cy);  // rare: near-collinear or extreme magnitudes
 }
 
 template <class T>
