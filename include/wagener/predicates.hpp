@@ -126,7 +126,8 @@ class ExactAccumulator {
 /// Never inlined: inlined at every call site, its 68-word accumulator and long code raise the
 /// register pressure of the hot filter path until loop counters spill to local memory (seen in the
 /// GPU tile kernel, bench/NOTES.md).
-WAGENER_HD WAGENER_NOINLINE inline int orient2d_exact(double ax, double ay, double bx, double by, double cx, double cy) {
+WAGENER_HD WAGENER_NOINLINE inline int orient2d_exact(double ax, double ay, double bx, double by, double cx,
+                                                      double cy) {
   // (bx-ax)(cy-ay) - (by-ay)(cx-ax) expanded; the ax*ay terms cancel.
   ExactAccumulator acc;
   acc.add_product(bx, cy, false);
