@@ -3,7 +3,7 @@
 // arrangement (one block per merge, padded hoods, a host round trip per round) where it can run.
 //
 // Usage: bench_cuda [--markdown FILE] [--min-log2 N] [--max-log2 N] [--precision float|double]
-//                   [--input disk|parabola]
+//                   [--input disk|parabola|full]
 #include <thrust/execution_policy.h>
 #include <thrust/sort.h>
 
@@ -20,6 +20,7 @@
 #include "cpu/monotone_chain.hpp"
 #include "cuda/buffers.cuh"
 #include "cuda/check.cuh"
+#include "cuda/convex_hull.cuh"
 #include "cuda/upper_hull.cuh"
 
 using wagener::index_t;
@@ -54,6 +55,31 @@ __global__ void generate_kernel(Point2<T>* out, index_t n, bool parabola) {
       const double half = sqrt(fmax(0.0, 1.0 - x * x));
       out[i] = {xt, static_cast<T>((2.0 * unit_hash(static_cast<std::uint64_t>(i)) - 1.0) * half)};
     }
+  }
+}
+
+/// Unsorted-input families for the full hull: uniform square, disk, gaussian, and a circle (every
+/// point on or next to the hull).
+template <class T>
+__global__ void generate_full_kernel(Point2<T>* out, index_t n, int family) {
+  for (index_t i = blockIdx.x * static_cast<index_t>(blockDim.x) + threadIdx.x; i < n;
+       i += static_cast<index_t>(gridDim.x) * blockDim.x) {
+    const double u = unit_hash(2 * static_cast<std::uint64_t>(i)),
+                 v = unit_hash(2 * static_cast<std::uint64_t>(i) + 1);
+    double x = 2 * u - 1, y = 2 * v - 1;
+    if (family == 1) {  // disk: area-preserving map of the square's point
+      const double r = sqrt(u), a = 2 * M_PI * v;
+      x = r * cos(a);
+      y = r * sin(a);
+    } else if (family == 2) {  // gaussian (Box-Muller)
+      const double r = sqrt(-2 * log(fmax(u, 1e-300))), a = 2 * M_PI * v;
+      x = r * cos(a);
+      y = r * sin(a);
+    } else if (family == 3) {  // circle
+      x = cos(2 * M_PI * u);
+      y = sin(2 * M_PI * u);
+    }
+    out[i] = {static_cast<T>(x), static_cast<T>(y)};
   }
 }
 
@@ -212,6 +238,50 @@ Row measure(index_t n, bool parabola, cudaStream_t stream) {
           seed};
 }
 
+struct FullRow {
+  std::string precision, distribution;
+  index_t n, hull, survivors;
+  double device_ms, floor_ms, cpu_ms;
+};
+
+template <class T>
+FullRow measure_full(index_t n, int family, cudaStream_t stream) {
+  static const char* kNames[] = {"square", "disk", "gaussian", "circle"};
+  DeviceBuffer<Point2<T>> points(static_cast<std::size_t>(n));
+  generate_full_kernel<T><<<1024, 256, 0, stream>>>(points.data(), n, family);
+  WAGENER_CUDA_CHECK_LAUNCH();
+  WAGENER_CUDA_CHECK(cudaStreamSynchronize(stream));
+  const int reps = n >= (index_t{1} << 26) ? 5 : 15;
+  index_t survivors = 0;
+  auto hull = wcuda::convex_hull_on_device(points.data(), n, stream, &survivors);  // warm-up
+  const double ms = median_ms(reps, [&] {
+    Event a, b;
+    a.record(stream);
+    hull = wcuda::convex_hull_on_device(points.data(), n, stream, &survivors);
+    b.record(stream);
+    return static_cast<double>(b.since(a));
+  });
+  const double floor = floor_ms(points.data(), n, stream, reps);
+  std::vector<Point2<T>> host(static_cast<std::size_t>(n));
+  WAGENER_CUDA_CHECK(cudaMemcpy(host.data(), points.data(), n * sizeof(Point2<T>), cudaMemcpyDeviceToHost));
+  const auto t0 = std::chrono::steady_clock::now();
+  const auto expected = cpu::convex_hull_parallel<T>(host);
+  const double cpu_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  if (hull != expected) {
+    std::fprintf(stderr, "WRONG FULL HULL: %s n = %lld\n", kNames[family], static_cast<long long>(n));
+    std::exit(1);
+  }
+  return {sizeof(T) == 4 ? "float" : "double",
+          kNames[family],
+          n,
+          static_cast<index_t>(hull.size()),
+          survivors,
+          ms,
+          floor,
+          cpu_ms};
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -237,6 +307,18 @@ int main(int argc, char** argv) {
       if (only_precision != "float") rows.push_back(measure<double>(n, parabola, stream.get()));
     }
   }
+  std::vector<FullRow> full_rows;
+  if (only_input.empty() || only_input == "full") {
+    for (int log2n : {20, 24, 28}) {
+      if (log2n > max_log2 || log2n < min_log2) continue;
+      for (int family = 0; family < 4; ++family) {
+        if (only_precision != "double")
+          full_rows.push_back(measure_full<float>(index_t{1} << log2n, family, stream.get()));
+        if (only_precision != "float")
+          full_rows.push_back(measure_full<double>(index_t{1} << log2n, family, stream.get()));
+      }
+    }
+  }
   std::string table =
       "| precision | input | n | hull | wagener ms | Gpts/s | floor ms | x floor | CPU serial ms | seed "
       "arrangement ms |\n"
@@ -251,6 +333,21 @@ int main(int argc, char** argv) {
                   r.seed_ms < 0 ? "-" : std::to_string(r.seed_ms).substr(0, 6).c_str());
     table += line;
   }
+  std::string full =
+      "\n| precision | input | n | hull | survivors | wagener ms (device memory) | Gpts/s | floor ms | x "
+      "floor | CPU "
+      "backend ms |\n|---|---|---|---|---|---|---|---|---|---|\n";
+  for (const FullRow& r : full_rows) {
+    char line[512];
+    std::snprintf(
+        line, sizeof line, "| %s | %s | 2^%d | %lld | %lld | %.3f | %.2f | %.4f | %.1f | %.1f |\n",
+        r.precision.c_str(), r.distribution.c_str(), static_cast<int>(std::log2(static_cast<double>(r.n))),
+        static_cast<long long>(r.hull), static_cast<long long>(r.survivors), r.device_ms,
+        static_cast<double>(r.n) / r.device_ms / 1e6, r.floor_ms, r.device_ms / r.floor_ms, r.cpu_ms);
+    full += line;
+  }
+  if (full_rows.empty()) full.clear();
+  table += full;
   std::printf("device: %s (%d SMs)\n%s", prop.name, prop.multiProcessorCount, table.c_str());
   if (!markdown.empty()) {
     std::ofstream(markdown) << "device: " << prop.name << "\n\n" << table;

@@ -14,4 +14,11 @@ namespace wagener::cuda {
 template <class T>
 index_t upper_hull_device(const Point2<T>* d_sorted, index_t n, Point2<T>* d_hull, void* stream = nullptr);
 
+/// Convex hull of d_points[0..n), points in device memory in any order (same convention as
+/// wagener::convex_hull). Writes the vertices to d_hull, which must hold n points (at most n
+/// vertices), and returns their number. Blocks until done. Throws input_error for a non-finite
+/// point, cuda_error on a CUDA failure.
+template <class T>
+index_t convex_hull_device(const Point2<T>* d_points, index_t n, Point2<T>* d_hull, void* stream = nullptr);
+
 }  // namespace wagener::cuda

@@ -9,6 +9,7 @@
 #include "core/trace_round.hpp"
 #include "cuda/buffers.cuh"
 #include "cuda/check.cuh"
+#include "cuda/convex_hull.cuh"
 #include "cuda/cuda_backend.hpp"
 #include "cuda/upper_hull.cuh"
 #include "wagener/cuda.hpp"
@@ -86,29 +87,22 @@ std::vector<Point2<T>> upper_hull(std::span<const Point2<T>> sorted, HullStats* 
 
 template <class T>
 std::vector<Point2<T>> convex_hull(std::span<const Point2<T>> points, HullStats* stats) {
-  // Until the device-side filter and sort exist: sort on the host, both chains on the device.
-  std::vector<Point2<T>> sorted(points.begin(), points.end());
-  std::sort(sorted.begin(), sorted.end(), lex_less<T>);
-  const index_t n = static_cast<index_t>(sorted.size());
   Stream stream;
-  DeviceBuffer<Point2<T>> d_sorted(sorted.size()), d_mirror(sorted.size());
+  DeviceBuffer<Point2<T>> d_points(points.size());
   Event t0, t1, t2;
   t0.record(stream.get());
-  copy_to_device<T>(sorted, d_sorted.data(), stream.get());
+  copy_to_device(points, d_points.data(), stream.get());
   t1.record(stream.get());
-  auto& ws = thread_workspace<T>();
-  const auto upper =
-      copy_to_host(upper_hull_on_device(d_sorted.data(), n, ws, stream.get(), true), stream.get());
-  reflect_reversed(d_sorted.data(), n, d_mirror.data(), stream.get());
-  auto lower = copy_to_host(upper_hull_on_device(d_mirror.data(), n, ws, stream.get(), false), stream.get());
+  index_t survivors = 0;
+  auto hull =
+      convex_hull_on_device(d_points.data(), static_cast<index_t>(points.size()), stream.get(), &survivors);
   t2.record(stream.get());
-  std::reverse(lower.begin(), lower.end());
-  for (auto& p : lower) p = core::reflected(p);
   if (stats) {
     stats->transfer_milliseconds = t1.since(t0);
     stats->device_milliseconds = t2.since(t1);
+    stats->survivors = survivors;
   }
-  return core::join_chains<T>(lower, upper);
+  return hull;
 }
 
 template <class T>
@@ -182,6 +176,20 @@ template std::vector<Point2<float>> upper_hull(std::span<const Point2<float>>, H
 template std::vector<Point2<double>> upper_hull(std::span<const Point2<double>>, HullStats*);
 template std::vector<Point2<float>> convex_hull(std::span<const Point2<float>>, HullStats*);
 template std::vector<Point2<double>> convex_hull(std::span<const Point2<double>>, HullStats*);
+template <class T>
+index_t convex_hull_device(const Point2<T>* d_points, index_t n, Point2<T>* d_hull, void* stream) {
+  const auto s = static_cast<cudaStream_t>(stream);
+  const auto hull = convex_hull_on_device(d_points, n, s, nullptr);
+  if (!hull.empty()) {
+    WAGENER_CUDA_CHECK(
+        cudaMemcpyAsync(d_hull, hull.data(), hull.size() * sizeof(Point2<T>), cudaMemcpyHostToDevice, s));
+    WAGENER_CUDA_CHECK(cudaStreamSynchronize(s));
+  }
+  return static_cast<index_t>(hull.size());
+}
+
+template index_t convex_hull_device(const Point2<float>*, index_t, Point2<float>*, void*);
+template index_t convex_hull_device(const Point2<double>*, index_t, Point2<double>*, void*);
 template std::vector<Point2<float>> upper_hull_traced(std::span<const Point2<float>>,
                                                       const std::function<void(TraceRound<float>&&)>&);
 template std::vector<Point2<double>> upper_hull_traced(std::span<const Point2<double>>,

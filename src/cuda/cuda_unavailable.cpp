@@ -39,6 +39,13 @@ template std::vector<Point2<float>> upper_hull_traced(std::span<const Point2<flo
                                                       const std::function<void(TraceRound<float>&&)>&);
 template std::vector<Point2<double>> upper_hull_traced(std::span<const Point2<double>>,
                                                        const std::function<void(TraceRound<double>&&)>&);
+template <class T>
+index_t convex_hull_device(const Point2<T>*, index_t, Point2<T>*, void*) {
+  no_cuda();
+}
+
+template index_t convex_hull_device(const Point2<float>*, index_t, Point2<float>*, void*);
+template index_t convex_hull_device(const Point2<double>*, index_t, Point2<double>*, void*);
 template index_t upper_hull_device(const Point2<float>*, index_t, Point2<float>*, void*);
 template index_t upper_hull_device(const Point2<double>*, index_t, Point2<double>*, void*);
 template std::vector<Point2<float>> upper_hull(std::span<const Point2<float>>, HullStats*);

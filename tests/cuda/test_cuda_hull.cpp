@@ -72,16 +72,50 @@ TEST_F(CudaTest, UpperHullLargePowersAndNonPowersOfTwo) {
   }
 }
 
-TEST_F(CudaTest, ConvexHullEveryFamilyMatchesCpu) {
-  SCOPED_TRACE("seed " + std::to_string(seed_));
-  for (const auto& family : testing::all_families<double>()) {
-    for (std::size_t n : {0u, 1u, 5u, 3000u, 200001u}) {
-      const auto pts = family.make(n, rng_);
-      ASSERT_EQ(convex_hull<double>(pts, {Backend::cuda, nullptr}), cpu::convex_hull_serial<double>(pts))
+template <class T>
+void convex_hull_every_family(std::mt19937_64& rng, std::initializer_list<std::size_t> sizes) {
+  for (const auto& family : testing::all_families<T>()) {
+    for (std::size_t n : sizes) {
+      const auto pts = family.make(n, rng);
+      HullStats stats;
+      ASSERT_EQ(convex_hull<T>(pts, {Backend::cuda, &stats}), cpu::convex_hull_serial<T>(pts))
           << family.name << " n=" << n;
+      EXPECT_LE(stats.survivors, static_cast<std::int64_t>(n));
     }
   }
 }
+
+TEST_F(CudaTest, ConvexHullEveryFamilyMatchesCpuDouble) {
+  SCOPED_TRACE("seed " + std::to_string(seed_));
+  convex_hull_every_family<double>(rng_, {0, 1, 2, 5, 3000, 200001, (1 << 20) + 3});
+}
+
+TEST_F(CudaTest, ConvexHullEveryFamilyMatchesCpuFloat) {
+  SCOPED_TRACE("seed " + std::to_string(seed_));
+  convex_hull_every_family<float>(rng_, {0, 1, 2, 5, 3000, 200001, (1 << 20) + 3});
+}
+
+TEST_F(CudaTest, ConvexHullLargeInputs) {
+  SCOPED_TRACE("seed " + std::to_string(seed_));
+  for (std::size_t n : {std::size_t{1} << 24, (std::size_t{1} << 26) + 5}) {
+    const auto disk = testing::uniform_disk<float>(n, rng_);
+    HullStats stats;
+    ASSERT_EQ(convex_hull<float>(disk, {Backend::cuda, &stats}), cpu::convex_hull_serial<float>(disk)) << n;
+    EXPECT_LT(stats.survivors, static_cast<std::int64_t>(n) / 10);  // the 16-gon covers 97% of a disk
+    const auto ring = testing::circle<double>(n / 4, rng_);
+    ASSERT_EQ(convex_hull<double>(ring, {Backend::cuda, nullptr}), cpu::convex_hull_serial<double>(ring))
+        << n;
+  }
+}
+
+TEST_F(CudaTest, ConvexHullNonFiniteInputIsAnInputError) {
+  auto pts = testing::uniform_disk<double>(100000, rng_);
+  pts[54321].y = NAN;
+  EXPECT_THROW(convex_hull<double>(pts, {Backend::cuda, nullptr}), input_error);
+}
+
+template <class T>
+void convex_hull_every_family(std::mt19937_64& rng, std::initializer_list<std::size_t> sizes);
 
 // Small enough for compute-sanitizer: one tile (merges inside a block), several tiles (merges across
 // blocks), and every family.
@@ -89,6 +123,7 @@ TEST_F(CudaTest, SanitizerSizedInputs) {
   SCOPED_TRACE("seed " + std::to_string(seed_));
   every_family<double>(rng_, {100, 3000, 70000});
   every_family<float>(rng_, {777, 5000});
+  convex_hull_every_family<double>(rng_, {50, 20000});
 }
 
 TEST_F(CudaTest, DeviceEntryPointTakesDevicePointers) {
@@ -106,6 +141,12 @@ TEST_F(CudaTest, DeviceEntryPointTakesDevicePointers) {
   std::swap(pts[1000], pts[2000]);
   ASSERT_EQ(cudaMemcpy(d_in, pts.data(), pts.size() * sizeof(pts[0]), cudaMemcpyHostToDevice), cudaSuccess);
   EXPECT_THROW(cuda::upper_hull_device<float>(d_in, static_cast<index_t>(pts.size()), d_out), input_error);
+  // The full hull takes any order.
+  const index_t hn = cuda::convex_hull_device<float>(d_in, static_cast<index_t>(pts.size()), d_out);
+  std::vector<Point2<float>> full(static_cast<std::size_t>(hn));
+  ASSERT_EQ(cudaMemcpy(full.data(), d_out, full.size() * sizeof(full[0]), cudaMemcpyDeviceToHost),
+            cudaSuccess);
+  EXPECT_EQ(full, cpu::convex_hull_serial<float>(pts));
   cudaFree(d_in);
   cudaFree(d_out);
 }
