@@ -17,7 +17,7 @@ namespace wagener {
 namespace {
 
 // auto: the GPU for presorted upper hulls when a device is present; full hulls stay on the CPU until the
-// device-side filter and sort exist (today's CUDA full hull sorts on the host, slower than cpu).
+// device pipeline beats it at every size (bench/RESULTS.md: not yet at 2^20).
 Backend resolve(const HullOptions& options, bool full_hull) {
   if (options.trace) {
     // The emulator and the CUDA backend report rounds (the same ones: the trace is defined by the
