@@ -88,6 +88,10 @@ void print_stats(const wagener::HullStats& s, const std::string& precision) {
                  static_cast<long long>(s.work), static_cast<long long>(s.max_processors));
   }
   if (s.survivors > 0) std::fprintf(stderr, "filter kept     %lld\n", static_cast<long long>(s.survivors));
+  if (s.backend == wagener::Backend::cuda && s.device_milliseconds > 0) {
+    std::fprintf(stderr, "copy to device  %.3f ms\ndevice time     %.3f ms\n", s.transfer_milliseconds,
+                 s.device_milliseconds);
+  }
 }
 
 template <class T>
