@@ -275,7 +275,7 @@ int main(int argc, char** argv) {
   hull_cmd->add_option(
       "--trace", hull.trace,
       "Write Wagener's rounds here: after each round the hoods (size, then corners) and each "
-      "merge's bridge (docs/formats.md); needs the pram backend");
+      "merge's bridge (docs/formats.md); needs the pram (auto) or cuda backend");
   hull_cmd
       ->add_option("--trace-format", hull.trace_format,
                    "text (the seed's layout) or json; auto: json for .json")
