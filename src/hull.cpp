@@ -31,7 +31,7 @@ Backend resolve(const HullOptions& options, bool full_hull) {
   return !full_hull && cuda::device_available() ? Backend::cuda : Backend::cpu;
 }
 
-/// The emulator's rounds of one chain, relabelled for the sink. A lower chain ran on the reflected,
+/// A backend's rounds of one chain, relabelled for the sink. A lower chain ran on the reflected,
 /// reversed points: map its hoods back so that they read left to right in the input's coordinates.
 template <class T>
 std::function<void(TraceRound<T>&&)> trace_observer(TraceSink* sink, Chain chain) {
@@ -72,14 +72,18 @@ void add_pram_counters(HullStats& stats, const pram::Counters& c) {
   stats.max_processors = std::max(stats.max_processors, c.max_processors);
 }
 
-/// Full hull from an upper-hull routine: sort, the upper chain, then the lower chain by reflection.
+/// Full hull from an upper-hull routine upper_hull_of(sorted, observer): sort, the upper chain, then
+/// the lower chain by reflection, each chain's rounds reported to `sink` (if any) under its label.
 template <class T, class UpperHull>
-std::vector<Point2<T>> chains_by_upper_hulls(std::span<const Point2<T>> points, UpperHull&& upper_hull_of) {
+std::vector<Point2<T>> chains_by_upper_hulls(std::span<const Point2<T>> points, TraceSink* sink,
+                                             UpperHull&& upper_hull_of) {
   require_finite(points);
   std::vector<Point2<T>> sorted(points.begin(), points.end());
   std::sort(sorted.begin(), sorted.end(), lex_less<T>);
-  const auto upper = upper_hull_of(std::span<const Point2<T>>(sorted));
-  const auto lower = core::lower_chain_by_reflection<T>(sorted, upper_hull_of);
+  const auto upper = upper_hull_of(std::span<const Point2<T>>(sorted), trace_observer<T>(sink, Chain::upper));
+  const auto lower = core::lower_chain_by_reflection<T>(sorted, [&](std::span<const Point2<T>> s) {
+    return upper_hull_of(s, trace_observer<T>(sink, Chain::lower));
+  });
   return core::join_chains<T>(lower, upper);
 }
 
@@ -150,25 +154,16 @@ std::vector<Point2<T>> convex_hull(std::span<const Point2<T>> points, const Hull
   stats.points = static_cast<std::int64_t>(points.size());
   auto hull = timed(stats, [&] {
     switch (stats.backend) {
-      case Backend::pram: {
-        Chain chain = Chain::upper;
-        return chains_by_upper_hulls(points, [&](std::span<const Point2<T>> s) {
-          pram::Counters counters;
-          auto h = pram::upper_hull(s, &counters, trace_observer<T>(options.trace, chain));
-          add_pram_counters(stats, counters);
-          chain = Chain::lower;
-          return h;
-        });
-      }
+      case Backend::pram:
+        return chains_by_upper_hulls<T>(points, options.trace,
+                                        [&](std::span<const Point2<T>> s, auto&& observer) {
+                                          pram::Counters counters;
+                                          auto h = pram::upper_hull(s, &counters, observer);
+                                          add_pram_counters(stats, counters);
+                                          return h;
+                                        });
       case Backend::cuda:
-        if (options.trace) {
-          Chain chain = Chain::upper;
-          return chains_by_upper_hulls(points, [&](std::span<const Point2<T>> s) {
-            auto h = cuda::upper_hull_traced(s, trace_observer<T>(options.trace, chain));
-            chain = Chain::lower;
-            return h;
-          });
-        }
+        if (options.trace) return chains_by_upper_hulls<T>(points, options.trace, cuda::upper_hull_traced<T>);
         return cuda::convex_hull(points, &stats);
       default: return cpu::convex_hull_parallel(points, &stats.survivors);
     }

@@ -42,8 +42,8 @@ struct HullStats {
 struct HullOptions {
   Backend backend = Backend::automatic;
   HullStats* stats = nullptr;  ///< optional out-parameter
-  /// Optional observer of Wagener's rounds (wagener/trace.hpp). Only the pram backend produces a
-  /// trace today: automatic then picks pram, and cpu or cuda throw unsupported_error.
+  /// Optional observer of Wagener's rounds (wagener/trace.hpp). The pram and cuda backends produce
+  /// the same trace; automatic then picks pram, and cpu throws unsupported_error.
   TraceSink* trace = nullptr;
 };
 
