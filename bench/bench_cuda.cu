@@ -1,9 +1,12 @@
 // GPU benchmark of the presorted upper hull: wagener's CUDA rounds against the memory floor (a CUB
 // reduction reading the same bytes, timed in the same run), the CPU serial scan, and the seed's
 // arrangement (one block per merge, padded hoods, a host round trip per round) where it can run.
+// Then the full hull of unsorted points: from device memory against the same floor, from host memory
+// against one plain cudaMemcpy of the input, and against the Thrust peer (thrust_peer.cuh) and the
+// CPU backend. CGAL and Qhull are not on the GPU machine: bench_full_peers times them elsewhere.
 //
 // Usage: bench_cuda [--markdown FILE] [--min-log2 N] [--max-log2 N] [--precision float|double]
-//                   [--input disk|parabola|full]
+//                   [--input disk|parabola|full] [--family square|disk|gaussian|circle] [--quick]
 #include <thrust/execution_policy.h>
 #include <thrust/sort.h>
 
@@ -13,6 +16,7 @@
 #include <cstring>
 #include <cub/device/device_reduce.cuh>
 #include <fstream>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -21,7 +25,9 @@
 #include "cuda/buffers.cuh"
 #include "cuda/check.cuh"
 #include "cuda/convex_hull.cuh"
+#include "cuda/cuda_backend.hpp"
 #include "cuda/upper_hull.cuh"
+#include "thrust_peer.cuh"
 
 using wagener::index_t;
 using wagener::Point2;
@@ -59,7 +65,8 @@ __global__ void generate_kernel(Point2<T>* out, index_t n, bool parabola) {
 }
 
 /// Unsorted-input families for the full hull: uniform square, disk, gaussian, and a circle (every
-/// point on or next to the hull).
+/// point on or next to the hull). bench_full_peers.cpp generates the same points on the host for
+/// CGAL and Qhull: change both together.
 template <class T>
 __global__ void generate_full_kernel(Point2<T>* out, index_t n, int family) {
   for (index_t i = blockIdx.x * static_cast<index_t>(blockDim.x) + threadIdx.x; i < n;
@@ -96,6 +103,14 @@ double median_ms(int reps, F&& f) {
   for (int r = 0; r < reps; ++r) t.push_back(f());
   std::sort(t.begin(), t.end());
   return t[t.size() / 2];
+}
+
+/// Milliseconds of wall time that f() takes.
+template <class F>
+double wall_ms(F&& f) {
+  const auto t0 = std::chrono::steady_clock::now();
+  f();
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
 
 /// The floor: CUB's sum over the same bytes (2n values of T).
@@ -181,6 +196,12 @@ double seed_arrangement_ms(const std::vector<Point2<T>>& sorted, cudaStream_t st
   return ms;
 }
 
+/// --quick: only the device-memory columns (and the check against the CPU backend's hull), for
+/// iterating on the kernels; the peers and host-memory columns print as -1.
+bool quick = false;
+/// --family NAME: only that full-hull input family.
+std::string only_family;
+
 struct Row {
   std::string precision, distribution;
   index_t n;
@@ -211,7 +232,7 @@ Row measure(index_t n, bool parabola, cudaStream_t stream) {
   std::vector<Point2<T>> host(static_cast<std::size_t>(n));
   WAGENER_CUDA_CHECK(cudaMemcpy(host.data(), points.data(), n * sizeof(Point2<T>), cudaMemcpyDeviceToHost));
   std::vector<Point2<T>> expected;
-  const double cpu = median_ms(n >= (index_t{1} << 24) ? 3 : 11, [&] {
+  const double cpu = median_ms(quick ? 1 : n >= (index_t{1} << 24) ? 3 : 11, [&] {
     const auto t0 = std::chrono::steady_clock::now();
     expected = cpu::upper_chain<T>(host);
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
@@ -238,20 +259,44 @@ Row measure(index_t n, bool parabola, cudaStream_t stream) {
           seed};
 }
 
+/// The reference of the host-memory target: one plain synchronous cudaMemcpy of the same pageable
+/// host vector into a device buffer of the same size, wall time. A pageable copy may return before
+/// its last DMA lands, so the device is synchronised inside the timed region.
+template <class T>
+double copy_ms(const std::vector<Point2<T>>& host, int reps) {
+  DeviceBuffer<Point2<T>> target(host.size());
+  auto copy = [&] {
+    WAGENER_CUDA_CHECK(
+        cudaMemcpy(target.data(), host.data(), host.size() * sizeof(Point2<T>), cudaMemcpyHostToDevice));
+    WAGENER_CUDA_CHECK(cudaDeviceSynchronize());
+  };
+  copy();  // warm-up
+  return median_ms(reps, [&] { return wall_ms(copy); });
+}
+
 struct FullRow {
   std::string precision, distribution;
   index_t n, hull, survivors;
-  double device_ms, floor_ms, cpu_ms;
+  double device_ms, floor_ms, host_ms, copy_ms, thrust_ms, cpu_ms;
+  wcuda::FullHullProfile steps;  ///< one extra device-memory run, timed step by step
 };
+
 
 template <class T>
 FullRow measure_full(index_t n, int family, cudaStream_t stream) {
   static const char* kNames[] = {"square", "disk", "gaussian", "circle"};
+  const auto fail = [&](const char* what) {
+    std::fprintf(stderr, "%s: %s %s n = %lld\n", what, sizeof(T) == 4 ? "float" : "double", kNames[family],
+                 static_cast<long long>(n));
+    std::exit(1);
+  };
   DeviceBuffer<Point2<T>> points(static_cast<std::size_t>(n));
   generate_full_kernel<T><<<1024, 256, 0, stream>>>(points.data(), n, family);
   WAGENER_CUDA_CHECK_LAUNCH();
   WAGENER_CUDA_CHECK(cudaStreamSynchronize(stream));
   const int reps = n >= (index_t{1} << 26) ? 5 : 15;
+  // The host-memory, copy and Thrust timings take seconds per run for the largest circles.
+  const int wall_reps = n >= (index_t{1} << 26) ? 3 : n >= (index_t{1} << 22) ? 7 : 15;
   index_t survivors = 0;
   auto hull = wcuda::convex_hull_on_device(points.data(), n, stream, &survivors);  // warm-up
   const double ms = median_ms(reps, [&] {
@@ -262,16 +307,33 @@ FullRow measure_full(index_t n, int family, cudaStream_t stream) {
     return static_cast<double>(b.since(a));
   });
   const double floor = floor_ms(points.data(), n, stream, reps);
+  wcuda::FullHullProfile steps;
+  wcuda::convex_hull_on_device(points.data(), n, stream, &survivors, &steps);
+
+  // Host memory: the same points in an ordinary pageable vector, touched by the copy that fills it.
   std::vector<Point2<T>> host(static_cast<std::size_t>(n));
   WAGENER_CUDA_CHECK(cudaMemcpy(host.data(), points.data(), n * sizeof(Point2<T>), cudaMemcpyDeviceToHost));
-  const auto t0 = std::chrono::steady_clock::now();
-  const auto expected = cpu::convex_hull_parallel<T>(host);
-  const double cpu_ms =
-      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-  if (hull != expected) {
-    std::fprintf(stderr, "WRONG FULL HULL: %s n = %lld\n", kNames[family], static_cast<long long>(n));
-    std::exit(1);
+  const std::span<const Point2<T>> host_span(host);
+  if (quick) {
+    if (hull != cpu::convex_hull_parallel<T>(host)) fail("WRONG FULL HULL");
+    return {sizeof(T) == 4 ? "float" : "double", kNames[family], n, static_cast<index_t>(hull.size()),
+            survivors, ms, floor, -1, -1, -1, -1, steps};
   }
+  wagener::HullStats stats;
+  if (wcuda::convex_hull<T>(host_span, &stats) != hull) fail("WRONG FULL HULL from host memory");  // warm-up
+  const double host_ms =
+      median_ms(wall_reps, [&] { return wall_ms([&] { wcuda::convex_hull<T>(host_span, &stats); }); });
+  const double copy = copy_ms(host, wall_reps);
+
+  // The Thrust peer, from device memory like the device column; a fast wrong peer is not a result.
+  if (bench::thrust_convex_hull<T>(points.data(), n, stream) != hull)
+    fail("THRUST PEER GAVE A DIFFERENT HULL");
+  const double thrust_ms = median_ms(
+      wall_reps, [&] { return wall_ms([&] { bench::thrust_convex_hull<T>(points.data(), n, stream); }); });
+
+  std::vector<Point2<T>> expected;
+  const double cpu_ms = wall_ms([&] { expected = cpu::convex_hull_parallel<T>(host); });
+  if (hull != expected) fail("WRONG FULL HULL");
   return {sizeof(T) == 4 ? "float" : "double",
           kNames[family],
           n,
@@ -279,7 +341,11 @@ FullRow measure_full(index_t n, int family, cudaStream_t stream) {
           survivors,
           ms,
           floor,
-          cpu_ms};
+          host_ms,
+          copy,
+          thrust_ms,
+          cpu_ms,
+          steps};
 }
 
 }  // namespace
@@ -293,6 +359,8 @@ int main(int argc, char** argv) {
     if (!std::strcmp(argv[i], "--min-log2") && i + 1 < argc) min_log2 = std::atoi(argv[++i]);
     if (!std::strcmp(argv[i], "--precision") && i + 1 < argc) only_precision = argv[++i];
     if (!std::strcmp(argv[i], "--input") && i + 1 < argc) only_input = argv[++i];
+    if (!std::strcmp(argv[i], "--quick")) quick = true;
+    if (!std::strcmp(argv[i], "--family") && i + 1 < argc) only_family = argv[++i];
   }
   cudaDeviceProp prop{};
   WAGENER_CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -312,6 +380,8 @@ int main(int argc, char** argv) {
     for (int log2n : {20, 24, 28}) {
       if (log2n > max_log2 || log2n < min_log2) continue;
       for (int family = 0; family < 4; ++family) {
+        static const char* kFamilies[] = {"square", "disk", "gaussian", "circle"};
+        if (!only_family.empty() && only_family != kFamilies[family]) continue;
         if (only_precision != "double")
           full_rows.push_back(measure_full<float>(index_t{1} << log2n, family, stream.get()));
         if (only_precision != "float")
@@ -333,19 +403,36 @@ int main(int argc, char** argv) {
                   r.seed_ms < 0 ? "-" : std::to_string(r.seed_ms).substr(0, 6).c_str());
     table += line;
   }
+  // Gpts/s and x floor are of the device-memory time; host / copy is the host-memory target's ratio.
   std::string full =
-      "\n| precision | input | n | hull | survivors | wagener ms (device memory) | Gpts/s | floor ms | x "
-      "floor | CPU "
-      "backend ms |\n|---|---|---|---|---|---|---|---|---|---|\n";
+      "\n| precision | input | n | hull | survivors | wagener ms (device memory) | Gpts/s | floor ms "
+      "| x floor | wagener ms (host memory) | copy ms (cudaMemcpy, pageable) | host / copy "
+      "| Thrust peer ms (device memory) | CPU backend ms |\n"
+      "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n";
   for (const FullRow& r : full_rows) {
     char line[512];
     std::snprintf(
-        line, sizeof line, "| %s | %s | 2^%d | %lld | %lld | %.3f | %.2f | %.4f | %.1f | %.1f |\n",
+        line, sizeof line,
+        "| %s | %s | 2^%d | %lld | %lld | %.3f | %.2f | %.4f | %.1f | %.3f | %.3f | %.2f | %.3f | %.1f |\n",
         r.precision.c_str(), r.distribution.c_str(), static_cast<int>(std::log2(static_cast<double>(r.n))),
         static_cast<long long>(r.hull), static_cast<long long>(r.survivors), r.device_ms,
-        static_cast<double>(r.n) / r.device_ms / 1e6, r.floor_ms, r.device_ms / r.floor_ms, r.cpu_ms);
+        static_cast<double>(r.n) / r.device_ms / 1e6, r.floor_ms, r.device_ms / r.floor_ms, r.host_ms,
+        r.copy_ms, r.host_ms / r.copy_ms, r.thrust_ms, r.cpu_ms);
     full += line;
   }
+  // Where the device-memory time goes, from one more run with events between the steps.
+  std::string steps =
+      "\n| precision | input | n | survivors | polygon ms | filter ms | count + sort ms | chains ms |\n"
+      "|---|---|---|---|---|---|---|---|\n";
+  for (const FullRow& r : full_rows) {
+    char line[256];
+    std::snprintf(line, sizeof line, "| %s | %s | 2^%d | %lld | %.3f | %.3f | %.3f | %.3f |\n",
+                  r.precision.c_str(), r.distribution.c_str(),
+                  static_cast<int>(std::log2(static_cast<double>(r.n))), static_cast<long long>(r.survivors),
+                  r.steps.polygon_ms, r.steps.filter_ms, r.steps.sort_ms, r.steps.chains_ms);
+    steps += line;
+  }
+  full += steps;
   if (full_rows.empty()) full.clear();
   table += full;
   std::printf("device: %s (%d SMs)\n%s", prop.name, prop.multiProcessorCount, table.c_str());

@@ -24,6 +24,11 @@ void expect_exact(double ax, double ay, double bx, double by, double cx, double 
       << std::hexfloat << "a=(" << ax << ", " << ay << ") b=(" << bx << ", " << by << ") c=(" << cx << ", "
       << cy << ")";
   ASSERT_EQ(detail::orient2d_exact(ax, ay, bx, by, cx, cy), expected);
+  // The middle stage, on its own wherever it applies (2: it declines).
+  const int middle = detail::orient2d_expansion(ax, ay, bx, by, cx, cy);
+  if (middle != 2) {
+    ASSERT_EQ(middle, expected);
+  }
 }
 
 TEST(Orient2d, SimpleTurns) {
@@ -45,6 +50,24 @@ TEST(Orient2d, ShewchuksNearCollinearGrid) {
       if (HasFatalFailure()) return;
     }
   }
+}
+
+TEST(Orient2d, MiddleStageDecidesNearbyPointsAndDeclinesInexactDifferences) {
+  // An ulp grid around (0.5, 0.5) against the line through (0.75, 0.75) and (1, 1): every
+  // difference is exact (Sterbenz), so the middle stage must answer, and rightly.
+  double x = 0.5;
+  for (int i = 0; i < 64; ++i, x = std::nextafter(x, 1.0)) {
+    double y = 0.5;
+    for (int j = 0; j < 64; ++j, y = std::nextafter(y, 1.0)) {
+      ASSERT_NE(detail::orient2d_expansion(x, y, 0.75, 0.75, 1.0, 1.0), 2);
+      expect_exact(x, y, 0.75, 0.75, 1.0, 1.0);
+    }
+  }
+  // 1 - 2^-60 is not a double: the difference 1 - 2^-60 is inexact, so the stage declines.
+  EXPECT_EQ(detail::orient2d_expansion(1.0, 0.0, 2.0, 1.0, 0x1p-60, 0.0), 2);
+  // Products outside the splittable range decline too (an FMA error term would be inexact).
+  EXPECT_EQ(detail::orient2d_expansion(1e-300, 0, 0, 1e-300, 0, 0), 2);
+  EXPECT_EQ(detail::orient2d_expansion(1e300, 0, 0, 1e300, 0, 0), 2);
 }
 
 TEST(Orient2d, RandomNearCollinearAtTheLastUlp) {
@@ -134,6 +157,7 @@ TEST(Orient2d, FloatInputsAreExactToo) {
   for (std::size_t i = 0; i + 2 < pts.size(); i += 3) {
     const auto &a = pts[i], &b = pts[i + 1], &c = pts[i + 2];
     ASSERT_EQ(orient2d(a, b, c), exact_sign(a.x, a.y, b.x, b.y, c.x, c.y));
+    expect_exact(a.x, a.y, b.x, b.y, c.x, c.y);
   }
 }
 

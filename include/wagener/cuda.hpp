@@ -21,4 +21,8 @@ index_t upper_hull_device(const Point2<T>* d_sorted, index_t n, Point2<T>* d_hul
 template <class T>
 index_t convex_hull_device(const Point2<T>* d_points, index_t n, Point2<T>* d_hull, void* stream = nullptr);
 
+/// The same for points given as two device arrays (structure of arrays): point i is (d_x[i], d_y[i]).
+template <class T>
+index_t convex_hull_device(const T* d_x, const T* d_y, index_t n, Point2<T>* d_hull, void* stream = nullptr);
+
 }  // namespace wagener::cuda

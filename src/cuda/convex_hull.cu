@@ -1,218 +1,466 @@
-// The full hull of unsorted points on the device: extreme points bound an inner polygon, points
-// certified strictly inside it are discarded while they stream past (CUB select), the survivors are
-// sorted and both chains are built by the upper-hull machinery.
-#include <thrust/execution_policy.h>
-#include <thrust/sort.h>
-
+// The full hull of unsorted points on the device, in about one pass over the input:
+//  1. the extreme points of a strided sample in kDirections directions (one small kernel), whose
+//     exact hull (on the host: a few hundred points) is the inner polygon, with the certified tests
+//     of core::InnerPolygon;
+//  2. one streaming pass drops every point certified strictly inside that polygon and appends the
+//     others to a survivor buffer (warp-aggregated atomics: the survivors' order does not matter);
+//  3. the survivors are radix-sorted lexicographically (CUB, keys decomposed into (x, y)) and both
+//     chains are built by the upper-hull machinery (the lower one on the reflected points).
+// From host memory, step 2 runs chunk by chunk as the chunks land (cuda/staging.cuh), so the input
+// is never stored whole on the device.
 #include <algorithm>
 #include <climits>
-#include <cub/device/device_select.cuh>
+#include <cstring>
+#include <exception>
+#include <optional>
+#include <thread>
+#include <cub/device/device_radix_sort.cuh>
+#include <cuda/std/tuple>
 #include <string>
 #include <vector>
 
 #include "core/chains.hpp"
+#include "core/inner_polygon.hpp"
 #include "cpu/monotone_chain.hpp"
 #include "cuda/buffers.cuh"
 #include "cuda/check.cuh"
 #include "cuda/convex_hull.cuh"
+#include "cuda/staging.cuh"
 #include "cuda/upper_hull.cuh"
 #include "wagener/error.hpp"
 
 namespace wagener::cuda {
 namespace {
 
-// Directions whose extreme input points span the inner polygon: 16 directions cover 97% of a disk.
-constexpr int kDirections = 16;
-constexpr int kExtremeThreads = 256;
-constexpr int kMaxEdges = kDirections;
+// The inner polygon's vertices are the sample's extreme points in this many equally spaced
+// directions: a 256-gon leaves about 1e-4 of a disk's area outside. One thread per direction.
+constexpr int kDirections = 256;
+// Sample points (every stride-th input point), shared by up to kSampleBlocks blocks: a thread
+// scores about kSamplesPerBlock points serially, so more blocks mean a shorter wait.
+constexpr index_t kSampleSize = index_t{1} << 18;
+constexpr int kSampleBlocks = 1024;
+constexpr index_t kSamplesPerBlock = 256;
+constexpr int kSampleTile = 512;  // sample points staged in shared memory at a time
+// From host memory the sample is gathered by the CPU, from all over the input: fewer points.
+constexpr index_t kHostSampleSize = index_t{1} << 15;
+// Below this many points the polygon's host round trip costs more than sorting everything.
+constexpr index_t kMinPointsToFilter = index_t{1} << 14;
+// The streaming filter: threads per block, and points per thread per step (loads in flight).
+constexpr int kFilterThreads = 256;
+constexpr int kFilterUnroll = 4;
+constexpr int kFilterBlocksPerSm = 8;
+// Fan tables on the device: vertices, their angles, and the angle buckets (at most 4 per vertex,
+// rounded up to a power of two).
+constexpr int kMaxFanBuckets = 4 * kDirections;
+constexpr int kWarp = 32;
 
-struct Direction {
-  double dx, dy;
-};
-
-__constant__ Direction kDirectionTable[kDirections];
-
-struct Extreme {
-  double score;
-  index_t index;
-};
-
-/// Per block: for each direction the input point with the largest score (first index on ties), and
-/// the first non-finite index.
+/// Points as an array of structures (Point2) or as two arrays.
 template <class T>
-__global__ void __launch_bounds__(kExtremeThreads)
-    extremes_kernel(const Point2<T>* points, index_t n, Extreme* block_best, unsigned long long* first_bad) {
-  Extreme best[kDirections];
-#pragma unroll
-  for (int d = 0; d < kDirections; ++d) best[d] = {-INFINITY, -1};
-  for (index_t i = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
-       i += static_cast<index_t>(gridDim.x) * blockDim.x) {
-    const Point2<T> p = points[i];
-    if (!isfinite(p.x) || !isfinite(p.y)) {
-      atomicMin(first_bad, static_cast<unsigned long long>(i));
-      continue;
+struct AosPoints {
+  const Point2<T>* p;
+  __device__ Point2<T> operator[](index_t i) const { return p[i]; }
+};
+template <class T>
+struct SoaPoints {
+  const T* x;
+  const T* y;
+  __device__ Point2<T> operator[](index_t i) const { return {x[i], y[i]}; }
+};
+
+/// A direction's best sample as one 64-bit word, so that blocks combine by atomicMax: the top 32
+/// bits of the order-preserving image of the score (a double, so any finite range works), then
+/// 2^32 - 1 - j, so that ties go to the smaller sample number j. 0 means no sample.
+__device__ unsigned long long extreme_key(double score, unsigned j) {
+  unsigned long long bits = static_cast<unsigned long long>(__double_as_longlong(score));
+  bits = (bits >> 63) ? ~bits : bits | (1ull << 63);
+  return (bits & 0xffffffff00000000ull) | (0xffffffffu - j);
+}
+
+/// Per direction (one thread each), the sample point with the largest score: sample j is input
+/// point j * stride, each block takes a share of the samples and combines with the others by
+/// atomicMax on `best` (zeroed first). Rounding can only make the choice slightly less extreme:
+/// any input point is a valid polygon vertex.
+template <class T, class Points>
+__global__ void __launch_bounds__(kDirections)
+    sample_extremes_kernel(Points points, index_t samples, index_t stride, unsigned long long* best) {
+  __shared__ double sx[kSampleTile], sy[kSampleTile];
+  double dx, dy;
+  sincospi(2.0 * threadIdx.x / kDirections, &dy, &dx);
+  double best_score = -INFINITY;
+  index_t best_j = -1;
+  const index_t per_block = (samples + gridDim.x - 1) / gridDim.x;
+  const index_t begin = blockIdx.x * per_block;
+  const index_t end = min(samples, begin + per_block);
+  for (index_t base = begin; base < end; base += kSampleTile) {
+    const int count = static_cast<int>(min(index_t{kSampleTile}, end - base));
+    __syncthreads();
+    for (int i = threadIdx.x; i < count; i += blockDim.x) {
+      const Point2<T> p = points[(base + i) * stride];
+      sx[i] = p.x;
+      sy[i] = p.y;
     }
-#pragma unroll
-    for (int d = 0; d < kDirections; ++d) {
-      const double s =
-          kDirectionTable[d].dx * static_cast<double>(p.x) + kDirectionTable[d].dy * static_cast<double>(p.y);
-      if (s > best[d].score) best[d] = {s, i};
+    __syncthreads();
+    for (int i = 0; i < count; ++i) {
+      const double s = dx * sx[i] + dy * sy[i];  // NaN (a non-finite point) never wins
+      if (s > best_score) best_score = s, best_j = base + i;
     }
   }
-  __shared__ Extreme shared[kExtremeThreads];
-  for (int d = 0; d < kDirections; ++d) {
-    shared[threadIdx.x] = best[d];
-    __syncthreads();
-    for (int half = kExtremeThreads / 2; half > 0; half /= 2) {
-      if (threadIdx.x < half) {
-        const Extreme o = shared[threadIdx.x + half];
-        Extreme& m = shared[threadIdx.x];
-        if (o.score > m.score || (o.score == m.score && o.index >= 0 && o.index < m.index)) m = o;
-      }
-      __syncthreads();
+  if (best_j >= 0) atomicMax(&best[threadIdx.x], extreme_key(best_score, static_cast<unsigned>(best_j)));
+}
+
+/// One block: each direction's best sample as a point (NaN where none).
+template <class T, class Points>
+__global__ void __launch_bounds__(kDirections)
+    gather_extremes_kernel(Points points, index_t stride, const unsigned long long* best, Point2<double>* extreme) {
+  const unsigned long long key = best[threadIdx.x];
+  Point2<double> p{NAN, NAN};
+  if (key != 0) {
+    const index_t j = 0xffffffffu - static_cast<unsigned>(key & 0xffffffffu);
+    const Point2<T> q = points[j * stride];
+    p = {static_cast<double>(q.x), static_cast<double>(q.y)};
+  }
+  extreme[threadIdx.x] = p;
+}
+
+/// The streaming pass: appends every point not certified strictly inside `poly` to kept[*count ...]
+/// (order unspecified), and records the smallest index (plus first_index) of a non-finite point.
+/// Signed zeros are written as +0, so that the radix sort, which orders -0 before +0, agrees with
+/// lex_less.
+template <class T, class Points>
+__global__ void __launch_bounds__(kFilterThreads)
+    filter_kernel(Points points, index_t n, index_t first_index, core::InnerPolygonView poly, Point2<T>* kept,
+                  unsigned long long* count, unsigned long long* first_bad) {
+  const int lane = threadIdx.x % kWarp;
+  const index_t step = static_cast<index_t>(gridDim.x) * blockDim.x * kFilterUnroll;
+  // Warp-uniform loop: each warp takes kFilterUnroll runs of 32 consecutive points per step.
+  for (index_t base = (static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x - lane) * kFilterUnroll;
+       base < n; base += step) {
+    Point2<T> p[kFilterUnroll];
+#pragma unroll
+    for (int u = 0; u < kFilterUnroll; ++u) {
+      const index_t i = base + u * kWarp + lane;
+      if (i < n) p[u] = points[i];
     }
-    if (threadIdx.x == 0) block_best[static_cast<index_t>(blockIdx.x) * kDirections + d] = shared[0];
-    __syncthreads();
+#pragma unroll
+    for (int u = 0; u < kFilterUnroll; ++u) {
+      const index_t i = base + u * kWarp + lane;
+      bool keep = false;
+      if (i < n) {
+        const double px = p[u].x, py = p[u].y;
+        if (!isfinite(px) || !isfinite(py)) {
+          atomicMin(first_bad, static_cast<unsigned long long>(first_index + i));
+        } else {
+          keep = !poly.quick_inside(px, py) && !poly.fan_inside(px, py);
+        }
+      }
+      const unsigned mask = __ballot_sync(0xffffffffu, keep);
+      if (mask == 0) continue;
+      const int leader = __ffs(mask) - 1;
+      unsigned long long at = 0;
+      if (lane == leader) at = atomicAdd(count, static_cast<unsigned long long>(__popc(mask)));
+      at = __shfl_sync(0xffffffffu, at, leader);
+      if (keep) {
+        kept[at + __popc(mask & ((1u << lane) - 1))] = {p[u].x + T(0), p[u].y + T(0)};
+      }
+    }
   }
 }
 
-/// Edges of the inner polygon (counter-clockwise) in the form certainly_left needs.
-struct InnerPolygon {
-  int edges = 0;  ///< 0: filter disabled, every point survives
-  double ax[kMaxEdges], ay[kMaxEdges], bx[kMaxEdges], by[kMaxEdges];
+/// Lexicographic radix-sort keys: x is the most significant part.
+template <class T>
+struct PointDecomposer {
+  __host__ __device__ ::cuda::std::tuple<T&, T&> operator()(Point2<T>& p) const { return {p.x, p.y}; }
 };
 
-/// True only if p is certainly strictly inside the polygon: strictly left of every edge, each
-/// decided with Shewchuk's bound plus slack (the same argument as the CPU filter's certainly_left:
-/// margin 4 eps (|l| + |r|) + 2^-1000; overflow or NaN compare false and keep the point).
+index_t ceil_div(index_t a, index_t b) {
+  return (a + b - 1) / b;
+}
+
+int filter_grid(index_t n) {
+  static const int most = [] {
+    int device = 0, sms = 0;
+    WAGENER_CUDA_CHECK(cudaGetDevice(&device));
+    WAGENER_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    return sms * kFilterBlocksPerSm;
+  }();
+  return static_cast<int>(std::clamp<index_t>(ceil_div(n, index_t{kFilterThreads} * kFilterUnroll), 1, most));
+}
+
+/// The device memory of one full-hull computation, kept per thread and grown on demand, so that
+/// repeated calls allocate nothing.
 template <class T>
-struct KeepPoint {
-  InnerPolygon poly;
-  __device__ bool operator()(const Point2<T>& p) const {
-    if (poly.edges == 0) return true;
-    const double px = p.x, py = p.y;
-    bool inside = true;
-    for (int e = 0; e < poly.edges; ++e) {
-      const double l = (poly.ax[e] - px) * (poly.by[e] - py);
-      const double r = (poly.ay[e] - py) * (poly.bx[e] - px);
-      inside &= (l - r) > 0x1p-51 * (fabs(l) + fabs(r)) + 0x1p-1000;
-    }
-    return !inside;
+struct FullHullWorkspace {
+  DeviceBuffer<Point2<T>> kept;  ///< survivors; then the sort's second buffer
+  DeviceBuffer<Point2<T>> alt;   ///< the sort's other buffer
+  DeviceBuffer<unsigned char> sort_temp;
+  DeviceBuffer<Point2<T>> chunk[2];  ///< host input lands here, chunk by chunk
+  DeviceBuffer<Point2<T>> host_sample;
+  DeviceBuffer<unsigned long long> best{kDirections};
+  DeviceBuffer<Point2<double>> extremes{kDirections};
+  DeviceBuffer<unsigned char> fan;  ///< the polygon's vertices, angles and buckets
+  DeviceBuffer<unsigned long long> counters{2};  ///< [0] survivors, [1] first non-finite index
+  PinnedBuffer<unsigned char> fan_staging{kDirections * (sizeof(Point2<double>) + sizeof(double)) +
+                                          kMaxFanBuckets * sizeof(int)};
+  PinnedBuffer<unsigned long long> counters_host{2};
+  PinnedBuffer<Point2<double>> extremes_host{kDirections};
+  UpperHullWorkspace<T> upper, lower;  ///< one per chain: the chains are built concurrently
+  Stream side;                         ///< the lower chain's stream
+  Event sorted, lower_done;
+
+  static void grow(DeviceBuffer<Point2<T>>& b, index_t n) {
+    if (b.size() < static_cast<std::size_t>(n)) b = DeviceBuffer<Point2<T>>(static_cast<std::size_t>(n));
   }
 };
 
-struct LexLess {
-  template <class T>
-  __device__ bool operator()(const Point2<T>& a, const Point2<T>& b) const {
-    return lex_less(a, b);
+template <class T>
+FullHullWorkspace<T>& thread_workspace() {
+  thread_local FullHullWorkspace<T> ws;
+  return ws;
+}
+
+/// Step 1: the inner polygon from the extremes of `samples` points (every stride-th of `points`),
+/// uploaded to ws.fan; returns the view the filter takes (a disabled one when the polygon is
+/// degenerate). One host round trip.
+template <class T, class Points>
+core::InnerPolygonView inner_polygon(Points points, index_t samples, index_t stride, FullHullWorkspace<T>& ws,
+                                     cudaStream_t stream) {
+  const int blocks = static_cast<int>(std::min<index_t>(kSampleBlocks, ceil_div(samples, kSamplesPerBlock)));
+  WAGENER_CUDA_CHECK(cudaMemsetAsync(ws.best.data(), 0, kDirections * sizeof(unsigned long long), stream));
+  sample_extremes_kernel<T><<<blocks, kDirections, 0, stream>>>(points, samples, stride, ws.best.data());
+  WAGENER_CUDA_CHECK_LAUNCH();
+  gather_extremes_kernel<T><<<1, kDirections, 0, stream>>>(points, stride, ws.best.data(), ws.extremes.data());
+  WAGENER_CUDA_CHECK_LAUNCH();
+  WAGENER_CUDA_CHECK(cudaMemcpyAsync(ws.extremes_host.data(), ws.extremes.data(),
+                                     kDirections * sizeof(Point2<double>), cudaMemcpyDeviceToHost, stream));
+  WAGENER_CUDA_CHECK(cudaStreamSynchronize(stream));
+
+  std::vector<Point2<double>> extremes;
+  for (int d = 0; d < kDirections; ++d) {
+    const Point2<double> p = ws.extremes_host.data()[d];
+    if (std::isfinite(p.x) && std::isfinite(p.y)) extremes.push_back(p);  // non-finite: the filter reports it
+  }
+  std::sort(extremes.begin(), extremes.end(), lex_less<double>);
+  extremes.erase(std::unique(extremes.begin(), extremes.end()), extremes.end());
+  const core::InnerPolygon inner(cpu::hull_of_sorted<double>(extremes), kDirections);
+  if (!inner.enabled()) return {};
+
+  // One upload: vertices, angles, buckets, back to back (each part 8- or 4-byte aligned).
+  const auto& vertex = inner.vertices();
+  const auto& angle = inner.angles();
+  const auto& bucket = inner.buckets();
+  const std::size_t vertex_bytes = vertex.size() * sizeof(Point2<double>);
+  const std::size_t angle_bytes = angle.size() * sizeof(double);
+  const std::size_t bucket_bytes = bucket.size() * sizeof(int);
+  if (vertex.empty() || bucket.size() > kMaxFanBuckets) {
+    return inner.view_with(nullptr, nullptr, nullptr);  // the disk and box tests only
+  }
+  unsigned char* staging = ws.fan_staging.data();
+  std::memcpy(staging, vertex.data(), vertex_bytes);
+  std::memcpy(staging + vertex_bytes, angle.data(), angle_bytes);
+  std::memcpy(staging + vertex_bytes + angle_bytes, bucket.data(), bucket_bytes);
+  if (ws.fan.size() < ws.fan_staging.size()) ws.fan = DeviceBuffer<unsigned char>(ws.fan_staging.size());
+  WAGENER_CUDA_CHECK(cudaMemcpyAsync(ws.fan.data(), staging, vertex_bytes + angle_bytes + bucket_bytes,
+                                     cudaMemcpyHostToDevice, stream));
+  // The staging buffer is reused by the next call, which first waits for this stream (finish()).
+  unsigned char* fan = ws.fan.data();
+  return inner.view_with(reinterpret_cast<const Point2<double>*>(fan),
+                         reinterpret_cast<const double*>(fan + vertex_bytes),
+                         reinterpret_cast<const int*>(fan + vertex_bytes + angle_bytes));
+}
+
+template <class T>
+void reset_counters(FullHullWorkspace<T>& ws, cudaStream_t stream) {
+  WAGENER_CUDA_CHECK(cudaMemsetAsync(ws.counters.data(), 0, sizeof(unsigned long long), stream));
+  WAGENER_CUDA_CHECK(cudaMemsetAsync(ws.counters.data() + 1, 0xff, sizeof(unsigned long long), stream));
+}
+
+/// Step 2 over points[0..n), whose first point has index first_index in the whole input.
+template <class T, class Points>
+void filter(Points points, index_t n, index_t first_index, const core::InnerPolygonView& poly,
+            FullHullWorkspace<T>& ws, cudaStream_t stream) {
+  if (n == 0) return;
+  filter_kernel<T><<<filter_grid(n), kFilterThreads, 0, stream>>>(points, n, first_index, poly, ws.kept.data(),
+                                                                   ws.counters.data(), ws.counters.data() + 1);
+  WAGENER_CUDA_CHECK_LAUNCH();
+}
+
+/// Events between the steps, for FullHullProfile.
+struct StepEvents {
+  Event start, polygon, filtered, sorted, chained;
+  FullHullProfile* out;
+  void read() const {
+    out->polygon_ms = polygon.since(start);
+    out->filter_ms = filtered.since(polygon);
+    out->sort_ms = sorted.since(filtered);
+    out->chains_ms = chained.since(sorted);
   }
 };
 
+/// Step 3: waits for the filter, reports a non-finite point, sorts the survivors and builds both
+/// chains.
 template <class T>
-std::vector<Point2<T>> to_host(const Point2<T>* d, index_t n, cudaStream_t stream) {
-  std::vector<Point2<T>> out(static_cast<std::size_t>(n));
-  if (n > 0) {
+std::vector<Point2<T>> finish(FullHullWorkspace<T>& ws, cudaStream_t stream, index_t* survivors,
+                              StepEvents* profile = nullptr) {
+  WAGENER_CUDA_CHECK(cudaMemcpyAsync(ws.counters_host.data(), ws.counters.data(), 2 * sizeof(unsigned long long),
+                                     cudaMemcpyDeviceToHost, stream));
+  WAGENER_CUDA_CHECK(cudaStreamSynchronize(stream));
+  const unsigned long long bad = ws.counters_host.data()[1];
+  if (bad != ULLONG_MAX) throw input_error("point " + std::to_string(bad) + " is not finite");
+  const index_t m = static_cast<index_t>(ws.counters_host.data()[0]);
+  if (survivors) *survivors = m;
+  if (m == 0) return {};
+
+  FullHullWorkspace<T>::grow(ws.alt, m);
+  cub::DoubleBuffer<Point2<T>> keys(ws.kept.data(), ws.alt.data());
+  std::size_t temp_bytes = 0;
+  WAGENER_CUDA_CHECK(
+      cub::DeviceRadixSort::SortKeys(nullptr, temp_bytes, keys, m, PointDecomposer<T>{}, stream));
+  if (ws.sort_temp.size() < temp_bytes) ws.sort_temp = DeviceBuffer<unsigned char>(temp_bytes);
+  WAGENER_CUDA_CHECK(
+      cub::DeviceRadixSort::SortKeys(ws.sort_temp.data(), temp_bytes, keys, m, PointDecomposer<T>{}, stream));
+  const Point2<T>* sorted = keys.Current();
+  Point2<T>* spare = keys.Alternate();
+  if (profile) profile->sorted.record(stream);
+
+  // Both chains at once, the lower one on a second host thread and stream: each is a few
+  // latency-bound launches with a host round trip per level, so together they take about as long as
+  // one.
+  auto download = [](const DeviceHull<T>& chain, cudaStream_t s) {
+    std::vector<Point2<T>> out(static_cast<std::size_t>(chain.size));
     WAGENER_CUDA_CHECK(
-        cudaMemcpyAsync(out.data(), d, out.size() * sizeof(Point2<T>), cudaMemcpyDeviceToHost, stream));
-    WAGENER_CUDA_CHECK(cudaStreamSynchronize(stream));
+        cudaMemcpyAsync(out.data(), chain.data, out.size() * sizeof(Point2<T>), cudaMemcpyDeviceToHost, s));
+    WAGENER_CUDA_CHECK(cudaStreamSynchronize(s));
+    return out;
+  };
+  ws.sorted.record(stream);
+  int device = 0;
+  WAGENER_CUDA_CHECK(cudaGetDevice(&device));
+  std::vector<Point2<T>> lower;
+  std::exception_ptr lower_error;
+  std::thread lower_thread([&] {
+    try {
+      WAGENER_CUDA_CHECK(cudaSetDevice(device));
+      const cudaStream_t side = ws.side.get();
+      WAGENER_CUDA_CHECK(cudaStreamWaitEvent(side, ws.sorted.get(), 0));
+      reflect_reversed(sorted, m, spare, side);
+      lower = download(upper_hull_on_device(spare, m, ws.lower, side, false), side);
+      ws.lower_done.record(side);
+    } catch (...) {
+      lower_error = std::current_exception();
+    }
+  });
+  std::vector<Point2<T>> upper;
+  std::exception_ptr upper_error;
+  try {
+    upper = download(upper_hull_on_device(sorted, m, ws.upper, stream, false), stream);
+  } catch (...) {
+    upper_error = std::current_exception();
   }
-  return out;
+  lower_thread.join();
+  if (upper_error) std::rethrow_exception(upper_error);
+  if (lower_error) std::rethrow_exception(lower_error);
+  // Later work on `stream` (the next call, a profile's last event) must follow the lower chain too.
+  WAGENER_CUDA_CHECK(cudaStreamWaitEvent(stream, ws.lower_done.get(), 0));
+  if (profile) {
+    profile->chained.record(stream);
+    profile->read();
+  }
+  std::reverse(lower.begin(), lower.end());
+  for (auto& p : lower) p = core::reflected(p);
+  return core::join_chains<T>(lower, upper);
+}
+
+/// The whole pipeline over points already on the device.
+template <class T, class Points>
+std::vector<Point2<T>> hull_of_device_points(Points points, index_t n, cudaStream_t stream, index_t* survivors,
+                                             FullHullProfile* out_profile = nullptr) {
+  if (n == 0) {
+    if (survivors) *survivors = 0;
+    return {};
+  }
+  std::optional<StepEvents> profile;
+  if (out_profile) {
+    profile.emplace();
+    profile->out = out_profile;
+    profile->start.record(stream);
+  }
+  auto& ws = thread_workspace<T>();
+  FullHullWorkspace<T>::grow(ws.kept, n);
+  core::InnerPolygonView poly;
+  if (n >= kMinPointsToFilter) {
+    const index_t stride = std::max<index_t>(1, n / kSampleSize);
+    poly = inner_polygon<T>(points, ceil_div(n, stride), stride, ws, stream);
+  }
+  if (profile) profile->polygon.record(stream);
+  reset_counters(ws, stream);
+  filter<T>(points, n, 0, poly, ws, stream);
+  if (profile) profile->filtered.record(stream);
+  return finish(ws, stream, survivors, profile ? &*profile : nullptr);
 }
 
 }  // namespace
 
 template <class T>
 std::vector<Point2<T>> convex_hull_on_device(const Point2<T>* d_points, index_t n, cudaStream_t stream,
+                                             index_t* survivors, FullHullProfile* profile) {
+  return hull_of_device_points<T>(AosPoints<T>{d_points}, n, stream, survivors, profile);
+}
+
+template <class T>
+std::vector<Point2<T>> convex_hull_on_device(const T* d_x, const T* d_y, index_t n, cudaStream_t stream,
                                              index_t* survivors) {
-  if (n == 0) return {};
-  static const bool directions_loaded = [] {
-    Direction table[kDirections];
-    for (int d = 0; d < kDirections; ++d) {
-      const double a = 2 * M_PI * d / kDirections;
-      table[d] = {std::cos(a), std::sin(a)};
-    }
-    WAGENER_CUDA_CHECK(cudaMemcpyToSymbol(kDirectionTable, table, sizeof table));
-    return true;
-  }();
-  (void)directions_loaded;
+  return hull_of_device_points<T>(SoaPoints<T>{d_x, d_y}, n, stream, survivors);
+}
 
-  // Pass 1: extremes (and the finiteness check).
-  int device = 0, sms = 0;
-  WAGENER_CUDA_CHECK(cudaGetDevice(&device));
-  WAGENER_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  const index_t blocks = std::min<index_t>(index_t{sms} * 4, (n + kExtremeThreads - 1) / kExtremeThreads);
-  DeviceBuffer<Extreme> block_best(static_cast<std::size_t>(blocks * kDirections));
-  DeviceBuffer<unsigned long long> first_bad(1);
-  WAGENER_CUDA_CHECK(cudaMemsetAsync(first_bad.data(), 0xff, sizeof(unsigned long long), stream));
-  extremes_kernel<T><<<static_cast<unsigned>(blocks), kExtremeThreads, 0, stream>>>(
-      d_points, n, block_best.data(), first_bad.data());
-  WAGENER_CUDA_CHECK_LAUNCH();
-  std::vector<Extreme> best(static_cast<std::size_t>(blocks * kDirections));
-  unsigned long long bad = ULLONG_MAX;
-  WAGENER_CUDA_CHECK(cudaMemcpyAsync(best.data(), block_best.data(), best.size() * sizeof(Extreme),
-                                     cudaMemcpyDeviceToHost, stream));
-  WAGENER_CUDA_CHECK(cudaMemcpyAsync(&bad, first_bad.data(), sizeof bad, cudaMemcpyDeviceToHost, stream));
-  WAGENER_CUDA_CHECK(cudaStreamSynchronize(stream));
-  if (bad != ULLONG_MAX) throw input_error("point " + std::to_string(bad) + " is not finite");
-
-  // The inner polygon: the exact hull of the extreme points (they are input points).
-  std::vector<Point2<double>> extremes;
-  for (int d = 0; d < kDirections; ++d) {
-    Extreme e{-INFINITY, -1};
-    for (index_t b = 0; b < blocks; ++b) {
-      const Extreme& o = best[static_cast<std::size_t>(b * kDirections + d)];
-      if (o.index >= 0 && (o.score > e.score || (o.score == e.score && o.index < e.index))) e = o;
-    }
-    if (e.index < 0) continue;
-    Point2<T> p;
-    WAGENER_CUDA_CHECK(cudaMemcpyAsync(&p, d_points + e.index, sizeof p, cudaMemcpyDeviceToHost, stream));
-    WAGENER_CUDA_CHECK(cudaStreamSynchronize(stream));
-    extremes.push_back({static_cast<double>(p.x), static_cast<double>(p.y)});
+template <class T>
+std::vector<Point2<T>> convex_hull_from_host(std::span<const Point2<T>> points, cudaStream_t stream,
+                                             index_t* survivors, cudaEvent_t filtered) {
+  const index_t n = static_cast<index_t>(points.size());
+  if (n == 0) {
+    if (survivors) *survivors = 0;
+    if (filtered) WAGENER_CUDA_CHECK(cudaEventRecord(filtered, stream));
+    return {};
   }
-  std::sort(extremes.begin(), extremes.end(), lex_less<double>);
-  const auto poly = cpu::hull_of_sorted<double>(extremes);
-  InnerPolygon inner;
-  if (poly.size() >= 3) {
-    inner.edges = static_cast<int>(poly.size());
-    for (std::size_t e = 0; e < poly.size(); ++e) {
-      inner.ax[e] = poly[e].x;
-      inner.ay[e] = poly[e].y;
-      inner.bx[e] = poly[(e + 1) % poly.size()].x;
-      inner.by[e] = poly[(e + 1) % poly.size()].y;
-    }
+  auto& ws = thread_workspace<T>();
+  FullHullWorkspace<T>::grow(ws.kept, n);
+  // The polygon comes first, from a sample the CPU gathers from the whole input (the chunks may
+  // arrive in any spatial order).
+  core::InnerPolygonView poly;
+  if (n >= kMinPointsToFilter) {
+    const index_t stride = std::max<index_t>(1, n / kHostSampleSize);
+    const index_t samples = ceil_div(n, stride);
+    std::vector<Point2<T>> sample(static_cast<std::size_t>(samples));
+    for (index_t j = 0; j < samples; ++j) sample[static_cast<std::size_t>(j)] = points[static_cast<std::size_t>(j * stride)];
+    FullHullWorkspace<T>::grow(ws.host_sample, samples);
+    WAGENER_CUDA_CHECK(cudaMemcpyAsync(ws.host_sample.data(), sample.data(), sample.size() * sizeof(Point2<T>),
+                                       cudaMemcpyHostToDevice, stream));
+    poly = inner_polygon<T>(AosPoints<T>{ws.host_sample.data()}, samples, 1, ws, stream);  // synchronises
   }
-
-  // Pass 2: keep the points not certified inside.
-  DeviceBuffer<Point2<T>> kept(static_cast<std::size_t>(n));
-  DeviceBuffer<index_t> kept_count(1);
-  std::size_t temp_bytes = 0;
-  WAGENER_CUDA_CHECK(cub::DeviceSelect::If(nullptr, temp_bytes, d_points, kept.data(), kept_count.data(), n,
-                                           KeepPoint<T>{inner}, stream));
-  DeviceBuffer<unsigned char> temp(temp_bytes);
-  WAGENER_CUDA_CHECK(cub::DeviceSelect::If(temp.data(), temp_bytes, d_points, kept.data(), kept_count.data(),
-                                           n, KeepPoint<T>{inner}, stream));
-  index_t m = 0;
-  WAGENER_CUDA_CHECK(cudaMemcpyAsync(&m, kept_count.data(), sizeof m, cudaMemcpyDeviceToHost, stream));
-  WAGENER_CUDA_CHECK(cudaStreamSynchronize(stream));
-  if (survivors) *survivors = m;
-
-  // Sort the survivors, then both chains on the device.
-  thrust::sort(thrust::cuda::par.on(stream), kept.data(), kept.data() + m, LexLess{});
-  UpperHullWorkspace<T> ws;
-  const auto upper_d = upper_hull_on_device(kept.data(), m, ws, stream, false);
-  const auto upper = to_host(upper_d.data, upper_d.size, stream);
-  DeviceBuffer<Point2<T>> mirrored(static_cast<std::size_t>(m));
-  reflect_reversed(kept.data(), m, mirrored.data(), stream);
-  const auto lower_d = upper_hull_on_device(mirrored.data(), m, ws, stream, false);
-  auto lower = to_host(lower_d.data, lower_d.size, stream);
-  std::reverse(lower.begin(), lower.end());
-  for (auto& p : lower) p = core::reflected(p);
-  return core::join_chains<T>(lower, upper);
+  reset_counters(ws, stream);
+  const index_t chunk = static_cast<index_t>(staging_chunk(sizeof(Point2<T>)));
+  for (auto& c : ws.chunk) FullHullWorkspace<T>::grow(c, std::min(n, chunk));
+  stream_to_device(
+      points.data(), points.size(), sizeof(Point2<T>), stream,
+      [&](std::size_t, std::size_t, int slot) -> void* { return ws.chunk[slot].data(); },
+      [&](void* device, std::size_t first, std::size_t count) {
+        filter<T>(AosPoints<T>{static_cast<const Point2<T>*>(device)}, static_cast<index_t>(count),
+                  static_cast<index_t>(first), poly, ws, stream);
+      });
+  if (filtered) WAGENER_CUDA_CHECK(cudaEventRecord(filtered, stream));
+  return finish(ws, stream, survivors);
 }
 
 template std::vector<Point2<float>> convex_hull_on_device(const Point2<float>*, index_t, cudaStream_t,
-                                                          index_t*);
+                                                          index_t*, FullHullProfile*);
 template std::vector<Point2<double>> convex_hull_on_device(const Point2<double>*, index_t, cudaStream_t,
+                                                           index_t*, FullHullProfile*);
+template std::vector<Point2<float>> convex_hull_on_device(const float*, const float*, index_t, cudaStream_t,
+                                                          index_t*);
+template std::vector<Point2<double>> convex_hull_on_device(const double*, const double*, index_t, cudaStream_t,
                                                            index_t*);
+template std::vector<Point2<float>> convex_hull_from_host(std::span<const Point2<float>>, cudaStream_t,
+                                                          index_t*, cudaEvent_t);
+template std::vector<Point2<double>> convex_hull_from_host(std::span<const Point2<double>>, cudaStream_t,
+                                                           index_t*, cudaEvent_t);
 
 }  // namespace wagener::cuda

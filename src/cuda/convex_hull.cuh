@@ -1,19 +1,39 @@
-// Device level: the full hull of unsorted points already on the device.
+// Device level: the full hull of unsorted points, from device or host memory.
 #pragma once
 
 #include <cuda_runtime.h>
 
+#include <span>
 #include <vector>
 
 #include "wagener/point.hpp"
 
 namespace wagener::cuda {
 
+/// Where the time of one full hull from device memory goes (CUDA events, for the benchmark): the
+/// inner polygon (sample kernels and a host round trip), the streaming filter, reading the survivor
+/// count and sorting the survivors, and both chains.
+struct FullHullProfile {
+  float polygon_ms = 0, filter_ms = 0, sort_ms = 0, chains_ms = 0;
+};
+
 /// Full hull (counter-clockwise from the lexicographically smallest vertex) of d_points[0..n), any
 /// order, on `stream`. Throws input_error for a non-finite point. `survivors` (optional) receives
 /// how many points the interior filter kept.
 template <class T>
 std::vector<Point2<T>> convex_hull_on_device(const Point2<T>* d_points, index_t n, cudaStream_t stream,
+                                             index_t* survivors, FullHullProfile* profile = nullptr);
+
+/// The same for points given as two device arrays, x and y.
+template <class T>
+std::vector<Point2<T>> convex_hull_on_device(const T* d_x, const T* d_y, index_t n, cudaStream_t stream,
                                              index_t* survivors);
+
+/// The same for points in (pageable) host memory: copied in chunks through pinned staging, each
+/// chunk filtered as soon as it lands, so only the survivors are ever stored on the device.
+/// `filtered` (optional) is recorded on `stream` once every chunk is copied and filtered.
+template <class T>
+std::vector<Point2<T>> convex_hull_from_host(std::span<const Point2<T>> points, cudaStream_t stream,
+                                             index_t* survivors, cudaEvent_t filtered = nullptr);
 
 }  // namespace wagener::cuda

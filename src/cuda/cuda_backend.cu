@@ -11,6 +11,7 @@
 #include "cuda/check.cuh"
 #include "cuda/convex_hull.cuh"
 #include "cuda/cuda_backend.hpp"
+#include "cuda/staging.cuh"
 #include "cuda/upper_hull.cuh"
 #include "wagener/cuda.hpp"
 #include "wagener/error.hpp"
@@ -18,28 +19,10 @@
 namespace wagener::cuda {
 namespace {
 
-// Host data reaches the device through two pinned staging buffers of this many bytes, so the copy
-// of one chunk into pinned memory overlaps the DMA of the previous one.
-constexpr std::size_t kStagingBytes = std::size_t{32} << 20;
-
 template <class T>
 void copy_to_device(std::span<const Point2<T>> host, Point2<T>* device, cudaStream_t stream) {
-  const std::size_t chunk = kStagingBytes / sizeof(Point2<T>);
-  const std::size_t staging_points = std::min(chunk, host.size());
-  PinnedBuffer<Point2<T>> staging[2] = {PinnedBuffer<Point2<T>>(staging_points),
-                                        PinnedBuffer<Point2<T>>(staging_points)};
-  Event done[2];
-  bool pending[2] = {false, false};
-  for (std::size_t off = 0, i = 0; off < host.size(); off += chunk, i ^= 1) {
-    const std::size_t count = std::min(chunk, host.size() - off);
-    if (pending[i]) WAGENER_CUDA_CHECK(cudaEventSynchronize(done[i].get()));
-    std::memcpy(staging[i].data(), host.data() + off, count * sizeof(Point2<T>));
-    WAGENER_CUDA_CHECK(cudaMemcpyAsync(device + off, staging[i].data(), count * sizeof(Point2<T>),
-                                       cudaMemcpyHostToDevice, stream));
-    done[i].record(stream);
-    pending[i] = true;
-  }
-  WAGENER_CUDA_CHECK(cudaStreamSynchronize(stream));
+  stream_to_device(host.data(), host.size(), sizeof(Point2<T>), stream,
+                   [&](std::size_t first, std::size_t, int) -> void* { return device + first; });
 }
 
 template <class T>
@@ -88,16 +71,13 @@ std::vector<Point2<T>> upper_hull(std::span<const Point2<T>> sorted, HullStats* 
 template <class T>
 std::vector<Point2<T>> convex_hull(std::span<const Point2<T>> points, HullStats* stats) {
   Stream stream;
-  DeviceBuffer<Point2<T>> d_points(points.size());
   Event t0, t1, t2;
   t0.record(stream.get());
-  copy_to_device(points, d_points.data(), stream.get());
-  t1.record(stream.get());
   index_t survivors = 0;
-  auto hull =
-      convex_hull_on_device(d_points.data(), static_cast<index_t>(points.size()), stream.get(), &survivors);
+  auto hull = convex_hull_from_host(points, stream.get(), &survivors, t1.get());
   t2.record(stream.get());
   if (stats) {
+    // The copy and the filter overlap chunk by chunk: "transfer" is both, "device" what follows.
     stats->transfer_milliseconds = t1.since(t0);
     stats->device_milliseconds = t2.since(t1);
     stats->survivors = survivors;
@@ -176,10 +156,9 @@ template std::vector<Point2<float>> upper_hull(std::span<const Point2<float>>, H
 template std::vector<Point2<double>> upper_hull(std::span<const Point2<double>>, HullStats*);
 template std::vector<Point2<float>> convex_hull(std::span<const Point2<float>>, HullStats*);
 template std::vector<Point2<double>> convex_hull(std::span<const Point2<double>>, HullStats*);
+namespace {
 template <class T>
-index_t convex_hull_device(const Point2<T>* d_points, index_t n, Point2<T>* d_hull, void* stream) {
-  const auto s = static_cast<cudaStream_t>(stream);
-  const auto hull = convex_hull_on_device(d_points, n, s, nullptr);
+index_t hull_to_device(const std::vector<Point2<T>>& hull, Point2<T>* d_hull, cudaStream_t s) {
   if (!hull.empty()) {
     WAGENER_CUDA_CHECK(
         cudaMemcpyAsync(d_hull, hull.data(), hull.size() * sizeof(Point2<T>), cudaMemcpyHostToDevice, s));
@@ -187,7 +166,22 @@ index_t convex_hull_device(const Point2<T>* d_points, index_t n, Point2<T>* d_hu
   }
   return static_cast<index_t>(hull.size());
 }
+}  // namespace
 
+template <class T>
+index_t convex_hull_device(const Point2<T>* d_points, index_t n, Point2<T>* d_hull, void* stream) {
+  const auto s = static_cast<cudaStream_t>(stream);
+  return hull_to_device(convex_hull_on_device(d_points, n, s, nullptr), d_hull, s);
+}
+
+template <class T>
+index_t convex_hull_device(const T* d_x, const T* d_y, index_t n, Point2<T>* d_hull, void* stream) {
+  const auto s = static_cast<cudaStream_t>(stream);
+  return hull_to_device(convex_hull_on_device(d_x, d_y, n, s, nullptr), d_hull, s);
+}
+
+template index_t convex_hull_device(const float*, const float*, index_t, Point2<float>*, void*);
+template index_t convex_hull_device(const double*, const double*, index_t, Point2<double>*, void*);
 template index_t convex_hull_device(const Point2<float>*, index_t, Point2<float>*, void*);
 template index_t convex_hull_device(const Point2<double>*, index_t, Point2<double>*, void*);
 template std::vector<Point2<float>> upper_hull_traced(std::span<const Point2<float>>,

@@ -44,6 +44,13 @@ index_t convex_hull_device(const Point2<T>*, index_t, Point2<T>*, void*) {
   no_cuda();
 }
 
+template <class T>
+index_t convex_hull_device(const T*, const T*, index_t, Point2<T>*, void*) {
+  no_cuda();
+}
+
+template index_t convex_hull_device(const float*, const float*, index_t, Point2<float>*, void*);
+template index_t convex_hull_device(const double*, const double*, index_t, Point2<double>*, void*);
 template index_t convex_hull_device(const Point2<float>*, index_t, Point2<float>*, void*);
 template index_t convex_hull_device(const Point2<double>*, index_t, Point2<double>*, void*);
 template index_t upper_hull_device(const Point2<float>*, index_t, Point2<float>*, void*);

@@ -1,0 +1,278 @@
+// The interior filter of the full hull, shared by the CPU and CUDA backends: a convex polygon whose
+// vertices are input points, and O(1) tests that certify a point strictly inside it. Such a point is
+// strictly inside the hull of the input, so never a hull vertex, and can be dropped before sorting.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <vector>
+
+#include "wagener/config.hpp"
+#include "wagener/point.hpp"
+#include "wagener/predicates.hpp"
+
+namespace wagener::core {
+
+inline constexpr double kUnitRoundoff = 0x1p-53;  // double, round to nearest
+
+/// True only if orient2d(a, b, p) > 0 (p strictly left of a->b) is certain; false when in doubt.
+///
+/// The determinant is evaluated exactly as in orient2d's filter, with p as the subtracted point, so
+/// Shewchuk's bound |det - exact| <= (3 + 16 eps) eps * (|l| + |r|) holds for the computed l, r
+/// when no product over- or underflows. The margin 4 eps (|l| + |r|) exceeds that bound by
+/// (1 - 16 eps) eps (|l| + |r|), which covers the rounding of the margin itself (4 eps is a power of
+/// two, so only the final sum rounds, by at most eps times the margin). An underflowed product is
+/// off by at most 2^-1075, so the whole determinant by at most 2^-1073 more: the constant 2^-1000
+/// covers it. Overflow gives an infinite |l| + |r| (hence an infinite margin) or a NaN, and NaN or
+/// infinite inputs give NaN or an infinite margin: the comparison is false in every such case, and
+/// the point is kept.
+WAGENER_HD inline bool certainly_left(double ax, double ay, double bx, double by, double px, double py) {
+  const double l = (ax - px) * (by - py);
+  const double r = (ay - py) * (bx - px);
+  const double det = l - r;
+  return det > 4 * kUnitRoundoff * (fabs(l) + fabs(r)) + 0x1p-1000;
+}
+
+/// A number in [0, 4] that grows with the angle of (x, y) counter-clockwise from +x (the "diamond
+/// angle"): only used to guess which fan triangle to test, so rounding does not matter here.
+WAGENER_HD inline double pseudo_angle(double x, double y) {
+  const double t = fabs(y) / (fabs(x) + fabs(y));
+  if (x >= 0) return y >= 0 ? t : 4 - t;
+  return y >= 0 ? 2 - t : 2 + t;
+}
+
+/// The tests of an InnerPolygon, trivially copyable so that a kernel can take it by value: scalars
+/// inline, the fan's tables behind pointers (host or device memory, wherever the owner put them).
+/// Three tests, each sufficient on its own and each rigorous:
+///  - disk: strictly inside the disk around the center c whose squared radius is below a certified
+///    lower bound on the distance from c to every edge line (a few flops, catches most points);
+///  - box: strictly inside an axis-aligned box whose corners orient2d (exact) places strictly inside
+///    the polygon (four exact comparisons);
+///  - fan: strictly left of the three edges of the triangle (c, v_j, v_j+1), found by angle through
+///    a bucket table, with certainly_left's error bound. The triangle lies in the polygon because c
+///    does, and its open interior in the polygon's interior.
+/// A disabled test certifies nothing; a default-constructed view keeps every point.
+struct InnerPolygonView {
+  double cx = 0, cy = 0;
+  double disk = -1;                                   // disabled: no sum of squares is < -1
+  double box_x0 = 0, box_x1 = 0, box_y0 = 0, box_y1 = 0;  // disabled: empty
+  const Point2<double>* vertex = nullptr;             // fan: vertices from the smallest angle around c
+  const double* angle = nullptr;                      // their pseudo-angles, non-decreasing
+  const int* bucket = nullptr;                        // per angle bucket: last vertex at or below its start
+  int vertices = 0;                                   // 0: no fan test
+  int buckets = 0;
+  double bucket_scale = 0;
+
+  /// The disk and box tests, which decide almost every point in a few flops. Branch-free: which of
+  /// them catches a point is unpredictable (a square input).
+  WAGENER_HD bool quick_inside(double px, double py) const {
+    const double ex = px - cx, ey = py - cy;
+    // A NaN or infinity makes the sum NaN or infinite: false. The box holds its four corners
+    // strictly inside the polygon, so its open interior is inside (exact comparisons).
+    unsigned inside = static_cast<unsigned>(ex * ex + ey * ey < disk) |
+                      (static_cast<unsigned>(box_x0 < px) & static_cast<unsigned>(px < box_x1) &
+                       static_cast<unsigned>(box_y0 < py) & static_cast<unsigned>(py < box_y1));
+#if !defined(__CUDA_ARCH__) && defined(__GNUC__)
+    // GCC turns the | and & of comparisons back into branches, one of which then mispredicts on a
+    // third of a disk's points (measured 3x slower); an empty asm makes it keep the bits.
+    asm("" : "+r"(inside));
+#endif
+    return inside != 0;
+  }
+
+  /// The fan test: slower (a table lookup and three certified orientations), for the points near
+  /// the polygon's boundary that the quick tests leave.
+  WAGENER_HD bool fan_inside(double px, double py) const {
+    if (vertices == 0) return false;
+    const double a = pseudo_angle(px - cx, py - cy);
+    if (!(a >= 0 && a <= 4)) return false;  // NaN (p == c, or a coordinate NaN or infinite)
+    const int b = min(buckets - 1, static_cast<int>(a * bucket_scale));
+    int j = bucket[b];
+    while (j + 1 < vertices && angle[j + 1] <= a) ++j;
+    if (j < 0) j = vertices - 1;  // below the first vertex's angle: the wrap-around triangle
+    const Point2<double> v = vertex[j];
+    const Point2<double> w = vertex[j + 1 == vertices ? 0 : j + 1];
+    // Whichever triangle was guessed, certifying p strictly inside it is enough.
+    return certainly_left(cx, cy, v.x, v.y, px, py) && certainly_left(v.x, v.y, w.x, w.y, px, py) &&
+           certainly_left(w.x, w.y, cx, cy, px, py);
+  }
+
+  /// True only if (px, py) is certified strictly inside the polygon; false when in doubt, and for
+  /// every point with a NaN or infinite coordinate.
+  WAGENER_HD bool certainly_inside(double px, double py) const {
+    return quick_inside(px, py) || fan_inside(px, py);
+  }
+
+ private:
+  WAGENER_HD static int min(int a, int b) { return a < b ? a : b; }
+};
+
+/// Builds the tests for a strictly convex, counter-clockwise polygon with input points as vertices
+/// (host only); view() hands them out. Any test is disabled when the polygon is degenerate or its
+/// scale makes the arithmetic unsafe.
+class InnerPolygon {
+ public:
+  InnerPolygon() = default;
+
+  /// `poly`: strictly convex, counter-clockwise, finite; each vertex an input point. At most
+  /// `max_vertices` of them are kept, so that the lookup tables stay in cache.
+  explicit InnerPolygon(std::vector<Point2<double>> poly, std::size_t max_vertices = 1024) {
+    if (poly.size() > max_vertices) {
+      // Every step-th vertex of a strictly convex polygon forms a strictly convex polygon inside it.
+      const std::size_t step = (poly.size() + max_vertices - 1) / max_vertices;
+      std::vector<Point2<double>> thinned;
+      for (std::size_t i = 0; i < poly.size(); i += step) thinned.push_back(poly[i]);
+      poly.swap(thinned);
+    }
+    if (poly.size() < 3) return;
+    if (!choose_center(poly)) return;
+    usable_ = true;
+    build_fan(poly);
+    build_disk(poly);
+    build_box(poly);
+  }
+
+  bool enabled() const { return usable_; }
+
+  /// The tests, with the fan's tables in this object's memory.
+  InnerPolygonView view() const { return view_with(vertex_.data(), angle_.data(), bucket_.data()); }
+
+  /// The same tests with the tables wherever a caller copied vertices(), angles() and buckets().
+  InnerPolygonView view_with(const Point2<double>* vertex, const double* angle, const int* bucket) const {
+    InnerPolygonView v = scalars_;
+    if (!vertex_.empty()) {
+      v.vertex = vertex, v.angle = angle, v.bucket = bucket;
+      v.vertices = static_cast<int>(vertex_.size());
+      v.buckets = static_cast<int>(bucket_.size());
+    }
+    return v;
+  }
+
+  const std::vector<Point2<double>>& vertices() const { return vertex_; }
+  const std::vector<double>& angles() const { return angle_; }
+  const std::vector<int>& buckets() const { return bucket_; }
+
+ private:
+  // The center: the middle of the polygon's bounding box, else the centroid of three spread
+  // vertices, each rounded, so each is certified strictly inside with the exact orient2d.
+  bool choose_center(const std::vector<Point2<double>>& poly) {
+    double xmin = poly[0].x, xmax = xmin, ymin = poly[0].y, ymax = ymin;
+    for (const auto& v : poly) {
+      xmin = std::min(xmin, v.x), xmax = std::max(xmax, v.x);
+      ymin = std::min(ymin, v.y), ymax = std::max(ymax, v.y);
+    }
+    const std::size_t k = poly.size();
+    const auto &a = poly[0], &b = poly[k / 3], &c = poly[2 * k / 3];
+    // Halves and thirds first: the sums cannot overflow.
+    const Point2<double> candidates[] = {{xmin / 2 + xmax / 2, ymin / 2 + ymax / 2},
+                                         {a.x / 3 + b.x / 3 + c.x / 3, a.y / 3 + b.y / 3 + c.y / 3}};
+    for (const auto& cand : candidates) {
+      if (strictly_inside_exact(poly, cand)) {
+        scalars_.cx = cand.x, scalars_.cy = cand.y;
+        xmin_ = xmin, xmax_ = xmax, ymin_ = ymin, ymax_ = ymax;
+        return true;
+      }
+    }
+    return false;
+  }
+
+  static bool strictly_inside_exact(const std::vector<Point2<double>>& poly, const Point2<double>& p) {
+    if (!std::isfinite(p.x) || !std::isfinite(p.y)) return false;
+    for (std::size_t i = 0; i < poly.size(); ++i) {
+      if (orient2d(poly[i], poly[(i + 1) % poly.size()], p) <= 0) return false;
+    }
+    return true;
+  }
+
+  // Vertices rotated to start at the smallest pseudo-angle around c, their angles (made
+  // non-decreasing: rounding may break ties the wrong way, which only costs a kept point), and for
+  // each of the equal angle ranges the last vertex at or below its start.
+  void build_fan(const std::vector<Point2<double>>& poly) {
+    const double cx = scalars_.cx, cy = scalars_.cy;
+    const std::size_t k = poly.size();
+    std::vector<double> angle(k);
+    for (std::size_t i = 0; i < k; ++i) {
+      angle[i] = pseudo_angle(poly[i].x - cx, poly[i].y - cy);
+      if (!(angle[i] >= 0 && angle[i] <= 4)) return;  // overflow (huge coordinates): no fan test
+    }
+    const std::size_t first =
+        static_cast<std::size_t>(std::min_element(angle.begin(), angle.end()) - angle.begin());
+    for (std::size_t i = 0; i < k; ++i) {
+      vertex_.push_back(poly[(first + i) % k]);
+      angle_.push_back(std::max(angle[(first + i) % k], i ? angle_.back() : 0.0));
+    }
+    std::size_t buckets = 64;
+    while (buckets < 4 * k) buckets *= 2;
+    scalars_.bucket_scale = static_cast<double>(buckets) / 4;
+    bucket_.resize(buckets);
+    int last = -1;  // vertices with angle <= the bucket's start, minus one
+    for (std::size_t b = 0; b < buckets; ++b) {
+      const double start = static_cast<double>(b) / scalars_.bucket_scale;
+      while (last + 1 < static_cast<int>(k) && angle_[static_cast<std::size_t>(last + 1)] <= start) ++last;
+      bucket_[b] = last;
+    }
+  }
+
+  // The disk around c of squared radius disk, strictly inside every edge line. For each edge a->b,
+  // with l, r, det as in certainly_left(a, b, c) and within the range checks below (no product under-
+  // or overflows, len2 and lo far from both ends of the exponent range):
+  //  - exact det >= det - 4 eps (|l| + |r|) (certainly_left's bound), so the computed
+  //    lo = det - 4 eps (|l|+|r|), rounded once more, satisfies exact det >= lo / (1 + eps);
+  //  - the computed squared edge length len2 >= exact len2 (1 - eps)^4 (two differences, two
+  //    squares, one sum), less 2^-1074 for underflowed squares: nothing beside len2 >= 2^-200;
+  //  - the computed q = lo * lo / len2 <= lo^2 / len2 (1 + eps)^2, so the exact squared distance
+  //    det^2 / len2 from c to the line is >= q (1 - eps)^2 (1 - eps)^4 / (1 + eps)^2 >= q (1 - 10 eps).
+  // disk = min q (1 - 64 eps), rounded, is <= min q (1 - 63 eps). A point p with computed
+  // s = (px - cx)^2 + (py - cy)^2 < disk has exact s <= (disk + 2^-1073) / (1 - eps)^4 (an
+  // underflowed square errs by 2^-1075 at most; disk >= 2^-801) < min q (1 - 10 eps): p is strictly
+  // inside every edge's distance from c, so strictly inside the polygon.
+  void build_disk(const std::vector<Point2<double>>& poly) {
+    const double cx = scalars_.cx, cy = scalars_.cy;
+    double q_min = INFINITY;
+    for (std::size_t i = 0; i < poly.size(); ++i) {
+      const auto& a = poly[i];
+      const auto& b = poly[(i + 1) % poly.size()];
+      const double l = (a.x - cx) * (b.y - cy);
+      const double r = (a.y - cy) * (b.x - cx);
+      const double lo = (l - r) - 4 * kUnitRoundoff * (std::fabs(l) + std::fabs(r));
+      const double dx = b.x - a.x, dy = b.y - a.y;
+      const double len2 = dx * dx + dy * dy;
+      // Also excludes NaN and infinity; lo >= 2^-200 keeps |l|+|r| far above the underflow range.
+      if (!(lo >= 0x1p-200 && lo <= 0x1p200 && len2 >= 0x1p-200 && len2 <= 0x1p400)) return;
+      q_min = std::min(q_min, lo * lo / len2);  // in [2^-800, 2^600]
+    }
+    scalars_.disk = q_min * (1 - 64 * kUnitRoundoff);
+  }
+
+  // The largest box c +- f (half the polygon's width, half its height) with f found by bisection
+  // whose four corners orient2d certifies strictly inside; the corners are whatever doubles the
+  // rounding gives, and the certificate is for exactly those.
+  void build_box(const std::vector<Point2<double>>& poly) {
+    const double cx = scalars_.cx, cy = scalars_.cy;
+    const double hx = xmax_ / 2 - xmin_ / 2, hy = ymax_ / 2 - ymin_ / 2;
+    double lo = 0, hi = 1;
+    for (int step = 0; step < 12; ++step) {
+      const double f = (lo + hi) / 2;
+      double x0 = cx - f * hx, x1 = cx + f * hx, y0 = cy - f * hy, y1 = cy + f * hy;
+      const Point2<double> corners[] = {{x0, y0}, {x1, y0}, {x1, y1}, {x0, y1}};
+      bool inside = true;
+      for (const auto& corner : corners) inside = inside && strictly_inside_exact(poly, corner);
+      if (inside) {
+        lo = f;
+        scalars_.box_x0 = x0, scalars_.box_x1 = x1, scalars_.box_y0 = y0, scalars_.box_y1 = y1;
+      } else {
+        hi = f;
+      }
+    }
+  }
+
+  bool usable_ = false;  // c is certified strictly inside; the disk and box are valid (maybe empty)
+  InnerPolygonView scalars_;  // everything but the table pointers
+  double xmin_ = 0, xmax_ = 0, ymin_ = 0, ymax_ = 0;
+  std::vector<Point2<double>> vertex_;
+  std::vector<double> angle_;
+  std::vector<int> bucket_;
+};
+
+}  // namespace wagener::core
