@@ -12,12 +12,12 @@ step() { echo "== $*"; }
 step build
 cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 -DWAGENER_CUDA=ON -DWAGENER_BUILD_CLI=OFF -DWAGENER_TEST_ORACLES=OFF \
   -DWAGENER_BUILD_BENCH=${WAGENER_GPU_BENCH:-OFF} >"$out/configure.log" 2>&1 || { tail -30 "$out/configure.log"; exit 1; }
-cmake --build build-gpu -j "$(nproc)" --target test_cuda_hull test_trace_cuda ${WAGENER_GPU_TARGETS:-} >"$out/build.log" 2>&1 || { grep -E "error" "$out/build.log" | head -30; exit 1; }
+cmake --build build-gpu -j "$(nproc)" --target test_cuda_hull test_trace_cuda test_cuda_predicates ${WAGENER_GPU_TARGETS:-} >"$out/build.log" 2>&1 || { grep -E "error" "$out/build.log" | head -30; exit 1; }
 
-step "GPU tests (label cuda: test_cuda_hull, test_trace_cuda)"
+step "GPU tests (label cuda: test_cuda_predicates, test_cuda_hull, test_trace_cuda)"
 # The GPU test binaries are run directly: ctest would need every other test target built too.
 status=0
-for t in test_cuda_hull test_trace_cuda; do
+for t in test_cuda_predicates test_cuda_hull test_trace_cuda; do
   build-gpu/tests/$t 2>&1 | tee "$out/$t.log" | grep -E "^\[ +(OK|FAILED|SKIPPED|PASSED) +\]|Failure|seed" | tail -12
   [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
 done

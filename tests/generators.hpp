@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <functional>
 #include <random>
 #include <string>
@@ -14,8 +15,9 @@
 
 namespace wagener::testing {
 
-/// A fresh seed per run (printed by the tests on failure so a run can be replayed).
+/// A fresh seed per run (printed by the tests on failure); WAGENER_TEST_SEED=N replays run N.
 inline std::uint64_t fresh_seed() {
+  if (const char* replay = std::getenv("WAGENER_TEST_SEED")) return std::strtoull(replay, nullptr, 10);
   std::random_device rd;
   return (static_cast<std::uint64_t>(rd()) << 32) ^ rd();
 }

@@ -124,21 +124,50 @@ class ExactAccumulator {
   std::uint64_t word_[kWords];
 };
 
+// The error-free transformations below need every operation rounded on its own. A compiler that
+// fuses a product into a later sum (nvcc does by default, GCC with FMA targets) breaks them: the
+// sum of a rounded product l1 and i becomes fma(x, y, i), and two_sum's error term is then wrong.
+// These helpers are never fused.
+WAGENER_HD inline double mul_rounded(double a, double b) {
+#if defined(__CUDA_ARCH__)
+  return __dmul_rn(a, b);
+#else
+  volatile double p = a * b;  // a store: the product is rounded here, whatever the flags
+  return p;
+#endif
+}
+
+WAGENER_HD inline double add_rounded(double a, double b) {
+#if defined(__CUDA_ARCH__)
+  return __dadd_rn(a, b);
+#else
+  return a + b;
+#endif
+}
+
+WAGENER_HD inline double sub_rounded(double a, double b) {
+#if defined(__CUDA_ARCH__)
+  return __dsub_rn(a, b);
+#else
+  return a - b;
+#endif
+}
+
 // Shewchuk's error-free transformations: x + y == a + b (a - b) exactly, x the rounded result. They
 // hold without overflow; the caller keeps magnitudes far from both ends of the exponent range.
 WAGENER_HD inline void two_sum(double a, double b, double& x, double& y) {
-  x = a + b;
-  const double bv = x - a, av = x - bv;
-  y = (a - av) + (b - bv);
+  x = add_rounded(a, b);
+  const double bv = sub_rounded(x, a), av = sub_rounded(x, bv);
+  y = add_rounded(sub_rounded(a, av), sub_rounded(b, bv));
 }
 
 WAGENER_HD inline double two_diff_tail(double a, double b, double x) {
-  const double bv = a - x, av = x + bv;
-  return (a - av) + (bv - b);
+  const double bv = sub_rounded(a, x), av = add_rounded(x, bv);
+  return add_rounded(sub_rounded(a, av), sub_rounded(bv, b));
 }
 
 WAGENER_HD inline void two_diff(double a, double b, double& x, double& y) {
-  x = a - b;
+  x = sub_rounded(a, b);
   y = two_diff_tail(a, b, x);
 }
 
@@ -166,12 +195,13 @@ WAGENER_HD inline bool product_is_splittable(double p, double a, double b) {
 /// accumulator below costs thousands of instructions and a 544-byte local array. Returns 2 when it
 /// does not apply.
 WAGENER_HD inline int orient2d_expansion(double ax, double ay, double bx, double by, double cx, double cy) {
-  const double acx = ax - cx, bcx = bx - cx, acy = ay - cy, bcy = by - cy;
+  const double acx = sub_rounded(ax, cx), bcx = sub_rounded(bx, cx), acy = sub_rounded(ay, cy),
+               bcy = sub_rounded(by, cy);
   if (two_diff_tail(ax, cx, acx) != 0 || two_diff_tail(bx, cx, bcx) != 0 || two_diff_tail(ay, cy, acy) != 0 ||
       two_diff_tail(by, cy, bcy) != 0) {
     return 2;
   }
-  const double l1 = acx * bcy, r1 = acy * bcx;
+  const double l1 = mul_rounded(acx, bcy), r1 = mul_rounded(acy, bcx);
   if (!product_is_splittable(l1, acx, bcy) || !product_is_splittable(r1, acy, bcx)) return 2;
   const double l0 = product_error(acx, bcy, l1), r0 = product_error(acy, bcx, r1);
   // (l1 + l0) - (r1 + r0) = x3 + x2 + x1 + x0, nonoverlapping, increasing magnitude (zeros aside).
