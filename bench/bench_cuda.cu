@@ -7,6 +7,7 @@
 //
 // Usage: bench_cuda [--markdown FILE] [--min-log2 N] [--max-log2 N] [--precision float|double]
 //                   [--input disk|parabola|full] [--family square|disk|gaussian|circle] [--quick]
+//        bench_cuda --crossover   (cuda against cpu backend on small host inputs: auto's threshold)
 #include <thrust/execution_policy.h>
 #include <thrust/sort.h>
 
@@ -348,6 +349,31 @@ FullRow measure_full(index_t n, int family, cudaStream_t stream) {
           steps};
 }
 
+/// --crossover: the full hull of host points (uniform disk, the CLI's path) by the cuda backend and
+/// by the cpu backend at n = 2^10 .. 2^22, to place --backend auto's threshold.
+template <class T>
+void crossover(cudaStream_t stream) {
+  std::printf("\n| precision | n | cuda backend ms (host memory) | cpu backend ms | faster |\n|---|---|---|---|---|\n");
+  for (int log2n = 10; log2n <= 22; ++log2n) {
+    const index_t n = index_t{1} << log2n;
+    DeviceBuffer<Point2<T>> points(static_cast<std::size_t>(n));
+    generate_full_kernel<T><<<1024, 256, 0, stream>>>(points.data(), n, 1);
+    WAGENER_CUDA_CHECK_LAUNCH();
+    std::vector<Point2<T>> host(static_cast<std::size_t>(n));
+    WAGENER_CUDA_CHECK(cudaMemcpy(host.data(), points.data(), n * sizeof(Point2<T>), cudaMemcpyDeviceToHost));
+    const std::span<const Point2<T>> span(host);
+    wagener::HullStats stats;
+    if (wcuda::convex_hull<T>(span, &stats) != cpu::convex_hull_parallel<T>(host)) {
+      std::fprintf(stderr, "WRONG FULL HULL at crossover n = %lld\n", static_cast<long long>(n));
+      std::exit(1);
+    }
+    const double gpu = median_ms(21, [&] { return wall_ms([&] { wcuda::convex_hull<T>(span, &stats); }); });
+    const double cpu_ms = median_ms(21, [&] { return wall_ms([&] { cpu::convex_hull_parallel<T>(host); }); });
+    std::printf("| %s | 2^%d | %.3f | %.3f | %s |\n", sizeof(T) == 4 ? "float" : "double", log2n, gpu, cpu_ms,
+                gpu < cpu_ms ? "cuda" : "cpu");
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -360,6 +386,12 @@ int main(int argc, char** argv) {
     if (!std::strcmp(argv[i], "--precision") && i + 1 < argc) only_precision = argv[++i];
     if (!std::strcmp(argv[i], "--input") && i + 1 < argc) only_input = argv[++i];
     if (!std::strcmp(argv[i], "--quick")) quick = true;
+    if (!std::strcmp(argv[i], "--crossover")) {
+      wcuda::Stream stream;
+      crossover<float>(stream.get());
+      crossover<double>(stream.get());
+      return 0;
+    }
     if (!std::strcmp(argv[i], "--family") && i + 1 < argc) only_family = argv[++i];
   }
   cudaDeviceProp prop{};
