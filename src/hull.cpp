@@ -16,9 +16,14 @@
 namespace wagener {
 namespace {
 
-// auto: the GPU for presorted upper hulls when a device is present; full hulls stay on the CPU until the
-// device pipeline beats it at every size (bench/RESULTS.md: not yet at 2^20).
-Backend resolve(const HullOptions& options, bool full_hull) {
+// auto: the GPU when a device is present and the input has at least this many points, else the
+// CPU. Measured for full hulls from host memory (bench_cuda --crossover, H100 against 16 cores,
+// bench/RESULTS.md): the GPU is faster from 2^15 float and 2^16 double points on a uniform disk,
+// slower below (fixed costs of about 0.2-0.3 ms). Presorted upper hulls take the same threshold: the
+// CPU scan wins at 2^11, the GPU by 90x at 2^20.
+constexpr std::size_t kMinPointsForGpu = std::size_t{1} << 16;
+
+Backend resolve(const HullOptions& options, std::size_t n) {
   if (options.trace) {
     // The emulator and the CUDA backend report rounds (the same ones: the trace is defined by the
     // input alone; tests/test_trace*.cpp check it). auto picks the emulator, the reference.
@@ -28,7 +33,7 @@ Backend resolve(const HullOptions& options, bool full_hull) {
                             std::string(backend_name(options.backend)) + " backend does not report rounds)");
   }
   if (options.backend != Backend::automatic) return options.backend;
-  return !full_hull && cuda::device_available() ? Backend::cuda : Backend::cpu;
+  return n >= kMinPointsForGpu && cuda::device_available() ? Backend::cuda : Backend::cpu;
 }
 
 /// A backend's rounds of one chain, relabelled for the sink. A lower chain ran on the reflected,
@@ -123,7 +128,7 @@ bool cuda_available() {
 template <class T>
 std::vector<Point2<T>> upper_hull(std::span<const Point2<T>> sorted, const HullOptions& options) {
   HullStats stats;
-  stats.backend = resolve(options, /*full_hull=*/false);
+  stats.backend = resolve(options, sorted.size());
   stats.points = static_cast<std::int64_t>(sorted.size());
   require_finite(sorted);
   require_sorted(sorted);
@@ -150,7 +155,7 @@ std::vector<Point2<T>> upper_hull(std::span<const Point2<T>> sorted, const HullO
 template <class T>
 std::vector<Point2<T>> convex_hull(std::span<const Point2<T>> points, const HullOptions& options) {
   HullStats stats;
-  stats.backend = resolve(options, /*full_hull=*/true);
+  stats.backend = resolve(options, points.size());
   stats.points = static_cast<std::int64_t>(points.size());
   auto hull = timed(stats, [&] {
     switch (stats.backend) {

@@ -268,6 +268,21 @@ TEST(HullApi, BackendNamesRoundTrip) {
   EXPECT_THROW(parse_backend("gpu"), std::invalid_argument);
 }
 
+// auto: the GPU only with a device and from 2^16 points (the measured crossover); else the CPU.
+TEST(HullApi, AutoPicksTheGpuOnlyForLargeInputsWithADevice) {
+  std::mt19937_64 rng(testing::fresh_seed());
+  for (std::size_t n : {std::size_t{1000}, (std::size_t{1} << 16) - 1, std::size_t{1} << 16}) {
+    const auto pts = testing::uniform_disk<double>(n, rng);
+    const Backend expected = n >= (std::size_t{1} << 16) && cuda_available() ? Backend::cuda : Backend::cpu;
+    HullStats stats;
+    EXPECT_EQ(convex_hull<double>(pts, {Backend::automatic, &stats}), cpu::convex_hull_serial<double>(pts));
+    EXPECT_EQ(stats.backend, expected) << n;
+    const auto sorted = testing::sorted_copy(pts);
+    EXPECT_EQ(upper_hull<double>(sorted, {Backend::automatic, &stats}), cpu::upper_chain<double>(sorted));
+    EXPECT_EQ(stats.backend, expected) << n;
+  }
+}
+
 TEST(HullApi, CudaBackendWithoutADeviceSaysSo) {
   if (cuda_available()) GTEST_SKIP() << "a CUDA device is present";
   const std::vector<Point2<double>> pts = {{0, 0}, {1, 1}};

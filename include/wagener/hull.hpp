@@ -13,7 +13,7 @@
 namespace wagener {
 
 enum class Backend {
-  automatic,  ///< upper hulls: cuda when a device is present, else cpu; full hulls: cpu (for now)
+  automatic,  ///< cuda when a device is present and n >= 2^16 (the measured crossover), else cpu
   cpu,        ///< serial exact reference for presorted upper hulls; multi-core filter for full hulls
   pram,       ///< Wagener's rounds on the CPU PRAM emulator (the seed's algorithm, instrumented)
   cuda,       ///< Wagener's rounds on the GPU
@@ -35,8 +35,8 @@ struct HullStats {
   std::int64_t max_processors = 0;   ///< PRAM: largest number of processors active in one step
   std::int64_t survivors = 0;        ///< cpu/cuda full hull: points left after the interior filter
   double milliseconds = 0;           ///< wall time of the whole call
-  double device_milliseconds = 0;    ///< cuda: the hull kernels alone (CUDA events)
-  double transfer_milliseconds = 0;  ///< cuda: copying the input to the device (pinned staging)
+  double device_milliseconds = 0;    ///< cuda: the hull alone (CUDA events); full hull: after the filter
+  double transfer_milliseconds = 0;  ///< cuda: copying the input in (full hull: with the filter overlapped)
 };
 
 struct HullOptions {

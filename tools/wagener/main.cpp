@@ -70,7 +70,7 @@ void write_picture(const std::string& path, wagener::ImageFormat format,
   wagener::write_file_atomically(path, wagener::render<T>(points, hull, rounds, options));
 }
 
-void print_stats(const wagener::HullStats& s, const std::string& precision) {
+void print_stats(const wagener::HullStats& s, const std::string& precision, bool upper) {
   std::fprintf(stderr,
                "backend         %s (%s)\n"
                "points          %lld\n"
@@ -89,8 +89,13 @@ void print_stats(const wagener::HullStats& s, const std::string& precision) {
   }
   if (s.survivors > 0) std::fprintf(stderr, "filter kept     %lld\n", static_cast<long long>(s.survivors));
   if (s.backend == wagener::Backend::cuda && s.device_milliseconds > 0) {
-    std::fprintf(stderr, "copy to device  %.3f ms\ndevice time     %.3f ms\n", s.transfer_milliseconds,
-                 s.device_milliseconds);
+    if (upper) {
+      std::fprintf(stderr, "copy to device  %.3f ms\ndevice time     %.3f ms\n", s.transfer_milliseconds,
+                   s.device_milliseconds);
+    } else {  // the chunks are filtered as they land
+      std::fprintf(stderr, "copy + filter   %.3f ms\nsort + chains   %.3f ms\n", s.transfer_milliseconds,
+                   s.device_milliseconds);
+    }
   }
 }
 
@@ -148,7 +153,7 @@ int run_hull(const HullCommand& cmd) {
   const double output_ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   if (cmd.stats) {
-    print_stats(stats, cmd.precision);
+    print_stats(stats, cmd.precision, cmd.upper);
     std::fprintf(stderr, "output          %.3f ms\n", output_ms);
   }
   return 0;
@@ -254,7 +259,7 @@ int main(int argc, char** argv) {
       "Promise input sorted by x, then y; checked while reading (a violation is an input error)");
   hull_cmd
       ->add_option("--backend", hull.backend,
-                   "auto: cuda for --upper when a device is present, else cpu (full hulls: cpu for now)")
+                   "auto: cuda when a device is present and there are at least 65536 points, else cpu")
       ->check(CLI::IsMember({"auto", "cpu", "pram", "cuda"}))
       ->capture_default_str();
   hull_cmd->add_option("--precision", hull.precision, "Coordinate type")
