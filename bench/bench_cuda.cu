@@ -28,6 +28,7 @@
 #include "cuda/convex_hull.cuh"
 #include "cuda/cuda_backend.hpp"
 #include "cuda/upper_hull.cuh"
+#include "families.hpp"
 #include "thrust_peer.cuh"
 
 using wagener::index_t;
@@ -40,13 +41,7 @@ using wcuda::Event;
 
 namespace {
 
-__host__ __device__ inline double unit_hash(std::uint64_t i) {
-  std::uint64_t z = i + 0x9e3779b97f4a7c15ull;
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  z ^= z >> 31;
-  return static_cast<double>(z >> 11) * 0x1p-53;
-}
+using bench::unit_hash;
 
 /// Points with x increasing in i: a uniform disk (x stratified, y uniform in the chord) or the
 /// parabola y = -x^2 (every point on the upper hull).
@@ -65,29 +60,13 @@ __global__ void generate_kernel(Point2<T>* out, index_t n, bool parabola) {
   }
 }
 
-/// Unsorted-input families for the full hull: uniform square, disk, gaussian, and a circle (every
-/// point on or next to the hull). bench_full_peers.cpp generates the same points on the host for
-/// CGAL and Qhull: change both together.
+/// Unsorted-input families for the full hull (bench/families.hpp; bench_full_peers generates the
+/// same points on the host for CGAL and Qhull).
 template <class T>
 __global__ void generate_full_kernel(Point2<T>* out, index_t n, int family) {
   for (index_t i = blockIdx.x * static_cast<index_t>(blockDim.x) + threadIdx.x; i < n;
        i += static_cast<index_t>(gridDim.x) * blockDim.x) {
-    const double u = unit_hash(2 * static_cast<std::uint64_t>(i)),
-                 v = unit_hash(2 * static_cast<std::uint64_t>(i) + 1);
-    double x = 2 * u - 1, y = 2 * v - 1;
-    if (family == 1) {  // disk: area-preserving map of the square's point
-      const double r = sqrt(u), a = 2 * M_PI * v;
-      x = r * cos(a);
-      y = r * sin(a);
-    } else if (family == 2) {  // gaussian (Box-Muller)
-      const double r = sqrt(-2 * log(fmax(u, 1e-300))), a = 2 * M_PI * v;
-      x = r * cos(a);
-      y = r * sin(a);
-    } else if (family == 3) {  // circle
-      x = cos(2 * M_PI * u);
-      y = sin(2 * M_PI * u);
-    }
-    out[i] = {static_cast<T>(x), static_cast<T>(y)};
+    out[i] = bench::full_family_point<T>(static_cast<std::uint64_t>(i), family);
   }
 }
 
@@ -233,11 +212,15 @@ Row measure(index_t n, bool parabola, cudaStream_t stream) {
   std::vector<Point2<T>> host(static_cast<std::size_t>(n));
   WAGENER_CUDA_CHECK(cudaMemcpy(host.data(), points.data(), n * sizeof(Point2<T>), cudaMemcpyDeviceToHost));
   std::vector<Point2<T>> expected;
-  const double cpu = median_ms(quick ? 1 : n >= (index_t{1} << 24) ? 3 : 11, [&] {
-    const auto t0 = std::chrono::steady_clock::now();
-    expected = cpu::upper_chain<T>(host);
-    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-  });
+  const double cpu = median_ms(
+      quick                     ? 1
+      : n >= (index_t{1} << 24) ? 3
+                                : 11,
+      [&] {
+        const auto t0 = std::chrono::steady_clock::now();
+        expected = cpu::upper_chain<T>(host);
+        return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+      });
   std::vector<Point2<T>> got(static_cast<std::size_t>(hull.size));
   WAGENER_CUDA_CHECK(
       cudaMemcpy(got.data(), hull.data, got.size() * sizeof(Point2<T>), cudaMemcpyDeviceToHost));
@@ -282,10 +265,9 @@ struct FullRow {
   wcuda::FullHullProfile steps;  ///< one extra device-memory run, timed step by step
 };
 
-
 template <class T>
 FullRow measure_full(index_t n, int family, cudaStream_t stream) {
-  static const char* kNames[] = {"square", "disk", "gaussian", "circle"};
+  const auto& kNames = bench::kFullFamilies;
   const auto fail = [&](const char* what) {
     std::fprintf(stderr, "%s: %s %s n = %lld\n", what, sizeof(T) == 4 ? "float" : "double", kNames[family],
                  static_cast<long long>(n));
@@ -317,8 +299,18 @@ FullRow measure_full(index_t n, int family, cudaStream_t stream) {
   const std::span<const Point2<T>> host_span(host);
   if (quick) {
     if (hull != cpu::convex_hull_parallel<T>(host)) fail("WRONG FULL HULL");
-    return {sizeof(T) == 4 ? "float" : "double", kNames[family], n, static_cast<index_t>(hull.size()),
-            survivors, ms, floor, -1, -1, -1, -1, steps};
+    return {sizeof(T) == 4 ? "float" : "double",
+            kNames[family],
+            n,
+            static_cast<index_t>(hull.size()),
+            survivors,
+            ms,
+            floor,
+            -1,
+            -1,
+            -1,
+            -1,
+            steps};
   }
   wagener::HullStats stats;
   if (wcuda::convex_hull<T>(host_span, &stats) != hull) fail("WRONG FULL HULL from host memory");  // warm-up
@@ -353,7 +345,9 @@ FullRow measure_full(index_t n, int family, cudaStream_t stream) {
 /// by the cpu backend at n = 2^10 .. 2^22, to place --backend auto's threshold.
 template <class T>
 void crossover(cudaStream_t stream) {
-  std::printf("\n| precision | n | cuda backend ms (host memory) | cpu backend ms | faster |\n|---|---|---|---|---|\n");
+  std::printf(
+      "\n| precision | n | cuda backend ms (host memory) | cpu backend ms | faster "
+      "|\n|---|---|---|---|---|\n");
   for (int log2n = 10; log2n <= 22; ++log2n) {
     const index_t n = index_t{1} << log2n;
     DeviceBuffer<Point2<T>> points(static_cast<std::size_t>(n));
@@ -412,8 +406,7 @@ int main(int argc, char** argv) {
     for (int log2n : {20, 24, 28}) {
       if (log2n > max_log2 || log2n < min_log2) continue;
       for (int family = 0; family < 4; ++family) {
-        static const char* kFamilies[] = {"square", "disk", "gaussian", "circle"};
-        if (!only_family.empty() && only_family != kFamilies[family]) continue;
+        if (!only_family.empty() && only_family != bench::kFullFamilies[family]) continue;
         if (only_precision != "double")
           full_rows.push_back(measure_full<float>(index_t{1} << log2n, family, stream.get()));
         if (only_precision != "float")

@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "cgal_peer.hpp"
+#include "families.hpp"
 #include "qhull_peer.hpp"
 #include "wagener/hull.hpp"
 
@@ -35,41 +36,14 @@ using Clock = std::chrono::steady_clock;
 using wagener::Point2;
 static_assert(sizeof(Point2<double>) == 2 * sizeof(double), "Qhull is handed the points as a flat array");
 
-constexpr const char* kFamilies[] = {"square", "disk", "gaussian", "circle"};
-constexpr int kCircle = 3;
+using bench::kCircle;
+constexpr auto& kFamilies = bench::kFullFamilies;
 
-/// bench_cuda.cu's unit_hash: splitmix64 of i, top 53 bits as a double in [0, 1).
-double unit_hash(std::uint64_t i) {
-  std::uint64_t z = i + 0x9e3779b97f4a7c15ull;
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  z ^= z >> 31;
-  return static_cast<double>(z >> 11) * 0x1p-53;
-}
-
-/// bench_cuda.cu's generate_full_kernel, point for point: uniform square, disk (area-preserving
-/// map), gaussian (Box-Muller), circle (cos, sin of a uniform angle).
+/// bench_cuda's full-hull inputs, point for point (bench/families.hpp).
 template <class T>
 std::vector<Point2<T>> generate(std::size_t n, int family) {
   std::vector<Point2<T>> out(n);
-  for (std::size_t i = 0; i < n; ++i) {
-    const double u = unit_hash(2 * static_cast<std::uint64_t>(i)),
-                 v = unit_hash(2 * static_cast<std::uint64_t>(i) + 1);
-    double x = 2 * u - 1, y = 2 * v - 1;
-    if (family == 1) {
-      const double r = std::sqrt(u), a = 2 * M_PI * v;
-      x = r * std::cos(a);
-      y = r * std::sin(a);
-    } else if (family == 2) {
-      const double r = std::sqrt(-2 * std::log(std::fmax(u, 1e-300))), a = 2 * M_PI * v;
-      x = r * std::cos(a);
-      y = r * std::sin(a);
-    } else if (family == kCircle) {
-      x = std::cos(2 * M_PI * u);
-      y = std::sin(2 * M_PI * u);
-    }
-    out[i] = {static_cast<T>(x), static_cast<T>(y)};
-  }
+  for (std::size_t i = 0; i < n; ++i) out[i] = bench::full_family_point<T>(i, family);
   return out;
 }
 

@@ -16,6 +16,13 @@ Point2<T> reflected(const Point2<T>& p) {
   return {-p.x, -p.y};
 }
 
+/// Turns the upper chain of the reflected, reversed points back into the lower chain of the points.
+template <class T>
+void unreflect_chain(std::vector<Point2<T>>& chain) {
+  std::reverse(chain.begin(), chain.end());
+  for (auto& p : chain) p = reflected(p);
+}
+
 /// Lower chain (lexicographically smallest to largest, under the bottom) of sorted points, computed
 /// by any upper-hull routine `upper` applied to the reflected, reversed input.
 template <class T, class UpperHull>
@@ -23,8 +30,7 @@ std::vector<Point2<T>> lower_chain_by_reflection(std::span<const Point2<T>> sort
   std::vector<Point2<T>> mirrored(sorted.size());
   std::transform(sorted.rbegin(), sorted.rend(), mirrored.begin(), reflected<T>);
   std::vector<Point2<T>> chain = upper(std::span<const Point2<T>>(mirrored));
-  std::reverse(chain.begin(), chain.end());
-  for (auto& p : chain) p = reflected(p);
+  unreflect_chain(chain);
   return chain;
 }
 

@@ -55,12 +55,12 @@ WAGENER_HD inline double pseudo_angle(double x, double y) {
 /// A disabled test certifies nothing; a default-constructed view keeps every point.
 struct InnerPolygonView {
   double cx = 0, cy = 0;
-  double disk = -1;                                   // disabled: no sum of squares is < -1
+  double disk = -1;                                       // disabled: no sum of squares is < -1
   double box_x0 = 0, box_x1 = 0, box_y0 = 0, box_y1 = 0;  // disabled: empty
-  const Point2<double>* vertex = nullptr;             // fan: vertices from the smallest angle around c
-  const double* angle = nullptr;                      // their pseudo-angles, non-decreasing
-  const int* bucket = nullptr;                        // per angle bucket: last vertex at or below its start
-  int vertices = 0;                                   // 0: no fan test
+  const Point2<double>* vertex = nullptr;                 // fan: vertices from the smallest angle around c
+  const double* angle = nullptr;                          // their pseudo-angles, non-decreasing
+  const int* bucket = nullptr;  // per angle bucket: last vertex at or below its start
+  int vertices = 0;             // 0: no fan test
   int buckets = 0;
   double bucket_scale = 0;
 
@@ -105,7 +105,9 @@ struct InnerPolygonView {
   }
 
  private:
-  WAGENER_HD static int min(int a, int b) { return a < b ? a : b; }
+  WAGENER_HD static int min(int a, int b) {
+    return a < b ? a : b;
+  }
 };
 
 /// Builds the tests for a strictly convex, counter-clockwise polygon with input points as vertices
@@ -267,7 +269,7 @@ class InnerPolygon {
     }
   }
 
-  bool usable_ = false;  // c is certified strictly inside; the disk and box are valid (maybe empty)
+  bool usable_ = false;       // c is certified strictly inside; the disk and box are valid (maybe empty)
   InnerPolygonView scalars_;  // everything but the table pointers
   double xmin_ = 0, xmax_ = 0, ymin_ = 0, ymax_ = 0;
   std::vector<Point2<double>> vertex_;

@@ -11,12 +11,12 @@
 #include <algorithm>
 #include <climits>
 #include <cstring>
-#include <exception>
-#include <optional>
-#include <thread>
 #include <cub/device/device_radix_sort.cuh>
 #include <cuda/std/tuple>
+#include <exception>
+#include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "core/chains.hpp"
@@ -25,6 +25,7 @@
 #include "cuda/buffers.cuh"
 #include "cuda/check.cuh"
 #include "cuda/convex_hull.cuh"
+#include "cuda/launch.cuh"
 #include "cuda/staging.cuh"
 #include "cuda/upper_hull.cuh"
 #include "wagener/error.hpp"
@@ -111,7 +112,8 @@ __global__ void __launch_bounds__(kDirections)
 /// One block: each direction's best sample as a point (NaN where none).
 template <class T, class Points>
 __global__ void __launch_bounds__(kDirections)
-    gather_extremes_kernel(Points points, index_t stride, const unsigned long long* best, Point2<double>* extreme) {
+    gather_extremes_kernel(Points points, index_t stride, const unsigned long long* best,
+                           Point2<double>* extreme) {
   const unsigned long long key = best[threadIdx.x];
   Point2<double> p{NAN, NAN};
   if (key != 0) {
@@ -150,7 +152,7 @@ __global__ void __launch_bounds__(kFilterThreads)
         if (!isfinite(px) || !isfinite(py)) {
           atomicMin(first_bad, static_cast<unsigned long long>(first_index + i));
         } else {
-          keep = !poly.quick_inside(px, py) && !poly.fan_inside(px, py);
+          keep = !poly.certainly_inside(px, py);
         }
       }
       const unsigned mask = __ballot_sync(0xffffffffu, keep);
@@ -172,17 +174,8 @@ struct PointDecomposer {
   __host__ __device__ ::cuda::std::tuple<T&, T&> operator()(Point2<T>& p) const { return {p.x, p.y}; }
 };
 
-index_t ceil_div(index_t a, index_t b) {
-  return (a + b - 1) / b;
-}
-
 int filter_grid(index_t n) {
-  static const int most = [] {
-    int device = 0, sms = 0;
-    WAGENER_CUDA_CHECK(cudaGetDevice(&device));
-    WAGENER_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-    return sms * kFilterBlocksPerSm;
-  }();
+  const index_t most = index_t{multiprocessors()} * kFilterBlocksPerSm;
   return static_cast<int>(std::clamp<index_t>(ceil_div(n, index_t{kFilterThreads} * kFilterUnroll), 1, most));
 }
 
@@ -197,7 +190,7 @@ struct FullHullWorkspace {
   DeviceBuffer<Point2<T>> host_sample;
   DeviceBuffer<unsigned long long> best{kDirections};
   DeviceBuffer<Point2<double>> extremes{kDirections};
-  DeviceBuffer<unsigned char> fan;  ///< the polygon's vertices, angles and buckets
+  DeviceBuffer<unsigned char> fan;               ///< the polygon's vertices, angles and buckets
   DeviceBuffer<unsigned long long> counters{2};  ///< [0] survivors, [1] first non-finite index
   PinnedBuffer<unsigned char> fan_staging{kDirections * (sizeof(Point2<double>) + sizeof(double)) +
                                           kMaxFanBuckets * sizeof(int)};
@@ -228,7 +221,8 @@ core::InnerPolygonView inner_polygon(Points points, index_t samples, index_t str
   WAGENER_CUDA_CHECK(cudaMemsetAsync(ws.best.data(), 0, kDirections * sizeof(unsigned long long), stream));
   sample_extremes_kernel<T><<<blocks, kDirections, 0, stream>>>(points, samples, stride, ws.best.data());
   WAGENER_CUDA_CHECK_LAUNCH();
-  gather_extremes_kernel<T><<<1, kDirections, 0, stream>>>(points, stride, ws.best.data(), ws.extremes.data());
+  gather_extremes_kernel<T>
+      <<<1, kDirections, 0, stream>>>(points, stride, ws.best.data(), ws.extremes.data());
   WAGENER_CUDA_CHECK_LAUNCH();
   WAGENER_CUDA_CHECK(cudaMemcpyAsync(ws.extremes_host.data(), ws.extremes.data(),
                                      kDirections * sizeof(Point2<double>), cudaMemcpyDeviceToHost, stream));
@@ -279,8 +273,8 @@ template <class T, class Points>
 void filter(Points points, index_t n, index_t first_index, const core::InnerPolygonView& poly,
             FullHullWorkspace<T>& ws, cudaStream_t stream) {
   if (n == 0) return;
-  filter_kernel<T><<<filter_grid(n), kFilterThreads, 0, stream>>>(points, n, first_index, poly, ws.kept.data(),
-                                                                   ws.counters.data(), ws.counters.data() + 1);
+  filter_kernel<T><<<filter_grid(n), kFilterThreads, 0, stream>>>(
+      points, n, first_index, poly, ws.kept.data(), ws.counters.data(), ws.counters.data() + 1);
   WAGENER_CUDA_CHECK_LAUNCH();
 }
 
@@ -301,8 +295,8 @@ struct StepEvents {
 template <class T>
 std::vector<Point2<T>> finish(FullHullWorkspace<T>& ws, cudaStream_t stream, index_t* survivors,
                               StepEvents* profile = nullptr) {
-  WAGENER_CUDA_CHECK(cudaMemcpyAsync(ws.counters_host.data(), ws.counters.data(), 2 * sizeof(unsigned long long),
-                                     cudaMemcpyDeviceToHost, stream));
+  WAGENER_CUDA_CHECK(cudaMemcpyAsync(ws.counters_host.data(), ws.counters.data(),
+                                     2 * sizeof(unsigned long long), cudaMemcpyDeviceToHost, stream));
   WAGENER_CUDA_CHECK(cudaStreamSynchronize(stream));
   const unsigned long long bad = ws.counters_host.data()[1];
   if (bad != ULLONG_MAX) throw input_error("point " + std::to_string(bad) + " is not finite");
@@ -325,13 +319,6 @@ std::vector<Point2<T>> finish(FullHullWorkspace<T>& ws, cudaStream_t stream, ind
   // Both chains at once, the lower one on a second host thread and stream: each is a few
   // latency-bound launches with a host round trip per level, so together they take about as long as
   // one.
-  auto download = [](const DeviceHull<T>& chain, cudaStream_t s) {
-    std::vector<Point2<T>> out(static_cast<std::size_t>(chain.size));
-    WAGENER_CUDA_CHECK(
-        cudaMemcpyAsync(out.data(), chain.data, out.size() * sizeof(Point2<T>), cudaMemcpyDeviceToHost, s));
-    WAGENER_CUDA_CHECK(cudaStreamSynchronize(s));
-    return out;
-  };
   ws.sorted.record(stream);
   int device = 0;
   WAGENER_CUDA_CHECK(cudaGetDevice(&device));
@@ -343,7 +330,7 @@ std::vector<Point2<T>> finish(FullHullWorkspace<T>& ws, cudaStream_t stream, ind
       const cudaStream_t side = ws.side.get();
       WAGENER_CUDA_CHECK(cudaStreamWaitEvent(side, ws.sorted.get(), 0));
       reflect_reversed(sorted, m, spare, side);
-      lower = download(upper_hull_on_device(spare, m, ws.lower, side, false), side);
+      lower = copy_to_host(upper_hull_on_device(spare, m, ws.lower, side, false), side);
       ws.lower_done.record(side);
     } catch (...) {
       lower_error = std::current_exception();
@@ -352,7 +339,7 @@ std::vector<Point2<T>> finish(FullHullWorkspace<T>& ws, cudaStream_t stream, ind
   std::vector<Point2<T>> upper;
   std::exception_ptr upper_error;
   try {
-    upper = download(upper_hull_on_device(sorted, m, ws.upper, stream, false), stream);
+    upper = copy_to_host(upper_hull_on_device(sorted, m, ws.upper, stream, false), stream);
   } catch (...) {
     upper_error = std::current_exception();
   }
@@ -365,15 +352,14 @@ std::vector<Point2<T>> finish(FullHullWorkspace<T>& ws, cudaStream_t stream, ind
     profile->chained.record(stream);
     profile->read();
   }
-  std::reverse(lower.begin(), lower.end());
-  for (auto& p : lower) p = core::reflected(p);
+  core::unreflect_chain(lower);
   return core::join_chains<T>(lower, upper);
 }
 
 /// The whole pipeline over points already on the device.
 template <class T, class Points>
-std::vector<Point2<T>> hull_of_device_points(Points points, index_t n, cudaStream_t stream, index_t* survivors,
-                                             FullHullProfile* out_profile = nullptr) {
+std::vector<Point2<T>> hull_of_device_points(Points points, index_t n, cudaStream_t stream,
+                                             index_t* survivors, FullHullProfile* out_profile = nullptr) {
   if (n == 0) {
     if (survivors) *survivors = 0;
     return {};
@@ -430,10 +416,11 @@ std::vector<Point2<T>> convex_hull_from_host(std::span<const Point2<T>> points, 
     const index_t stride = std::max<index_t>(1, n / kHostSampleSize);
     const index_t samples = ceil_div(n, stride);
     std::vector<Point2<T>> sample(static_cast<std::size_t>(samples));
-    for (index_t j = 0; j < samples; ++j) sample[static_cast<std::size_t>(j)] = points[static_cast<std::size_t>(j * stride)];
+    for (index_t j = 0; j < samples; ++j)
+      sample[static_cast<std::size_t>(j)] = points[static_cast<std::size_t>(j * stride)];
     FullHullWorkspace<T>::grow(ws.host_sample, samples);
-    WAGENER_CUDA_CHECK(cudaMemcpyAsync(ws.host_sample.data(), sample.data(), sample.size() * sizeof(Point2<T>),
-                                       cudaMemcpyHostToDevice, stream));
+    WAGENER_CUDA_CHECK(cudaMemcpyAsync(ws.host_sample.data(), sample.data(),
+                                       sample.size() * sizeof(Point2<T>), cudaMemcpyHostToDevice, stream));
     poly = inner_polygon<T>(AosPoints<T>{ws.host_sample.data()}, samples, 1, ws, stream);  // synchronises
   }
   reset_counters(ws, stream);
@@ -456,8 +443,8 @@ template std::vector<Point2<double>> convex_hull_on_device(const Point2<double>*
                                                            index_t*, FullHullProfile*);
 template std::vector<Point2<float>> convex_hull_on_device(const float*, const float*, index_t, cudaStream_t,
                                                           index_t*);
-template std::vector<Point2<double>> convex_hull_on_device(const double*, const double*, index_t, cudaStream_t,
-                                                           index_t*);
+template std::vector<Point2<double>> convex_hull_on_device(const double*, const double*, index_t,
+                                                           cudaStream_t, index_t*);
 template std::vector<Point2<float>> convex_hull_from_host(std::span<const Point2<float>>, cudaStream_t,
                                                           index_t*, cudaEvent_t);
 template std::vector<Point2<double>> convex_hull_from_host(std::span<const Point2<double>>, cudaStream_t,

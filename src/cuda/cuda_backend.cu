@@ -26,17 +26,6 @@ void copy_to_device(std::span<const Point2<T>> host, Point2<T>* device, cudaStre
 }
 
 template <class T>
-std::vector<Point2<T>> copy_to_host(const DeviceHull<T>& hull, cudaStream_t stream) {
-  std::vector<Point2<T>> out(static_cast<std::size_t>(hull.size));
-  if (hull.size > 0) {
-    WAGENER_CUDA_CHECK(cudaMemcpyAsync(out.data(), hull.data, out.size() * sizeof(Point2<T>),
-                                       cudaMemcpyDeviceToHost, stream));
-    WAGENER_CUDA_CHECK(cudaStreamSynchronize(stream));
-  }
-  return out;
-}
-
-template <class T>
 UpperHullWorkspace<T>& thread_workspace() {
   thread_local UpperHullWorkspace<T> workspace;
   return workspace;

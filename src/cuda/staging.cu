@@ -1,5 +1,3 @@
-#include "cuda/staging.cuh"
-
 #include <algorithm>
 #include <cstring>
 #include <thread>
@@ -7,6 +5,7 @@
 
 #include "cuda/buffers.cuh"
 #include "cuda/check.cuh"
+#include "cuda/staging.cuh"
 
 namespace wagener::cuda {
 namespace {
@@ -73,7 +72,8 @@ void stream_to_device(const void* host, std::size_t count, std::size_t element_b
     const std::size_t n = std::min(chunk, count - first);
     const std::size_t bytes = n * element_bytes;
     if (staging.pending[slot]) WAGENER_CUDA_CHECK(cudaEventSynchronize(staging.done[slot].get()));
-    parallel_memcpy(staging.buffer[slot].data(), static_cast<const char*>(host) + first * element_bytes, bytes);
+    parallel_memcpy(staging.buffer[slot].data(), static_cast<const char*>(host) + first * element_bytes,
+                    bytes);
     void* device = destination(first, n, slot);
     WAGENER_CUDA_CHECK(
         cudaMemcpyAsync(device, staging.buffer[slot].data(), bytes, cudaMemcpyHostToDevice, stream));

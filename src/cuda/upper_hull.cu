@@ -7,6 +7,7 @@
 #include "core/merge_step.hpp"
 #include "cuda/block_upper_hull.cuh"
 #include "cuda/check.cuh"
+#include "cuda/launch.cuh"
 #include "cuda/policy.cuh"
 #include "cuda/upper_hull.cuh"
 #include "wagener/error.hpp"
@@ -123,20 +124,6 @@ __global__ void reflect_reversed_kernel(const Point2<T>* in, index_t n, Point2<T
     const Point2<T> p = in[n - 1 - i];
     out[i] = {-p.x, -p.y};
   }
-}
-
-index_t ceil_div(index_t a, index_t b) {
-  return (a + b - 1) / b;
-}
-
-int multiprocessors() {
-  static const int count = [] {
-    int device = 0, sms = 0;
-    WAGENER_CUDA_CHECK(cudaGetDevice(&device));
-    WAGENER_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-    return sms;
-  }();
-  return count;
 }
 
 /// Blocks for a grid-stride loop over `units` pieces of work.

@@ -4,6 +4,7 @@
 #include <cuda_runtime.h>
 
 #include <functional>
+#include <vector>
 
 #include "core/merge_step.hpp"
 #include "cuda/buffers.cuh"
@@ -36,6 +37,18 @@ struct DeviceHull {
   const Point2<T>* data;  ///< inside the workspace; valid until its next use
   index_t size;
 };
+
+/// The hull's points on the host; waits for `stream`.
+template <class T>
+std::vector<Point2<T>> copy_to_host(const DeviceHull<T>& hull, cudaStream_t stream) {
+  std::vector<Point2<T>> out(static_cast<std::size_t>(hull.size));
+  if (hull.size > 0) {
+    WAGENER_CUDA_CHECK(cudaMemcpyAsync(out.data(), hull.data, out.size() * sizeof(Point2<T>),
+                                       cudaMemcpyDeviceToHost, stream));
+  }
+  WAGENER_CUDA_CHECK(cudaStreamSynchronize(stream));
+  return out;
+}
 
 /// Upper hull of d_points[0..n), sorted by (x, y), on `stream`. With `validate`, non-finite or
 /// unsorted input throws input_error (checked inside the first kernel, no extra pass).

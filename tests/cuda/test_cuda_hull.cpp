@@ -92,15 +92,15 @@ class DevicePoints {
   }
   DevicePoints(const DevicePoints&) = delete;
   DevicePoints& operator=(const DevicePoints&) = delete;
-  ~DevicePoints() {
-    cudaFree(points_), cudaFree(x_), cudaFree(y_), cudaFree(hull_);
-  }
+  ~DevicePoints() { cudaFree(points_), cudaFree(x_), cudaFree(y_), cudaFree(hull_); }
   /// cuda::convex_hull_device on the array of structures (soa = false) or the two arrays.
   std::vector<Point2<T>> convex_hull(bool soa) const {
     const index_t n = static_cast<index_t>(n_);
-    const index_t h = soa ? cuda::convex_hull_device<T>(x_, y_, n, hull_) : cuda::convex_hull_device<T>(points_, n, hull_);
+    const index_t h =
+        soa ? cuda::convex_hull_device<T>(x_, y_, n, hull_) : cuda::convex_hull_device<T>(points_, n, hull_);
     std::vector<Point2<T>> out(static_cast<std::size_t>(h));
-    EXPECT_EQ(cudaMemcpy(out.data(), hull_, out.size() * sizeof(Point2<T>), cudaMemcpyDeviceToHost), cudaSuccess);
+    EXPECT_EQ(cudaMemcpy(out.data(), hull_, out.size() * sizeof(Point2<T>), cudaMemcpyDeviceToHost),
+              cudaSuccess);
     return out;
   }
 
@@ -124,7 +124,8 @@ void convex_hull_every_family(std::mt19937_64& rng, std::initializer_list<std::s
       EXPECT_LE(stats.survivors, static_cast<std::int64_t>(n));
       const DevicePoints<T> device(pts);
       ASSERT_EQ(device.convex_hull(false), expected) << family.name << " n=" << n << " (device, Point2)";
-      ASSERT_EQ(device.convex_hull(true), expected) << family.name << " n=" << n << " (device, x and y arrays)";
+      ASSERT_EQ(device.convex_hull(true), expected)
+          << family.name << " n=" << n << " (device, x and y arrays)";
     }
   }
 }

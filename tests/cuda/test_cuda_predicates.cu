@@ -44,7 +44,8 @@ std::vector<Triple> adversarial_triples(std::mt19937_64& rng) {
       const double ax = u(rng) * scale, ay = u(rng) * scale, bx = u(rng) * scale, by = u(rng) * scale;
       const double t = u(rng);
       double cx = ax + t * (bx - ax), cy = ay + t * (by - ay);
-      for (int k = nudge(rng); k != 0; k += k > 0 ? -1 : 1) cy = std::nextafter(cy, k > 0 ? INFINITY : -INFINITY);
+      for (int k = nudge(rng); k != 0; k += k > 0 ? -1 : 1)
+        cy = std::nextafter(cy, k > 0 ? INFINITY : -INFINITY);
       out.push_back({ax, ay, bx, by, cx, cy});
     }
   }
@@ -64,7 +65,8 @@ std::vector<Triple> adversarial_triples(std::mt19937_64& rng) {
   // stage, where fused multiply-adds once broke the expansion on the device only.
   const auto floats = testing::near_collinear_ulp<float>(60000, rng);
   for (std::size_t i = 0; i + 2 < floats.size(); i += 3) {
-    out.push_back({floats[i].x, floats[i].y, floats[i + 1].x, floats[i + 1].y, floats[i + 2].x, floats[i + 2].y});
+    out.push_back(
+        {floats[i].x, floats[i].y, floats[i + 1].x, floats[i + 1].y, floats[i + 2].x, floats[i + 2].y});
   }
   const auto doubles = testing::near_collinear_ulp<double>(600, rng);
   for (std::size_t i = 0; i < doubles.size(); ++i) {
@@ -105,9 +107,9 @@ TEST(CudaPredicates, DeviceSignsEqualHostSignsAtEveryStage) {
                      detail::orient2d_exact(q.ax, q.ay, q.bx, q.by, q.cx, q.cy)};
     const Signs& dev = device[static_cast<std::size_t>(i)];
     ASSERT_TRUE(dev.full == host.full && dev.middle == host.middle && dev.exact == host.exact)
-        << std::hexfloat << "a=(" << q.ax << ", " << q.ay << ") b=(" << q.bx << ", " << q.by << ") c=(" << q.cx
-        << ", " << q.cy << "): device " << dev.full << " " << dev.middle << " " << dev.exact << ", host "
-        << host.full << " " << host.middle << " " << host.exact;
+        << std::hexfloat << "a=(" << q.ax << ", " << q.ay << ") b=(" << q.bx << ", " << q.by << ") c=("
+        << q.cx << ", " << q.cy << "): device " << dev.full << " " << dev.middle << " " << dev.exact
+        << ", host " << host.full << " " << host.middle << " " << host.exact;
     middle_applied += host.middle != 2;
   }
   EXPECT_GT(middle_applied, n / 10);  // the middle stage was exercised, not skipped
