@@ -7,6 +7,8 @@
 //
 // Usage: bench_cuda [--markdown FILE] [--min-log2 N] [--max-log2 N] [--precision float|double]
 //                   [--input disk|parabola|full] [--family square|disk|gaussian|circle] [--quick]
+//                   [--sample-shift S] [--filter-from-log2 N]   (the upper hull's guide filter)
+//                   [--small-level-tiles-per-sm N]   (which levels use SmallLevelPolicy; 0: none)
 //        bench_cuda --crossover   (cuda against cpu backend on small host inputs: auto's threshold)
 #include <thrust/execution_policy.h>
 #include <thrust/sort.h>
@@ -186,8 +188,15 @@ struct Row {
   std::string precision, distribution;
   index_t n;
   index_t hull;
+  index_t survivors;  ///< left by the guide filter; -1 when it did not run
   double wagener_ms, floor_ms, cpu_ms, seed_ms;
+  wcuda::UpperHullProfile steps;
 };
+
+/// Guide filter settings for the upper-hull rows (negative: the workspace's defaults).
+int sample_shift = -1;
+int filter_from_log2 = -1;
+int small_level_tiles_per_sm = -1;
 
 template <class T>
 Row measure(index_t n, bool parabola, cudaStream_t stream) {
@@ -199,6 +208,9 @@ Row measure(index_t n, bool parabola, cudaStream_t stream) {
   const int reps = n >= (index_t{1} << 26) ? 11 : 31;
 
   wcuda::UpperHullWorkspace<T> ws;
+  if (sample_shift >= 0) ws.sample_shift = sample_shift;
+  if (filter_from_log2 >= 0) ws.filter_from = index_t{1} << filter_from_log2;
+  if (small_level_tiles_per_sm >= 0) ws.small_level_tiles_per_sm = small_level_tiles_per_sm;
   auto hull = wcuda::upper_hull_on_device(points.data(), n, ws, stream, false);  // warm-up, allocations
   const double ms = median_ms(reps, [&] {
     Event a, b;
@@ -207,6 +219,8 @@ Row measure(index_t n, bool parabola, cudaStream_t stream) {
     b.record(stream);
     return static_cast<double>(b.since(a));
   });
+  wcuda::UpperHullProfile steps;
+  wcuda::upper_hull_on_device(points.data(), n, ws, stream, false, &steps);
   const double floor = floor_ms(points.data(), n, stream, reps);
 
   std::vector<Point2<T>> host(static_cast<std::size_t>(n));
@@ -237,10 +251,12 @@ Row measure(index_t n, bool parabola, cudaStream_t stream) {
           parabola ? "parabola" : "disk",
           n,
           hull.size,
+          ws.survivors,
           ms,
           floor,
           cpu,
-          seed};
+          seed,
+          steps};
 }
 
 /// The reference of the host-memory target: one plain synchronous cudaMemcpy of the same pageable
@@ -380,6 +396,10 @@ int main(int argc, char** argv) {
     if (!std::strcmp(argv[i], "--precision") && i + 1 < argc) only_precision = argv[++i];
     if (!std::strcmp(argv[i], "--input") && i + 1 < argc) only_input = argv[++i];
     if (!std::strcmp(argv[i], "--quick")) quick = true;
+    if (!std::strcmp(argv[i], "--sample-shift") && i + 1 < argc) sample_shift = std::atoi(argv[++i]);
+    if (!std::strcmp(argv[i], "--filter-from-log2") && i + 1 < argc) filter_from_log2 = std::atoi(argv[++i]);
+    if (!std::strcmp(argv[i], "--small-level-tiles-per-sm") && i + 1 < argc)
+      small_level_tiles_per_sm = std::atoi(argv[++i]);
     if (!std::strcmp(argv[i], "--crossover")) {
       wcuda::Stream stream;
       crossover<float>(stream.get());
@@ -415,17 +435,30 @@ int main(int argc, char** argv) {
     }
   }
   std::string table =
-      "| precision | input | n | hull | wagener ms | Gpts/s | floor ms | x floor | CPU serial ms | seed "
-      "arrangement ms |\n"
-      "|---|---|---|---|---|---|---|---|---|---|\n";
+      "| precision | input | n | hull | filter survivors | wagener ms | Gpts/s | floor ms | x floor | CPU "
+      "serial ms | seed arrangement ms |\n"
+      "|---|---|---|---|---|---|---|---|---|---|---|\n";
   for (const Row& r : rows) {
     char line[512];
-    std::snprintf(line, sizeof line, "| %s | %s | 2^%d | %lld | %.4f | %.2f | %.4f | %.2f | %.3f | %s |\n",
+    std::snprintf(
+        line, sizeof line, "| %s | %s | 2^%d | %lld | %s | %.4f | %.2f | %.4f | %.2f | %.3f | %s |\n",
+        r.precision.c_str(), r.distribution.c_str(), static_cast<int>(std::log2(static_cast<double>(r.n))),
+        static_cast<long long>(r.hull), r.survivors < 0 ? "-" : std::to_string(r.survivors).c_str(),
+        r.wagener_ms, static_cast<double>(r.n) / r.wagener_ms / 1e6, r.floor_ms, r.wagener_ms / r.floor_ms,
+        r.cpu_ms, r.seed_ms < 0 ? "-" : std::to_string(r.seed_ms).substr(0, 6).c_str());
+    table += line;
+  }
+  // Where the upper hull's time goes, from one more run with events between the steps.
+  table +=
+      "\n| precision | input | n | filter survivors | guide ms | filter ms | levels ms | levels |\n"
+      "|---|---|---|---|---|---|---|---|\n";
+  for (const Row& r : rows) {
+    char line[256];
+    std::snprintf(line, sizeof line, "| %s | %s | 2^%d | %s | %.3f | %.3f | %.3f | %d |\n",
                   r.precision.c_str(), r.distribution.c_str(),
-                  static_cast<int>(std::log2(static_cast<double>(r.n))), static_cast<long long>(r.hull),
-                  r.wagener_ms, static_cast<double>(r.n) / r.wagener_ms / 1e6, r.floor_ms,
-                  r.wagener_ms / r.floor_ms, r.cpu_ms,
-                  r.seed_ms < 0 ? "-" : std::to_string(r.seed_ms).substr(0, 6).c_str());
+                  static_cast<int>(std::log2(static_cast<double>(r.n))),
+                  r.survivors < 0 ? "-" : std::to_string(r.survivors).c_str(), r.steps.guide_ms,
+                  r.steps.filter_ms, r.steps.levels_ms, r.steps.levels);
     table += line;
   }
   // Gpts/s and x floor are of the device-memory time; host / copy is the host-memory target's ratio.

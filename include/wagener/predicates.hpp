@@ -233,10 +233,10 @@ WAGENER_HD WAGENER_NOINLINE inline int orient2d_exact(double ax, double ay, doub
 
 }  // namespace detail
 
-/// Orientation of the triple (a, b, c): +1 if c lies strictly left of the directed line a->b
-/// (a counter-clockwise turn), -1 if strictly right, 0 if the three points are collinear.
-/// Exact for every finite input. Precondition: no NaN or infinity.
-WAGENER_HD inline int orient2d(double ax, double ay, double bx, double by, double cx, double cy) {
+/// The sign of orient2d(a, b, c) when the floating-point filter alone certifies it, else 0 (not
+/// known). The first stage of orient2d, for callers to whom "not known" is a safe answer (filters
+/// that keep every point they cannot discard); a few flops and no fallback code.
+WAGENER_HD inline int orient2d_certified(double ax, double ay, double bx, double by, double cx, double cy) {
   // Shewchuk's ccwerrboundA = (3 + 16 eps) eps, eps = 2^-53. The bound assumes no overflow or
   // underflow: an overflow makes detsum infinite (never certified below); products far above the
   // subnormal range (detsum >= 2^-900) keep the absolute error of any underflowed product (at most
@@ -252,6 +252,15 @@ WAGENER_HD inline int orient2d(double ax, double ay, double bx, double by, doubl
     if (det > bound) return 1;
     if (-det > bound) return -1;
   }
+  return 0;
+}
+
+/// Orientation of the triple (a, b, c): +1 if c lies strictly left of the directed line a->b
+/// (a counter-clockwise turn), -1 if strictly right, 0 if the three points are collinear.
+/// Exact for every finite input. Precondition: no NaN or infinity.
+WAGENER_HD inline int orient2d(double ax, double ay, double bx, double by, double cx, double cy) {
+  const int certified = orient2d_certified(ax, ay, bx, by, cx, cy);
+  if (certified != 0) return certified;
   // Equal coordinates make a difference exactly zero: the sign is certainly 0 (duplicates, grids).
   if ((ax == cx || by == cy) && (ay == cy || bx == cx)) return 0;
   // Rare: near-collinear or extreme magnitudes. Exact differences allow the short exact stage.

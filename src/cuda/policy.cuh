@@ -5,6 +5,9 @@
 
 namespace wagener::cuda {
 
+/// The guide filter's starting points along the guide: one per bucket of x (GuideBuckets).
+inline constexpr int kGuideBuckets = 1 << 16;
+
 template <class T>
 struct UpperHullPolicy {
   // A block hulls a tile of kThreads strips of kStrip points: each thread chains its strip serially
@@ -24,6 +27,39 @@ struct UpperHullPolicy {
   static constexpr int kUnit = 2048;
   // Blocks per multiprocessor for the grid-stride kernels.
   static constexpr int kBlocksPerSm = 8;
+  // Guide filter for large inputs: the upper hull of an evenly spaced sample of n >> kSampleShift
+  // points (kMinSample to kMaxSample) is computed first, by these same kernels; one streaming pass then drops
+  // every point certified strictly below it, and only the survivors are tiled. A dense guide, k vertices of a
+  // sample of m with k^2 > kDenseGuide m (a uniform disk's hood has ~3.4 m^(1/3) vertices; a hull
+  // of points mostly near it, like the float parabola, a fixed fraction of m), leaves many
+  // survivors, and a sample of n >> kDenseSampleShift takes its place: for 2^28 float points, half
+  // the survivors on the parabola (6.4 ms instead of 8.3), where the disk would pay 0.13 ms for the
+  // larger sample (bench/NOTES.md). The filter is skipped when the guide keeps more than
+  // kMaxGuideFraction of its sample (nearly every point a vertex: nothing would be dropped). One
+  // filter block covers one tile, kFilterItems points a thread.
+  static constexpr long long kFilterFrom = 1 << 20;
+  static constexpr int kSampleShift = 12;
+  static constexpr int kDenseSampleShift = 8;
+  static constexpr double kDenseGuide = 16;
+  static constexpr long long kMinSample = 1 << 10;
+  static constexpr long long kMaxSample = 1 << 22;
+  static constexpr double kMaxGuideFraction = 0.5;
+  static constexpr int kFilterThreads = 256;
+  static constexpr int kFilterItems = kTile / kFilterThreads;
+};
+
+/// Tiles of a small level (fewer tiles than kMaxTilesPerSm per multiprocessor: the guide's sample,
+/// the filter's survivors, the levels after the first): the same tile in more, shorter strips. A
+/// lone block's rounds are a serial chain of phases; with four times the threads each thread runs a
+/// quarter of the processors of every phase, at the cost of two more rounds.
+template <class T>
+struct SmallLevelPolicy {
+  static constexpr int kThreads = 512;
+  static constexpr int kStrip = sizeof(T) == 4 ? 8 : 4;
+  static constexpr int kStride = kStrip + 1;
+  static constexpr int kTile = kThreads * kStrip;
+  static_assert(kTile == UpperHullPolicy<T>::kTile, "both policies tile alike: one workspace layout");
+  static constexpr int kMaxTilesPerSm = 2;
 };
 
 }  // namespace wagener::cuda

@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <climits>
 #include <cub/device/device_scan.cuh>
+#include <optional>
 #include <string>
 
 #include "core/merge_step.hpp"
@@ -19,11 +20,10 @@ namespace {
 
 /// One block per tile: validate (optionally), chain the strips, merge them; write the tile's hood at
 /// the tile's offset of `hood` and its size at size[tile]. Shared memory is dynamic (over 48 KB).
-template <class T>
-__global__ void __launch_bounds__(UpperHullPolicy<T>::kThreads)
+template <class T, class Policy>
+__global__ void __launch_bounds__(Policy::kThreads)
     tile_hoods_kernel(const Point2<T>* points, index_t n, Point2<T>* hood, index_t* size,
                       unsigned long long* first_bad, bool validate) {
-  using Policy = UpperHullPolicy<T>;
   using Block = BlockUpperHull<T, Policy>;
   extern __shared__ unsigned char shared_bytes[];
   auto& storage = *reinterpret_cast<typename Block::TempStorage*>(shared_bytes);
@@ -55,6 +55,155 @@ __global__ void gather_kernel(const Point2<T>* hood, const index_t* size, const 
     const Point2<T>* src = hood + t * tile;
     Point2<T>* dst = dense + offset[t];
     for (index_t i = threadIdx.x % kWarp; i < size[t]; i += kWarp) dst[i] = src[i];
+  }
+}
+
+// ---- guide filter -----------------------------------------------------------------------------
+
+/// sample[k] = points[k (n - 1) / (m - 1)]: m evenly spaced points, the first and the last included.
+template <class T>
+__global__ void sample_kernel(const Point2<T>* points, index_t n, index_t m, Point2<T>* sample) {
+  for (index_t k = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x; k < m;
+       k += static_cast<index_t>(gridDim.x) * blockDim.x) {
+    sample[k] = points[k * (n - 1) / (m - 1)];
+  }
+}
+
+/// Where the filter's walk along the guide starts: x is cut into kGuideBuckets buckets between the
+/// guide's first and last x, and table[b] is the last guide vertex in an earlier bucket (0 if none).
+/// Any monotone bucket map will do -- floating-point rounding included -- since a vertex in an
+/// earlier bucket has a smaller x than every point of bucket b, so the walk only moves right from
+/// there; a degenerate range (zero, or overflowing to infinity) puts everything in bucket 0.
+template <class T>
+struct GuideBuckets {
+  double x0, scale;
+
+  __device__ GuideBuckets(const Point2<T>* guide, index_t k) : x0(guide[0].x) {
+    const double width = static_cast<double>(guide[k - 1].x) - x0;
+    scale = width > 0 && width < INFINITY ? kGuideBuckets / width : 0;
+  }
+  __device__ int operator()(T x) const {
+    const double v = floor((static_cast<double>(x) - x0) * scale);
+    if (!(v >= 0)) return 0;  // NaN too
+    return v >= kGuideBuckets - 1 ? kGuideBuckets - 1 : static_cast<int>(v);
+  }
+};
+
+/// table[b] for every bucket b (GuideBuckets), by binary search over the guide's x.
+template <class T>
+__global__ void guide_buckets_kernel(const Point2<T>* guide, index_t k, int* table) {
+  const int b = blockIdx.x * blockDim.x + threadIdx.x;
+  if (b >= kGuideBuckets) return;
+  const GuideBuckets<T> bucket(guide, k);
+  // The last e with bucket(guide[e].x) < b; bucket(guide[0].x) == 0, so for b == 0 there is none.
+  index_t lo = 0, hi = k;
+  while (hi - lo > 1) {
+    const index_t mid = lo + (hi - lo) / 2;
+    if (bucket(guide[mid].x) < b) {
+      lo = mid;
+    } else {
+      hi = mid;
+    }
+  }
+  table[b] = static_cast<int>(lo);
+}
+
+/// Is p certainly strictly right of the directed line a->b (orient2d < 0)? false when not certain.
+/// Doubles: the first stage of orient2d. Floats: the same filter in single precision -- four times
+/// the throughput of double on the GPU, which is what the float pass would otherwise be bound by.
+/// Shewchuk's bound with eps = 2^-24 is (3 + 16 eps) eps; 4 eps covers it and the rounding of the
+/// bound itself. Each operation is rounded on its own (no fused multiply-add: the bound assumes
+/// it). Products far above the subnormal range (detsum >= 2^-90) keep the error of an underflowed
+/// product (at most 2^-149, with IEEE subnormals: the build never sets -ftz) inside the slack; an
+/// overflow makes detsum infinite or NaN, never certified.
+__device__ inline bool certainly_right(const Point2<float>& a, const Point2<float>& b,
+                                       const Point2<float>& p) {
+  constexpr float kErrBound = 4.0f * 0x1p-24f;
+  constexpr float kMinSafe = 0x1p-90f;
+  const float detleft = __fmul_rn(__fsub_rn(a.x, p.x), __fsub_rn(b.y, p.y));
+  const float detright = __fmul_rn(__fsub_rn(a.y, p.y), __fsub_rn(b.x, p.x));
+  const float det = __fsub_rn(detleft, detright);
+  const float detsum = __fadd_rn(fabsf(detleft), fabsf(detright));
+  return detsum >= kMinSafe && -det > __fmul_rn(kErrBound, detsum);
+}
+
+__device__ inline bool certainly_right(const Point2<double>& a, const Point2<double>& b,
+                                       const Point2<double>& p) {
+  return orient2d_certified(a.x, a.y, b.x, b.y, p.x, p.y) < 0;
+}
+
+/// One block per tile: keeps the points of the tile that are not strictly below the guide (the upper
+/// hull of a sample of the input, so its vertices are input points) and writes them, in order, at the
+/// tile's offset of `kept`, their number at kept_size[tile]. A point p with g[e] <= p < g[e+1]
+/// (lexicographically) strictly below the line g[e] g[e+1] is not a vertex of the upper hull: it lies
+/// under the segment, or (same x as g[e+1]) straight below g[e+1]; never at the left end, since g[0]
+/// is the smallest point. Only a floating-point filter is asked (certainly_right): a point it cannot
+/// certify below is kept, which is always safe. Each warp's items are warp-striped, so a thread's
+/// points increase and its guide edge only moves right; ballots keep the order.
+template <class T>
+__global__ void __launch_bounds__(UpperHullPolicy<T>::kFilterThreads)
+    guide_filter_kernel(const Point2<T>* __restrict__ points, index_t n, const Point2<T>* __restrict__ guide,
+                        index_t k, const int* __restrict__ bucket_start, Point2<T>* __restrict__ kept,
+                        index_t* kept_size, unsigned long long* first_bad, bool validate) {
+  using Policy = UpperHullPolicy<T>;
+  constexpr int kWarp = 32, kItems = Policy::kFilterItems, kWarps = Policy::kFilterThreads / kWarp;
+  static_assert(kItems <= 32, "one bit per item");
+  __shared__ int warp_kept[kWarps];
+  const int warp = threadIdx.x / kWarp, lane = threadIdx.x % kWarp;
+  const index_t start = static_cast<index_t>(blockIdx.x) * Policy::kTile;
+  const index_t warp_first = start + index_t{warp} * kWarp * kItems;
+  const index_t first = warp_first + lane;  // item j is first + 32 j
+  Point2<T> item[kItems];
+#pragma unroll
+  for (int j = 0; j < kItems; ++j) {
+    if (first + j * kWarp < n) item[j] = points[first + j * kWarp];
+  }
+  unsigned keep = 0;  // bit j: item j survives
+  if (warp_first < n) {
+    // The warp starts at the guide vertex its first point's bucket names; each lane walks on.
+    index_t e = bucket_start[GuideBuckets<T>(guide, k)(points[warp_first].x)];
+    Point2<T> a = guide[e], b = e + 1 < k ? guide[e + 1] : a;
+#pragma unroll
+    for (int j = 0; j < kItems; ++j) {
+      const index_t g = first + j * kWarp;
+      if (g < n) {
+        const Point2<T> p = item[j];
+        if (validate) {
+          if (!isfinite(p.x) || !isfinite(p.y)) atomicMin(&first_bad[0], static_cast<unsigned long long>(g));
+          if (g > 0 && lex_less(p, points[g - 1]))
+            atomicMin(&first_bad[1], static_cast<unsigned long long>(g));
+        }
+        while (e + 1 < k && !lex_less(p, b)) {
+          a = b;
+          ++e;
+          if (e + 1 < k) b = guide[e + 1];
+        }
+        const bool below = e + 1 < k && certainly_right(a, b, p);
+        if (!below) keep |= 1u << j;
+      }
+    }
+  }
+  int before = 0;  // kept items of this warp before item j
+  unsigned mask[kItems];
+#pragma unroll
+  for (int j = 0; j < kItems; ++j) {
+    mask[j] = __ballot_sync(0xffffffffu, (keep >> j) & 1u);
+    before += __popc(mask[j]);
+  }
+  if (lane == 0) warp_kept[warp] = before;
+  __syncthreads();
+  int offset = 0, total = 0;
+#pragma unroll
+  for (int w = 0; w < kWarps; ++w) {
+    offset += w < warp ? warp_kept[w] : 0;
+    total += warp_kept[w];
+  }
+  if (threadIdx.x == 0) kept_size[blockIdx.x] = total;
+  const unsigned lower_lanes = (1u << lane) - 1u;
+#pragma unroll
+  for (int j = 0; j < kItems; ++j) {
+    if ((keep >> j) & 1u) kept[start + offset + __popc(mask[j] & lower_lanes)] = item[j];
+    offset += __popc(mask[j]);
   }
 }
 
@@ -144,26 +293,37 @@ index_t round_cells_needed(index_t n, index_t first_width) {
   return most;
 }
 
-template <class T>
+template <class T, class Policy>
 std::size_t tile_shared_bytes() {
-  return sizeof(typename BlockUpperHull<T, UpperHullPolicy<T>>::TempStorage);
+  return sizeof(typename BlockUpperHull<T, Policy>::TempStorage);
+}
+
+template <class T, class Policy>
+void launch_tiles(const Point2<T>* points, index_t n, UpperHullWorkspace<T>& ws, int out, cudaStream_t stream,
+                  bool validate) {
+  static const bool configured = [] {
+    WAGENER_CUDA_CHECK(cudaFuncSetAttribute(tile_hoods_kernel<T, Policy>,
+                                            cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                            static_cast<int>(tile_shared_bytes<T, Policy>())));
+    return true;
+  }();
+  (void)configured;
+  tile_hoods_kernel<T, Policy>
+      <<<static_cast<unsigned>(ceil_div(n, Policy::kTile)), Policy::kThreads, tile_shared_bytes<T, Policy>(),
+         stream>>>(points, n, ws.hood[out].data(), ws.size[out].data(), ws.first_bad.data(), validate);
+  WAGENER_CUDA_CHECK_LAUNCH();
 }
 
 /// Tile level: hoods of consecutive tiles of points[0..n) into ws.hood[out] (padded) and ws.size[out].
 template <class T>
 void tile_level(const Point2<T>* points, index_t n, UpperHullWorkspace<T>& ws, int out, cudaStream_t stream,
                 bool validate) {
-  using Policy = UpperHullPolicy<T>;
-  static const bool configured = [] {
-    WAGENER_CUDA_CHECK(cudaFuncSetAttribute(tile_hoods_kernel<T>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                            static_cast<int>(tile_shared_bytes<T>())));
-    return true;
-  }();
-  (void)configured;
-  tile_hoods_kernel<T>
-      <<<static_cast<unsigned>(ceil_div(n, Policy::kTile)), Policy::kThreads, tile_shared_bytes<T>(),
-         stream>>>(points, n, ws.hood[out].data(), ws.size[out].data(), ws.first_bad.data(), validate);
-  WAGENER_CUDA_CHECK_LAUNCH();
+  const index_t tiles = ceil_div(n, UpperHullPolicy<T>::kTile);
+  if (tiles <= index_t{ws.small_level_tiles_per_sm} * multiprocessors()) {
+    launch_tiles<T, SmallLevelPolicy<T>>(points, n, ws, out, stream, validate);
+  } else {
+    launch_tiles<T, UpperHullPolicy<T>>(points, n, ws, out, stream, validate);
+  }
 }
 
 }  // namespace
@@ -200,6 +360,13 @@ int device_rounds(index_t blocks, index_t w, UpperHullWorkspace<T>& ws, int cur,
 template <class T>
 void UpperHullWorkspace<T>::reserve(index_t n, index_t first_width) {
   using Policy = UpperHullPolicy<T>;
+  const auto samples = static_cast<std::size_t>(
+      n >= filter_from ? std::max(sample_count(n, sample_shift), sample_count(n, dense_sample_shift)) : 0);
+  if (sample.size() < samples) {
+    sample = DeviceBuffer<Point2<T>>(samples);
+    guide = DeviceBuffer<Point2<T>>(samples);
+    guide_buckets = DeviceBuffer<int>(kGuideBuckets);
+  }
   if (n <= capacity && first_width >= width) return;
   const index_t tiles = std::max<index_t>(1, ceil_div(n, Policy::kTile));
   const index_t blocks = std::max<index_t>(1, ceil_div(n, first_width));
@@ -222,45 +389,143 @@ void UpperHullWorkspace<T>::reserve(index_t n, index_t first_width) {
   width = first_width;
 }
 
+namespace {
+
+/// Exclusive scan of the tile sizes ws.size[0][0..tiles) into ws.offsets; returns their sum (waits).
+template <class T>
+index_t scan_tile_sizes(UpperHullWorkspace<T>& ws, index_t tiles, cudaStream_t stream) {
+  std::size_t scan_bytes = ws.scan_temp.size();
+  WAGENER_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(ws.scan_temp.data(), scan_bytes, ws.size[0].data(),
+                                                   ws.offsets.data(), tiles, stream));
+  index_t tail[2] = {0, 0};
+  WAGENER_CUDA_CHECK(cudaMemcpyAsync(&tail[0], ws.offsets.data() + tiles - 1, sizeof(index_t),
+                                     cudaMemcpyDeviceToHost, stream));
+  WAGENER_CUDA_CHECK(cudaMemcpyAsync(&tail[1], ws.size[0].data() + tiles - 1, sizeof(index_t),
+                                     cudaMemcpyDeviceToHost, stream));
+  WAGENER_CUDA_CHECK(cudaStreamSynchronize(stream));
+  return tail[0] + tail[1];
+}
+
+/// The tiles' point runs in ws.hood[0] (tile t's at t * kTile) packed, in order, into ws.hood[1].
+template <class T>
+void gather_tiles(UpperHullWorkspace<T>& ws, index_t tiles, cudaStream_t stream) {
+  constexpr int kGatherThreads = 256;
+  gather_kernel<T><<<stride_grid<T>(ceil_div(tiles * 32, kGatherThreads)), kGatherThreads, 0, stream>>>(
+      ws.hood[0].data(), ws.size[0].data(), ws.offsets.data(), tiles, UpperHullPolicy<T>::kTile,
+      ws.hood[1].data());
+  WAGENER_CUDA_CHECK_LAUNCH();
+}
+
+/// Levels: hull the tiles, compact their hoods into a shorter sorted point set, repeat -- while that
+/// pays; then Wagener's rounds across the device. Buffer 0 receives tile hoods, buffer 1 the
+/// compacted points of the next level. Returns the buffer whose offset 0 holds the hood, its size
+/// at ws.size[result][0].
+template <class T>
+int hull_levels(const Point2<T>* points, index_t n, UpperHullWorkspace<T>& ws, cudaStream_t stream,
+                bool validate, int* levels = nullptr) {
+  using Policy = UpperHullPolicy<T>;
+  for (bool first = true;; first = false) {
+    tile_level(points, n, ws, 0, stream, validate && first);
+    if (levels) ++*levels;
+    const index_t tiles = ceil_div(n, Policy::kTile);
+    if (tiles == 1) return 0;
+    const index_t total = scan_tile_sizes(ws, tiles, stream);
+    if (static_cast<double>(total) > Policy::kCompactionGain * static_cast<double>(n)) {
+      // Most points are on the hood: merge the tile hoods by Wagener's rounds across the device.
+      return device_rounds(tiles, index_t{Policy::kTile}, ws, 0, stream);
+    }
+    gather_tiles(ws, tiles, stream);
+    points = ws.hood[1].data();
+    n = total;
+  }
+}
+
+template <class T>
+index_t read_size(const UpperHullWorkspace<T>& ws, int buffer, cudaStream_t stream) {
+  index_t size = 0;
+  WAGENER_CUDA_CHECK(
+      cudaMemcpyAsync(&size, ws.size[buffer].data(), sizeof size, cudaMemcpyDeviceToHost, stream));
+  WAGENER_CUDA_CHECK(cudaStreamSynchronize(stream));
+  return size;
+}
+
+/// The upper hull of m evenly spaced points of d_points[0..n), in ws.guide; returns its size.
+template <class T>
+index_t sample_hull(const Point2<T>* d_points, index_t n, index_t m, UpperHullWorkspace<T>& ws,
+                    cudaStream_t stream) {
+  constexpr int kSampleThreads = 256;
+  sample_kernel<T><<<static_cast<unsigned>(ceil_div(m, kSampleThreads)), kSampleThreads, 0, stream>>>(
+      d_points, n, m, ws.sample.data());
+  WAGENER_CUDA_CHECK_LAUNCH();
+  const int buffer = hull_levels(ws.sample.data(), m, ws, stream, false);
+  const index_t k = read_size(ws, buffer, stream);
+  WAGENER_CUDA_CHECK(cudaMemcpyAsync(ws.guide.data(), ws.hood[buffer].data(), k * sizeof(Point2<T>),
+                                     cudaMemcpyDeviceToDevice, stream));
+  return k;
+}
+
+/// The guide filter (UpperHullPolicy): when it pays, leaves the points of d_points[0..n) not strictly
+/// below the sample's hull, in order, in ws.hood[1][0..ws.survivors) and returns true.
+template <class T, class AfterGuide>
+bool guide_filter(const Point2<T>* d_points, index_t n, UpperHullWorkspace<T>& ws, cudaStream_t stream,
+                  bool validate, AfterGuide&& after_guide) {
+  using Policy = UpperHullPolicy<T>;
+  index_t m = ws.sample_count(n, ws.sample_shift);
+  index_t k = sample_hull(d_points, n, m, ws, stream);
+  const index_t bigger = ws.sample_count(n, ws.dense_sample_shift);
+  if (static_cast<double>(k) * static_cast<double>(k) > Policy::kDenseGuide * static_cast<double>(m) &&
+      bigger > m) {
+    m = bigger;
+    k = sample_hull(d_points, n, m, ws, stream);
+  }
+  if (static_cast<double>(k) > Policy::kMaxGuideFraction * static_cast<double>(m)) return false;
+  after_guide();
+  constexpr int kBucketThreads = 256;
+  guide_buckets_kernel<T><<<kGuideBuckets / kBucketThreads, kBucketThreads, 0, stream>>>(
+      ws.guide.data(), k, ws.guide_buckets.data());
+  WAGENER_CUDA_CHECK_LAUNCH();
+  const index_t tiles = ceil_div(n, Policy::kTile);
+  guide_filter_kernel<T><<<static_cast<unsigned>(tiles), Policy::kFilterThreads, 0, stream>>>(
+      d_points, n, ws.guide.data(), k, ws.guide_buckets.data(), ws.hood[0].data(), ws.size[0].data(),
+      ws.first_bad.data(), validate);
+  WAGENER_CUDA_CHECK_LAUNCH();
+  ws.survivors = scan_tile_sizes(ws, tiles, stream);
+  gather_tiles(ws, tiles, stream);
+  return true;
+}
+
+}  // namespace
+
 template <class T>
 DeviceHull<T> upper_hull_on_device(const Point2<T>* d_points, index_t n, UpperHullWorkspace<T>& ws,
-                                   cudaStream_t stream, bool validate) {
-  using Policy = UpperHullPolicy<T>;
+                                   cudaStream_t stream, bool validate, UpperHullProfile* profile) {
+  ws.survivors = -1;
   if (n == 0) return {nullptr, 0};
   ws.reserve(n);
   if (validate) {
     WAGENER_CUDA_CHECK(cudaMemsetAsync(ws.first_bad.data(), 0xff, 2 * sizeof(unsigned long long), stream));
   }
-  // Levels: hull the tiles, compact their hoods into a shorter sorted point set, repeat -- while that
-  // pays. Buffer 0 receives tile hoods, buffer 1 the compacted points of the next level.
-  const Point2<T>* level_points = d_points;
-  index_t level_n = n;
-  int result = 0;
-  for (bool first = true;; first = false) {
-    tile_level(level_points, level_n, ws, 0, stream, validate && first);
-    const index_t tiles = ceil_div(level_n, Policy::kTile);
-    if (tiles == 1) break;
-    std::size_t scan_bytes = ws.scan_temp.size();
-    WAGENER_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(ws.scan_temp.data(), scan_bytes, ws.size[0].data(),
-                                                     ws.offsets.data(), tiles, stream));
-    index_t tail[2] = {0, 0};
-    WAGENER_CUDA_CHECK(cudaMemcpyAsync(&tail[0], ws.offsets.data() + tiles - 1, sizeof(index_t),
-                                       cudaMemcpyDeviceToHost, stream));
-    WAGENER_CUDA_CHECK(cudaMemcpyAsync(&tail[1], ws.size[0].data() + tiles - 1, sizeof(index_t),
-                                       cudaMemcpyDeviceToHost, stream));
-    WAGENER_CUDA_CHECK(cudaStreamSynchronize(stream));
-    const index_t total = tail[0] + tail[1];
-    if (static_cast<double>(total) > Policy::kCompactionGain * static_cast<double>(level_n)) {
-      // Most points are on the hood: merge the tile hoods by Wagener's rounds across the device.
-      result = device_rounds(tiles, index_t{Policy::kTile}, ws, 0, stream);
-      break;
+  std::optional<Event> marks[4];
+  auto mark = [&](int i) {
+    if (profile) marks[i].emplace().record(stream);
+  };
+  mark(0);
+  const bool filtered = n >= ws.filter_from && n > UpperHullPolicy<T>::kTile &&
+                        guide_filter(d_points, n, ws, stream, validate, [&] { mark(1); });
+  mark(2);
+  // After the filter, its survivors are the input (already validated); else the points themselves.
+  int levels = 0;
+  const int result = filtered ? hull_levels(ws.hood[1].data(), ws.survivors, ws, stream, false, &levels)
+                              : hull_levels(d_points, n, ws, stream, validate, &levels);
+  mark(3);
+  if (profile) {
+    *profile = {};
+    if (filtered) {
+      profile->guide_ms = marks[1]->since(*marks[0]);
+      profile->filter_ms = marks[2]->since(*marks[1]);
     }
-    constexpr int kGatherThreads = 256;
-    gather_kernel<T><<<stride_grid<T>(ceil_div(tiles * 32, kGatherThreads)), kGatherThreads, 0, stream>>>(
-        ws.hood[0].data(), ws.size[0].data(), ws.offsets.data(), tiles, Policy::kTile, ws.hood[1].data());
-    WAGENER_CUDA_CHECK_LAUNCH();
-    level_points = ws.hood[1].data();
-    level_n = total;
+    profile->levels_ms = marks[3]->since(*marks[2]);
+    profile->levels = levels;
   }
 
   index_t size = 0;
@@ -290,9 +555,9 @@ void reflect_reversed(const Point2<T>* in, index_t n, Point2<T>* out, cudaStream
 template struct UpperHullWorkspace<float>;
 template struct UpperHullWorkspace<double>;
 template DeviceHull<float> upper_hull_on_device(const Point2<float>*, index_t, UpperHullWorkspace<float>&,
-                                                cudaStream_t, bool);
+                                                cudaStream_t, bool, UpperHullProfile*);
 template DeviceHull<double> upper_hull_on_device(const Point2<double>*, index_t, UpperHullWorkspace<double>&,
-                                                 cudaStream_t, bool);
+                                                 cudaStream_t, bool, UpperHullProfile*);
 template void reflect_reversed(const Point2<float>*, index_t, Point2<float>*, cudaStream_t);
 template int device_rounds(index_t, index_t, UpperHullWorkspace<float>&, int, cudaStream_t, const RoundHook&);
 template int device_rounds(index_t, index_t, UpperHullWorkspace<double>&, int, cudaStream_t,

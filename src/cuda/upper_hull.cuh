@@ -27,6 +27,27 @@ struct UpperHullWorkspace {
   DeviceBuffer<core::MergePlan> plans;
   DeviceBuffer<index_t> cells;
   DeviceBuffer<unsigned long long> first_bad;  ///< [0] first non-finite index, [1] first unsorted index
+  DeviceBuffer<Point2<T>> sample;              ///< the guide filter's evenly spaced sample
+  DeviceBuffer<Point2<T>> guide;               ///< the sample's upper hull
+  DeviceBuffer<int> guide_buckets;             ///< where the filter's walk along the guide starts, by x
+
+  // Guide filter settings (UpperHullPolicy has the defaults and the reasons); the benchmark varies them.
+  index_t filter_from = UpperHullPolicy<T>::kFilterFrom;  ///< smallest n that is filtered
+  int sample_shift = UpperHullPolicy<T>::kSampleShift;    ///< the sample has n >> sample_shift points
+  int dense_sample_shift = UpperHullPolicy<T>::kDenseSampleShift;  ///< ... or this, after a dense guide
+  index_t min_sample = UpperHullPolicy<T>::kMinSample;             ///< but at least this many
+  /// Levels of at most this many tiles per multiprocessor use SmallLevelPolicy (0: none do).
+  int small_level_tiles_per_sm = SmallLevelPolicy<T>::kMaxTilesPerSm;
+  /// Points left by the last call's guide filter, or -1 when it did not filter.
+  index_t survivors = -1;
+
+  /// The guide filter's sample size for n points and a sample shift: n >> shift, at least min_sample.
+  index_t sample_count(index_t n, int shift) const {
+    const index_t least = n < min_sample ? n : min_sample;
+    const index_t most = n < UpperHullPolicy<T>::kMaxSample ? n : index_t{UpperHullPolicy<T>::kMaxSample};
+    const index_t m = n >> shift;
+    return m < least ? least : (m > most ? most : m);
+  }
 
   /// Room for n points, tiled, and for device-wide rounds starting from hoods of first_width points.
   void reserve(index_t n, index_t first_width = UpperHullPolicy<T>::kTile);
@@ -50,12 +71,20 @@ std::vector<Point2<T>> copy_to_host(const DeviceHull<T>& hull, cudaStream_t stre
   return out;
 }
 
+/// Where upper_hull_on_device's time goes, from events between its steps (for the benchmark).
+struct UpperHullProfile {
+  float guide_ms = 0;   ///< the sample and its hull (0 when not filtered)
+  float filter_ms = 0;  ///< the filter pass and the packing of its survivors
+  float levels_ms = 0;  ///< tile levels and device-wide rounds over the survivors (or the input)
+  int levels = 0;       ///< tile levels run over the survivors (or the input)
+};
+
 /// Upper hull of d_points[0..n), sorted by (x, y), on `stream`. With `validate`, non-finite or
 /// unsorted input throws input_error (checked inside the first kernel, no extra pass).
 /// Synchronises once, to read the hull's size.
 template <class T>
 DeviceHull<T> upper_hull_on_device(const Point2<T>* d_points, index_t n, UpperHullWorkspace<T>& ws,
-                                   cudaStream_t stream, bool validate);
+                                   cudaStream_t stream, bool validate, UpperHullProfile* profile = nullptr);
 
 /// Called after each device-wide round: the width and number of hood blocks before the round, and
 /// the workspace buffers it read and wrote (plans and cells still hold that round's merges).

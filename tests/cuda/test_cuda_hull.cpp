@@ -3,10 +3,12 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <limits>
 #include <random>
 #include <string>
 
 #include "cpu/monotone_chain.hpp"
+#include "cuda/upper_hull.cuh"
 #include "generators.hpp"
 #include "wagener/cuda.hpp"
 #include "wagener/error.hpp"
@@ -72,6 +74,120 @@ TEST_F(CudaTest, UpperHullLargePowersAndNonPowersOfTwo) {
                        "parabola double n=" + std::to_string(n));
     if (HasFatalFailure()) return;
   }
+}
+
+/// Every family through upper_hull_on_device with a workspace set up by `configure(ws, variant)`
+/// for each variant; `check(family, n, ws, hull size)` adds expectations after each run.
+template <class T, class Configure, class Check>
+void every_family_on_device(std::mt19937_64& rng, std::initializer_list<std::size_t> sizes,
+                            std::initializer_list<int> variants, Configure&& configure, Check&& check) {
+  cuda::UpperHullWorkspace<T> ws;
+  cudaStream_t stream = nullptr;
+  for (const auto& family : testing::all_families<T>()) {
+    for (std::size_t n : sizes) {
+      const auto pts = testing::sorted_copy(family.make(n, rng));
+      const auto expected = cpu::upper_chain<T>(pts);
+      Point2<T>* d = nullptr;
+      ASSERT_EQ(cudaMalloc(&d, n * sizeof(Point2<T>)), cudaSuccess);
+      ASSERT_EQ(cudaMemcpy(d, pts.data(), n * sizeof(Point2<T>), cudaMemcpyHostToDevice), cudaSuccess);
+      for (int variant : variants) {
+        configure(ws, variant);
+        const auto hull = cuda::upper_hull_on_device<T>(d, static_cast<index_t>(n), ws, stream, true);
+        EXPECT_EQ(cuda::copy_to_host(hull, stream), expected)
+            << family.name << " n=" << n << " variant " << variant << " survivors=" << ws.survivors;
+        check(family.name, n, ws, expected.size(), variant);
+      }
+      cudaFree(d);
+      if (::testing::Test::HasFailure()) return;
+    }
+  }
+}
+
+// The guide filter (a sample's hull drops the points strictly below it) normally runs from 2^20
+// points; forced on small inputs here, with dense and sparse samples (n/2, n/16, n/256), for every
+// family.
+template <class T>
+void guide_filter_every_family(std::mt19937_64& rng, std::initializer_list<std::size_t> sizes) {
+  every_family_on_device<T>(
+      rng, sizes, {1, 4, 8},
+      [](cuda::UpperHullWorkspace<T>& ws, int shift) {
+        ws.filter_from = 0;
+        ws.min_sample = 2;
+        ws.sample_shift = shift;
+        ws.dense_sample_shift = 2;  // a dense guide (parabola, circle) is taken again from n/4 points
+      },
+      [](const std::string& family, std::size_t n, const cuda::UpperHullWorkspace<T>& ws, std::size_t hull,
+         int shift) {
+        // Random inputs leave most points under the hull of a sample of n/16 or more: the filter
+        // must have run.
+        if ((family == "uniform_disk" || family == "gaussian") && shift <= 4) {
+          EXPECT_GE(ws.survivors, static_cast<index_t>(hull)) << family << " n=" << n;
+          EXPECT_LT(ws.survivors, static_cast<index_t>(n)) << family << " n=" << n;
+        }
+      });
+}
+
+/// Both tile policies (SmallLevelPolicy for no level and for every level) on inputs small enough for
+/// compute-sanitizer.
+template <class T>
+void both_tile_policies(std::mt19937_64& rng, std::initializer_list<std::size_t> sizes) {
+  every_family_on_device<T>(
+      rng, sizes, {0, 1000},
+      [](cuda::UpperHullWorkspace<T>& ws, int tiles_per_sm) { ws.small_level_tiles_per_sm = tiles_per_sm; },
+      [](const std::string&, std::size_t, const cuda::UpperHullWorkspace<T>&, std::size_t, int) {});
+}
+
+TEST_F(CudaTest, GuideFilterEveryFamilyFloat) {
+  SCOPED_TRACE("seed " + std::to_string(seed_));
+  guide_filter_every_family<float>(rng_, {4097, 20000, 100003});
+}
+
+TEST_F(CudaTest, GuideFilterEveryFamilyDouble) {
+  SCOPED_TRACE("seed " + std::to_string(seed_));
+  guide_filter_every_family<double>(rng_, {2049, 20000, 100003});
+}
+
+// Inputs large enough for the guide filter are validated by its pass: the message names the point.
+TEST_F(CudaTest, FilteredUpperHullValidatesItsInput) {
+  SCOPED_TRACE("seed " + std::to_string(seed_));
+  const std::size_t n = (std::size_t{1} << 21) + 5;
+  auto pts = testing::sorted_copy(testing::gaussian<double>(n, rng_));
+  Point2<double>*d_in = nullptr, *d_out = nullptr;
+  ASSERT_EQ(cudaMalloc(&d_in, n * sizeof(pts[0])), cudaSuccess);
+  ASSERT_EQ(cudaMalloc(&d_out, n * sizeof(pts[0])), cudaSuccess);
+  auto upload = [&](const std::vector<Point2<double>>& v) {
+    ASSERT_EQ(cudaMemcpy(d_in, v.data(), n * sizeof(v[0]), cudaMemcpyHostToDevice), cudaSuccess);
+  };
+  upload(pts);
+  const index_t h = cuda::upper_hull_device<double>(d_in, static_cast<index_t>(n), d_out);
+  std::vector<Point2<double>> got(static_cast<std::size_t>(h));
+  ASSERT_EQ(cudaMemcpy(got.data(), d_out, got.size() * sizeof(got[0]), cudaMemcpyDeviceToHost), cudaSuccess);
+  EXPECT_EQ(got, cpu::upper_chain<double>(pts));
+  for (std::size_t bad : {std::size_t{0}, std::size_t{777777}, n - 1}) {
+    auto broken = pts;
+    broken[bad].y = std::numeric_limits<double>::quiet_NaN();
+    upload(broken);
+    try {
+      cuda::upper_hull_device<double>(d_in, static_cast<index_t>(n), d_out);
+      ADD_FAILURE() << "no error for a NaN at " << bad;
+    } catch (const input_error& e) {
+      EXPECT_NE(std::string(e.what()).find("point " + std::to_string(bad) + " is not finite"),
+                std::string::npos)
+          << e.what();
+    }
+  }
+  auto unsorted = pts;
+  std::swap(unsorted[1000000], unsorted[1000001]);
+  upload(unsorted);
+  try {
+    cuda::upper_hull_device<double>(d_in, static_cast<index_t>(n), d_out);
+    ADD_FAILURE() << "no error for unsorted input";
+  } catch (const input_error& e) {
+    EXPECT_NE(std::string(e.what()).find("point 1000001 is smaller than point 1000000"), std::string::npos)
+        << e.what();
+  }
+  cudaFree(d_in);
+  cudaFree(d_out);
 }
 
 /// Owns a device copy of host points, as one array of Point2 or as two arrays (x, y).
@@ -206,8 +322,9 @@ void convex_hull_every_family(std::mt19937_64& rng, std::initializer_list<std::s
 // blocks), and every family.
 TEST_F(CudaTest, SanitizerSizedInputs) {
   SCOPED_TRACE("seed " + std::to_string(seed_));
-  every_family<double>(rng_, {100, 3000, 70000});
-  every_family<float>(rng_, {777, 5000});
+  both_tile_policies<double>(rng_, {100, 3000, 70000});
+  both_tile_policies<float>(rng_, {777, 5000});
+  guide_filter_every_family<float>(rng_, {5000});
   convex_hull_every_family<double>(rng_, {50, 20000});
 }
 
