@@ -491,6 +491,7 @@ int main(int argc, char** argv) {
     steps += line;
   }
   full += steps;
+  if (rows.empty()) table.clear();
   if (full_rows.empty()) full.clear();
   table += full;
   std::printf("device: %s (%d SMs)\n%s", prop.name, prop.multiProcessorCount, table.c_str());
