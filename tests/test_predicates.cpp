@@ -24,6 +24,11 @@ void expect_exact(double ax, double ay, double bx, double by, double cx, double 
       << std::hexfloat << "a=(" << ax << ", " << ay << ") b=(" << bx << ", " << by << ") c=(" << cx << ", "
       << cy << ")";
   ASSERT_EQ(detail::orient2d_exact(ax, ay, bx, by, cx, cy), expected);
+  // The first stage alone (what filters ask): a sign it gives is the exact one; 0 means unknown.
+  const int certified = orient2d_certified(ax, ay, bx, by, cx, cy);
+  if (certified != 0) {
+    ASSERT_EQ(certified, expected);
+  }
   // The middle stage, on its own wherever it applies (2: it declines).
   const int middle = detail::orient2d_expansion(ax, ay, bx, by, cx, cy);
   if (middle != 2) {
