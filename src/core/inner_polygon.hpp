@@ -16,24 +16,6 @@ namespace wagener::core {
 
 inline constexpr double kUnitRoundoff = 0x1p-53;  // double, round to nearest
 
-/// True only if orient2d(a, b, p) > 0 (p strictly left of a->b) is certain; false when in doubt.
-///
-/// The determinant is evaluated exactly as in orient2d's filter, with p as the subtracted point, so
-/// Shewchuk's bound |det - exact| <= (3 + 16 eps) eps * (|l| + |r|) holds for the computed l, r
-/// when no product over- or underflows. The margin 4 eps (|l| + |r|) exceeds that bound by
-/// (1 - 16 eps) eps (|l| + |r|), which covers the rounding of the margin itself (4 eps is a power of
-/// two, so only the final sum rounds, by at most eps times the margin). An underflowed product is
-/// off by at most 2^-1075, so the whole determinant by at most 2^-1073 more: the constant 2^-1000
-/// covers it. Overflow gives an infinite |l| + |r| (hence an infinite margin) or a NaN, and NaN or
-/// infinite inputs give NaN or an infinite margin: the comparison is false in every such case, and
-/// the point is kept.
-WAGENER_HD inline bool certainly_left(double ax, double ay, double bx, double by, double px, double py) {
-  const double l = (ax - px) * (by - py);
-  const double r = (ay - py) * (bx - px);
-  const double det = l - r;
-  return det > 4 * kUnitRoundoff * (fabs(l) + fabs(r)) + 0x1p-1000;
-}
-
 /// A number in [0, 4] that grows with the angle of (x, y) counter-clockwise from +x (the "diamond
 /// angle"): only used to guess which fan triangle to test, so rounding does not matter here.
 WAGENER_HD inline double pseudo_angle(double x, double y) {
@@ -50,8 +32,8 @@ WAGENER_HD inline double pseudo_angle(double x, double y) {
 ///  - box: strictly inside an axis-aligned box whose corners orient2d (exact) places strictly inside
 ///    the polygon (four exact comparisons);
 ///  - fan: strictly left of the three edges of the triangle (c, v_j, v_j+1), found by angle through
-///    a bucket table, with certainly_left's error bound. The triangle lies in the polygon because c
-///    does, and its open interior in the polygon's interior.
+///    a bucket table, each edge certified by orient2d's own filter (orient2d_certified). The
+///    triangle lies in the polygon because c does, and its open interior in the polygon's interior.
 /// A disabled test certifies nothing; a default-constructed view keeps every point.
 struct InnerPolygonView {
   double cx = 0, cy = 0;
@@ -94,8 +76,9 @@ struct InnerPolygonView {
     const Point2<double> v = vertex[j];
     const Point2<double> w = vertex[j + 1 == vertices ? 0 : j + 1];
     // Whichever triangle was guessed, certifying p strictly inside it is enough.
-    return certainly_left(cx, cy, v.x, v.y, px, py) && certainly_left(v.x, v.y, w.x, w.y, px, py) &&
-           certainly_left(w.x, w.y, cx, cy, px, py);
+    return orient2d_certified(cx, cy, v.x, v.y, px, py) > 0 &&
+           orient2d_certified(v.x, v.y, w.x, w.y, px, py) > 0 &&
+           orient2d_certified(w.x, w.y, cx, cy, px, py) > 0;
   }
 
   /// True only if (px, py) is certified strictly inside the polygon; false when in doubt, and for
@@ -217,9 +200,10 @@ class InnerPolygon {
   }
 
   // The disk around c of squared radius disk, strictly inside every edge line. For each edge a->b,
-  // with l, r, det as in certainly_left(a, b, c) and within the range checks below (no product under-
-  // or overflows, len2 and lo far from both ends of the exponent range):
-  //  - exact det >= det - 4 eps (|l| + |r|) (certainly_left's bound), so the computed
+  // with l, r, det as in orient2d(a, b, c)'s filter and within the range checks below (no product
+  // under- or overflows, len2 and lo far from both ends of the exponent range):
+  //  - exact det >= det - 4 eps (|l| + |r|): Shewchuk's bound (3 + 16 eps) eps (|l| + |r|) with
+  //    room for the rounding of the margin itself, so the computed
   //    lo = det - 4 eps (|l|+|r|), rounded once more, satisfies exact det >= lo / (1 + eps);
   //  - the computed squared edge length len2 >= exact len2 (1 - eps)^4 (two differences, two
   //    squares, one sum), less 2^-1074 for underflowed squares: nothing beside len2 >= 2^-200;

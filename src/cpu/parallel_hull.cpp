@@ -115,8 +115,9 @@ InnerPolygon sample_polygon(std::span<const Point2<T>> points, std::size_t strid
     if (is_finite(p)) sample.push_back({static_cast<double>(p.x), static_cast<double>(p.y)});
   }
   InnerPolygon inner(hull_by_filter(sample), kMaxPolygonVertices);
+  const InnerPolygonView view = inner.view();
   std::size_t discarded = 0;
-  for (const auto& p : sample) discarded += inner.view().certainly_inside(p.x, p.y);
+  for (const auto& p : sample) discarded += view.certainly_inside(p.x, p.y);
   if (static_cast<double>(discarded) < kMinUsefulDiscard * static_cast<double>(sample.size())) return {};
   return inner;
 }
