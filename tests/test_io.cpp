@@ -376,6 +376,91 @@ TEST_F(ReadPoints, UnsortedWhereParallelChunksMeetIsFound) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Byte-order mark
+
+constexpr std::string_view kBom = "\xEF\xBB\xBF";
+
+TEST_F(ReadPoints, ByteOrderMarkStartingTextIsSkipped) {
+  const std::string bom(kBom);
+  EXPECT_EQ(to_vector(read_points<double>(write("bom.txt", bom + "1 2\n3 4\n"))),
+            (std::vector<Pd>{{1, 2}, {3, 4}}));
+  EXPECT_EQ(to_vector(read_points<double>(write("bom_seed.txt", bom + "2\n1 2\n3 4\n"))),
+            (std::vector<Pd>{{1, 2}, {3, 4}}));
+  EXPECT_EQ(to_vector(read_points<double>(write("bom_comment.txt", bom + "# made by a spreadsheet\n5 6\n"))),
+            (std::vector<Pd>{{5, 6}}));
+  EXPECT_EQ(read_points<double>(write("bom_only.txt", bom)).size(), 0u);
+  // Line numbers count from the line the mark is on.
+  expect_error<double>("bom_line.txt", bom + "1 2\n3 x\n", ":2: ", "not a number: \"x\"");
+}
+
+TEST_F(ReadPoints, ByteOrderMarkStartingCsvIsSkipped) {
+  const std::string bom(kBom);
+  EXPECT_EQ(to_vector(read_points<float>(write("bom.csv", bom + "x,y\r\n1,2\r\n"))),
+            (std::vector<Pf>{{1, 2}}));
+  // Without a header the mark sits right before the first number.
+  EXPECT_EQ(to_vector(read_points<float>(write("bom_data.csv", bom + "1,2\n3,4\n"))),
+            (std::vector<Pf>{{1, 2}, {3, 4}}));
+  ReadOptions csv;
+  csv.format = Format::csv;
+  EXPECT_EQ(to_vector(parse_points<float>(bom + "7,8\n", "buffer", csv)), (std::vector<Pf>{{7, 8}}));
+}
+
+TEST_F(ReadPoints, ByteOrderMarkAnywhereElseIsAnError) {
+  const std::string bom(kBom);
+  expect_error<double>("bom_mid.txt", "1 2\n" + bom + "3 4\n", ":2: ",
+                       "not a number: \"\\xef\\xbb\\xbf3\" (a byte-order mark may only begin the file)");
+  expect_error<double>("bom_twice.txt", bom + bom + "1 2\n",
+                       ":1: ", "a byte-order mark may only begin the file");
+  expect_error<double>("bom_mid.csv", "1,2\n3," + bom + "4\n", ":2: ", "a byte-order mark may only begin");
+  expect_error<double>("bom_count.txt", "1\n" + bom + "3 4\n", ":2: ", "a byte-order mark may only begin");
+}
+
+TEST_F(ReadPoints, Utf16IsNamedNotMistakenForNumbers) {
+  expect_error<double>("utf16le.txt",
+                       std::string("\xFF\xFE"
+                                   "1\0 \0"
+                                   "2\0",
+                                   8),
+                       ":1: ", "UTF-16 text (byte-order mark FF FE) is not supported");
+  expect_error<double>("utf16be.csv",
+                       std::string("\xFE\xFF\0"
+                                   "1\0,\0"
+                                   "2",
+                                   8),
+                       ":1: ", "UTF-16 text (byte-order mark FE FF) is not supported");
+}
+
+TEST_F(ReadPoints, ByteOrderMarkBeforeBinaryIsData) {
+  // Binary is raw: three more bytes make a file that is not a whole number of points.
+  const std::string bytes = std::string(kBom) + binary_bytes<double>({{1, 2}});
+  expect_error<double>("bom.f64", bytes, ": byte 16: ", "truncated binary: 19 bytes");
+  // And where the sizes happen to fit, the mark's bytes are part of the first value.
+  const float y = 2;
+  std::string f32 = std::string(kBom) + "\x3f";
+  f32.append(reinterpret_cast<const char*>(&y), sizeof y);
+  const auto set = read_points<float>(write("bom.f32", f32));
+  ASSERT_EQ(set.size(), 1u);
+  EXPECT_EQ(std::bit_cast<std::uint32_t>(set.points()[0].x), 0x3fbfbbefu);
+  EXPECT_EQ(set.points()[0].y, 2.0f);
+}
+
+// Large enough for the chunked parser (see LargeFilesParseTheSameInEveryFormat): the mark is
+// skipped once, before the preamble, and an error after it still names its line.
+TEST_F(ReadPoints, ByteOrderMarkInLargeFiles) {
+  const auto points = random_points<double>(rng_, 150000);
+  const std::string text = format_points<double>(points);
+  const std::string bom(kBom);
+  EXPECT_TRUE(same_bits(to_vector(read_points<double>(write("big.txt", bom + text))), points));
+  EXPECT_TRUE(
+      same_bits(to_vector(read_points<double>(write("big_seed.txt", bom + "150000\n" + text))), points));
+  std::string csv = "x,y\n" + text;
+  std::replace(csv.begin(), csv.end(), ' ', ',');
+  EXPECT_TRUE(same_bits(to_vector(read_points<double>(write("big.csv", bom + csv))), points));
+  expect_error<double>("big_mid.txt", bom + text + bom + "1 2\n" + text,
+                       ":150001: ", "a byte-order mark may only begin the file");
+}
+
+// ---------------------------------------------------------------------------------------------
 // CSV
 
 TEST_F(ReadPoints, CsvWithHeader) {

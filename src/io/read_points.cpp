@@ -199,6 +199,9 @@ FileBytes read_file(const std::string& path) {
 // ---------------------------------------------------------------------------------------------
 // Text and CSV
 
+// U+FEFF in UTF-8: allowed as the first bytes of text, an error anywhere else.
+constexpr std::string_view kUtf8Bom = "\xEF\xBB\xBF";
+
 constexpr bool is_blank(char c) {
   return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
 }
@@ -536,7 +539,11 @@ class TextParser {
                                                           std::errc ec, bool whole_token) const {
     if (ec == std::errc::invalid_argument || !whole_token) {
       const std::string_view token(start, (kCsv ? end : token_end(start, end)) - start);
-      fail_at_line(name_, line_, "not a number: " + quote(token));
+      fail_at_line(
+          name_, line_,
+          "not a number: " + quote(token) +
+              (token.find(kUtf8Bom) != std::string_view::npos ? " (a byte-order mark may only begin the file)"
+                                                              : ""));
     }
     const std::string_view token(start, ptr - start);
     if (ec == std::errc::result_out_of_range) {
@@ -563,6 +570,20 @@ class TextParser {
   index_t count_line_ = 0;
   std::vector<Point2<T>> points_;
 };
+
+// Spreadsheets start their UTF-8 exports with a byte-order mark. It is skipped before anything else
+// looks at the text, so the sequential parser and the parallel one (whose chunks start after the
+// preamble) both see it at most once, and line numbers are unchanged: the mark is part of line 1.
+// UTF-16 text would fail on its second byte with a message about a number; it is named instead.
+std::string_view skip_byte_order_mark(std::string_view data, std::string_view name) {
+  if (data.starts_with(kUtf8Bom)) return data.substr(kUtf8Bom.size());
+  if (data.starts_with("\xFF\xFE") || data.starts_with("\xFE\xFF")) {
+    fail_at_line(name, 1,
+                 "UTF-16 text (byte-order mark " + std::string(data[0] == '\xFF' ? "FF FE" : "FE FF") +
+                     ") is not supported: save the file as UTF-8");
+  }
+  return data;
+}
 
 // Text is parsed in chunks on all cores when it is large. The parallel pass only has to be right
 // about valid input: at the first sign of trouble (a bad value, a count that disagrees, points out of
@@ -688,6 +709,7 @@ std::optional<std::vector<Point2<T>>> parse_text_in_parallel(std::string_view da
 template <class T>
 std::vector<Point2<T>> parse_text_points(std::string_view data, std::string_view name, bool csv,
                                          bool require_sorted) {
+  data = skip_byte_order_mark(data, name);
   if (auto points = parse_text_in_parallel<T>(data, csv, require_sorted)) return std::move(*points);
   TextParser<T> parser(data, name, require_sorted);
   return csv ? parser.parse_csv() : parser.parse_text();
