@@ -1,5 +1,6 @@
 // Point-file I/O: what the readers accept, how they fail, and that writing then reading gives back
 // the same bits.
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -13,6 +14,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iterator>
 #include <limits>
 #include <memory>
@@ -20,6 +22,7 @@
 #include <random>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <type_traits>
 #include <vector>
 
@@ -150,6 +153,9 @@ class PointSetTest : public IoTest {};
 
 using Pd = Point2<double>;
 using Pf = Point2<float>;
+
+// The UTF-8 byte-order mark spreadsheets start their exports with.
+constexpr std::string_view kBom = "\xEF\xBB\xBF";
 
 // ---------------------------------------------------------------------------------------------
 // Formats
@@ -327,6 +333,148 @@ TEST_F(ReadPoints, StandardInputIsReadFullyAndShownAsStdin) {
   }
 }
 
+// ---------------------------------------------------------------------------------------------
+// Standard input
+
+// Puts `fd` in the place of standard input (file descriptor 0) for the life of the object.
+class StdinRedirect {
+ public:
+  explicit StdinRedirect(int fd) : saved_(::dup(0)) { EXPECT_EQ(::dup2(fd, 0), 0) << std::strerror(errno); }
+  StdinRedirect(const StdinRedirect&) = delete;
+  StdinRedirect& operator=(const StdinRedirect&) = delete;
+  ~StdinRedirect() {
+    if (saved_ >= 0) {
+      ::dup2(saved_, 0);
+      ::close(saved_);
+    } else {
+      ::close(0);  // it was closed before
+    }
+  }
+
+ private:
+  int saved_;
+};
+
+// `producer | wagener hull -`: the bytes reach standard input through a pipe, written by another
+// thread, since they are more than a pipe holds.
+template <class T>
+PointSet<T> read_from_pipe(std::string_view bytes, const ReadOptions& options = {}) {
+  int ends[2];
+  if (::pipe(ends) != 0) throw std::runtime_error(std::strerror(errno));
+  std::jthread writer([&bytes, write_end = ends[1]] {
+    for (std::size_t done = 0; done < bytes.size();) {
+      const ssize_t wrote = ::write(write_end, bytes.data() + done, bytes.size() - done);
+      if (wrote <= 0) break;  // the reader is gone; it has its own assertions to fail
+      done += static_cast<std::size_t>(wrote);
+    }
+    ::close(write_end);
+  });
+  const StdinRedirect redirect(ends[0]);
+  ::close(ends[0]);
+  return read_points<T>("-", options);
+}
+
+// `wagener hull - < file`, the file's offset at `offset`.
+template <class T>
+PointSet<T> read_from_redirect(const std::string& file, off_t offset, const ReadOptions& options = {}) {
+  const int fd = ::open(file.c_str(), O_RDONLY);
+  if (fd < 0) throw std::runtime_error(file + ": " + std::strerror(errno));
+  EXPECT_EQ(::lseek(fd, offset, SEEK_SET), offset);
+  const StdinRedirect redirect(fd);
+  ::close(fd);
+  auto points = read_points<T>("-", options);
+  EXPECT_EQ(::lseek(0, 0, SEEK_CUR), static_cast<off_t>(fs::file_size(file))) << "stdin is consumed";
+  return points;
+}
+
+std::string stdin_error(const std::function<void()>& read) {
+  try {
+    read();
+  } catch (const input_error& error) {
+    return error.what();
+  }
+  return "no error";
+}
+
+TEST_F(ReadPoints, StandardInputThroughAPipe) {
+  // Several MiB: more than the first buffer, so it grows while the writer is still writing.
+  const auto points = random_points<double>(rng_, 100000);
+  const std::string text = format_points<double>(points);
+  ASSERT_GT(text.size(), std::size_t{3} << 20);
+  EXPECT_TRUE(same_bits(to_vector(read_from_pipe<double>(text)), points));
+  EXPECT_TRUE(same_bits(to_vector(read_from_pipe<double>(std::string(kBom) + text)), points));
+  EXPECT_EQ(read_from_pipe<double>("").size(), 0u);
+  EXPECT_EQ(stdin_error([] { read_from_pipe<double>("1 2\n3 x\n"); }), "<stdin>:2: not a number: \"x\"");
+}
+
+TEST_F(ReadPoints, BinaryOfTheRequestedPrecisionThroughAPipeIsAViewOfTheBuffer) {
+  const auto points = random_points<double>(rng_, 200000);
+  ReadOptions f64;
+  f64.format = Format::f64;
+  const auto set = read_from_pipe<double>(binary_bytes(points), f64);
+  EXPECT_TRUE(set.mapped()) << "the points are the buffer stdin was read into, not a copy of it";
+  EXPECT_TRUE(same_bits(to_vector(set), points));
+  // Another precision is converted, and validated as from a file.
+  const auto floats = read_from_pipe<float>(binary_bytes<double>({{0.5, -1}, {3, 1e-3}}), f64);
+  EXPECT_FALSE(floats.mapped());
+  EXPECT_EQ(to_vector(floats), (std::vector<Pf>{{0.5f, -1}, {3, 1e-3f}}));
+  EXPECT_EQ(stdin_error([&] {
+              read_from_pipe<float>(binary_bytes<double>({{0, 1e300}}), f64);
+            }),
+            "<stdin>: byte 8: value 1e+300 is out of range for float");
+  EXPECT_EQ(stdin_error([&] { read_from_pipe<double>("123456789", f64); }),
+            "<stdin>: byte 0: truncated binary: 9 bytes is not a whole number of points (16 bytes each)");
+}
+
+TEST_F(ReadPoints, StandardInputRedirectedFromAFileIsMapped) {
+  const auto points = random_points<double>(rng_, 5000);
+  const std::string f64_file = write("redirect.f64", binary_bytes(points));
+  ReadOptions f64;
+  f64.format = Format::f64;
+  const auto set = read_from_redirect<double>(f64_file, 0, f64);
+  EXPECT_TRUE(set.mapped());
+  EXPECT_TRUE(same_bits(to_vector(set), points));
+  const std::string text_file = write("redirect.txt", "2\n1 2\n3 4\n");
+  EXPECT_EQ(to_vector(read_from_redirect<double>(text_file, 0)), (std::vector<Pd>{{1, 2}, {3, 4}}));
+}
+
+TEST_F(ReadPoints, StandardInputRedirectedFromAFileIsReadFromItsOffset) {
+  // `(read header; wagener hull -) < file`: what was consumed before is not read again.
+  const std::string text_file = write("offset.txt", "9 9\n1 2\n3 4\n");
+  EXPECT_EQ(to_vector(read_from_redirect<double>(text_file, 4)), (std::vector<Pd>{{1, 2}, {3, 4}}));
+  EXPECT_EQ(read_from_redirect<double>(text_file, 12).size(), 0u);
+
+  // Binary from an offset: a view where the offset keeps the points aligned, a copy where not.
+  const auto points = random_points<double>(rng_, 1000);
+  ReadOptions f64;
+  f64.format = Format::f64;
+  const std::string aligned_file = write("offset.f64", std::string(16, 'h') + binary_bytes(points));
+  const auto aligned = read_from_redirect<double>(aligned_file, 16, f64);
+  EXPECT_TRUE(aligned.mapped());
+  EXPECT_TRUE(same_bits(to_vector(aligned), points));
+  const std::string unaligned_file = write("offset8.f64", std::string(8, 'h') + binary_bytes(points));
+  const auto unaligned = read_from_redirect<double>(unaligned_file, 8, f64);
+  EXPECT_FALSE(unaligned.mapped());
+  EXPECT_TRUE(same_bits(to_vector(unaligned), points));
+}
+
+TEST_F(ReadPoints, UnreadableStandardInputIsNamed) {
+  const int directory = ::open(dir_.c_str(), O_RDONLY | O_DIRECTORY);
+  ASSERT_GE(directory, 0) << std::strerror(errno);
+  {
+    const StdinRedirect redirect(directory);
+    EXPECT_EQ(stdin_error([] { read_points<double>("-"); }), "<stdin>: cannot read: Is a directory");
+  }
+  ::close(directory);
+  const int saved = ::dup(0);
+  ::close(0);
+  EXPECT_EQ(stdin_error([] { read_points<double>("-"); }), "<stdin>: cannot read: Bad file descriptor");
+  if (saved >= 0) {
+    ::dup2(saved, 0);
+    ::close(saved);
+  }
+}
+
 // Files of a few MiB are parsed in chunks on several threads (where there are several cores); the
 // results and the errors must be those of the sequential parser.
 TEST_F(ReadPoints, LargeFilesParseTheSameInEveryFormat) {
@@ -377,8 +525,6 @@ TEST_F(ReadPoints, UnsortedWhereParallelChunksMeetIsFound) {
 
 // ---------------------------------------------------------------------------------------------
 // Byte-order mark
-
-constexpr std::string_view kBom = "\xEF\xBB\xBF";
 
 TEST_F(ReadPoints, ByteOrderMarkStartingTextIsSkipped) {
   const std::string bom(kBom);

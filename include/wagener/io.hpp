@@ -35,7 +35,8 @@ struct ReadOptions {
   bool require_sorted = false;
 };
 
-/// Points read from a file: owned, or (for binary files of the requested precision) mapped.
+/// Points read from a file: owned, or (for binary input of the requested precision) a view of the
+/// input's memory, which `mapping` keeps alive.
 template <class T>
 class PointSet {
  public:
@@ -67,7 +68,8 @@ class PointSet {
 
   std::span<const Point2<T>> points() const { return view_; }
   std::size_t size() const { return view_.size(); }
-  /// True when the points are a zero-copy view of a memory-mapped file.
+  /// True when the points are a zero-copy view of the input's memory: a mapped file, or the buffer
+  /// standard input was read into (binary of the requested precision).
   bool mapped() const { return mapping_ != nullptr; }
 
  private:

@@ -3,9 +3,10 @@
 // file and the line (text, csv) or byte offset (binary) to fix.
 //
 // Speed matters more here than anywhere else outside the hull itself: a file of 10^9 points is read
-// once, so regular files are memory-mapped, binary files of the requested precision are returned as
-// a zero-copy view of the mapping, and text is parsed in place with std::from_chars, in chunks on
-// all cores when it is large.
+// once, so regular files are memory-mapped (standard input too, when it is redirected from one),
+// streams are read once into memory that grows without copying, binary files of the requested
+// precision are returned as a zero-copy view of those bytes, and text is parsed in place with
+// std::from_chars, in chunks on all cores when it is large.
 //
 // Numbers: decimal only, with an optional leading '+'. Hexadecimal floats ("0x1p3") are rejected,
 // as are NaN and infinity in any spelling, and literals that overflow T or underflow to zero in T
@@ -21,7 +22,6 @@
 #include <charconv>
 #include <cmath>
 #include <cstdint>
-#include <cstdio>
 #include <cstring>
 #include <limits>
 #include <memory>
@@ -121,54 +121,128 @@ class UniqueFd {
   int fd_;
 };
 
-// The whole content of a file: a read-only mapping for regular files, a buffer for everything else
-// (pipes, terminals, procfs files that report size 0).
-struct FileBytes {
-  std::shared_ptr<const void> mapping;
-  std::size_t mapped_size = 0;
-  std::string buffer;
-
-  std::string_view bytes() const {
-    if (mapping) return {static_cast<const char*>(mapping.get()), mapped_size};
-    return buffer;
-  }
+// The whole content of an input, read-only, in memory that `owner` keeps alive: a mapping of a regular
+// file, or an anonymous mapping that a stream was read into. Either way it starts on a page boundary
+// (unless a redirected standard input had been read from part way), so binary points of the requested
+// precision can be handed out as a view of it without a copy.
+struct InputBytes {
+  std::shared_ptr<const void> owner;  // null for empty input
+  std::string_view bytes;
 };
 
-// Reads to end of file; for streams whose size is unknown in advance.
-void read_to_end(int fd, std::string_view name, std::string& buffer) {
-  constexpr std::size_t kChunk = std::size_t{1} << 20;
-  std::size_t used = buffer.size();
-  for (;;) {
-    if (buffer.size() - used < kChunk) buffer.resize(std::max(2 * buffer.size(), used + kChunk));
-    const ssize_t got = ::read(fd, buffer.data() + used, buffer.size() - used);
-    if (got < 0) {
-      if (errno == EINTR) continue;
-      fail_system(name, "cannot read", errno);
-    }
-    if (got == 0) break;
-    used += static_cast<std::size_t>(got);
-  }
-  buffer.resize(used);
+std::size_t page_size() {
+  static const auto size = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+  return size;
 }
 
-FileBytes read_stdin() {
-  FileBytes file;
-  constexpr std::size_t kChunk = std::size_t{1} << 20;
-  std::size_t used = 0;
-  for (;;) {
-    if (file.buffer.size() - used < kChunk) {
-      file.buffer.resize(std::max(2 * file.buffer.size(), used + kChunk));
-    }
-    const std::size_t got = std::fread(file.buffer.data() + used, 1, file.buffer.size() - used, stdin);
-    used += got;
-    if (got == 0) break;
-  }
-  if (std::ferror(stdin)) fail_system("<stdin>", "cannot read", errno);
-  file.buffer.resize(used);
-  return file;
+std::size_t round_up_to_pages(std::size_t bytes) {
+  return (bytes + page_size() - 1) / page_size() * page_size();
 }
 
-FileBytes read_file(const std::string& path) {
+// Maps bytes [offset, offset + size) of a regular file; nullopt where the file system cannot map.
+std::optional<InputBytes> map_file(int fd, std::uint64_t offset, std::size_t size) {
+  const std::uint64_t start = offset / page_size() * page_size();  // mmap's offset must be page-aligned
+  const auto length = static_cast<std::size_t>(offset - start) + size;
+  // Every byte is about to be validated, so fault the whole file in now rather than page by page.
+  void* address =
+      ::mmap(nullptr, length, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, static_cast<off_t>(start));
+  if (address == MAP_FAILED) return std::nullopt;
+  // Under memory pressure, read ahead aggressively and drop pages behind the parser.
+  ::madvise(address, length, MADV_SEQUENTIAL);
+  InputBytes input;
+  input.owner = std::shared_ptr<const void>(
+      address, [length](const void* p) { ::munmap(const_cast<void*>(p), length); });
+  input.bytes = {static_cast<const char*>(address) + (offset - start), size};
+  return input;
+}
+
+// A stream (pipe, terminal, socket, a file that cannot be mapped) read to its end into an anonymous
+// mapping that doubles as it fills. mremap moves the pages rather than their bytes, so growing copies
+// nothing, and the input is held once: text is parsed in place and binary points are a view of it.
+class StreamBuffer {
+ public:
+  StreamBuffer() = default;
+  StreamBuffer(const StreamBuffer&) = delete;
+  StreamBuffer& operator=(const StreamBuffer&) = delete;
+  ~StreamBuffer() {
+    if (data_ != nullptr) ::munmap(data_, capacity_);
+  }
+
+  // `expected_size` (what fstat says, when anything) saves the doublings up to it.
+  InputBytes read_all(int fd, std::string_view name, std::size_t expected_size = 0) && {
+    constexpr std::size_t kInitialCapacity = std::size_t{1} << 20;
+    // One byte beyond the expected size, so that end of file is seen without growing.
+    reserve(std::max(kInitialCapacity, expected_size + 1), name);
+    for (;;) {
+      if (size_ == capacity_) reserve(2 * capacity_, name);
+      const ssize_t got = ::read(fd, data_ + size_, capacity_ - size_);
+      if (got < 0) {
+        if (errno == EINTR) continue;
+        fail_system(name, "cannot read", errno);
+      }
+      if (got == 0) break;
+      size_ += static_cast<std::size_t>(got);
+    }
+    return release();
+  }
+
+ private:
+  void reserve(std::size_t capacity, std::string_view name) {
+    capacity = round_up_to_pages(capacity);
+    void* address = data_ == nullptr ? ::mmap(nullptr, capacity, PROT_READ | PROT_WRITE,
+                                              MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
+                                     : ::mremap(data_, capacity_, capacity, MREMAP_MAYMOVE);
+    if (address == MAP_FAILED) fail_system(name, "cannot read", errno);
+    data_ = static_cast<char*>(address);
+    capacity_ = capacity;
+  }
+
+  InputBytes release() {
+    if (size_ == 0) return {};
+    // Give back the unused tail (shrinking never moves), and make the rest read-only: from here on
+    // it is input, and perhaps the points themselves.
+    if (const std::size_t needed = round_up_to_pages(size_); needed < capacity_) {
+      if (::mremap(data_, capacity_, needed, 0) != MAP_FAILED) capacity_ = needed;
+    }
+    ::mprotect(data_, capacity_, PROT_READ);
+    InputBytes input;
+    input.owner = std::shared_ptr<const void>(
+        data_, [length = capacity_](const void* p) { ::munmap(const_cast<void*>(p), length); });
+    input.bytes = {data_, size_};
+    data_ = nullptr;
+    return input;
+  }
+
+  char* data_ = nullptr;
+  std::size_t capacity_ = 0;
+  std::size_t size_ = 0;
+};
+
+// Standard input is read from file descriptor 0, not through stdio: nothing else in a process that
+// reads points should have consumed part of it. Redirected from a regular file (`< points.f64`) it is
+// mapped like a named file, from where its offset stands, and the offset is then moved to the end,
+// as reading would have.
+InputBytes read_stdin() {
+  constexpr std::string_view kName = "<stdin>";
+  constexpr int kStdin = 0;
+  struct stat info {};
+  if (::fstat(kStdin, &info) != 0) fail_system(kName, "cannot read", errno);
+  if (S_ISDIR(info.st_mode)) fail_system(kName, "cannot read", EISDIR);
+  if (S_ISREG(info.st_mode) && info.st_size > 0) {
+    const off_t offset = ::lseek(kStdin, 0, SEEK_CUR);
+    if (offset >= 0) {
+      const auto size = static_cast<std::size_t>(std::max<off_t>(info.st_size - offset, 0));
+      if (size == 0) return {};
+      if (auto input = map_file(kStdin, static_cast<std::uint64_t>(offset), size)) {
+        ::lseek(kStdin, info.st_size, SEEK_SET);
+        return std::move(*input);
+      }
+    }
+  }
+  return StreamBuffer().read_all(kStdin, kName);
+}
+
+InputBytes read_file(const std::string& path) {
   if (path == "-") return read_stdin();
   const UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
   if (fd.get() < 0) fail_system(path, "cannot open", errno);
@@ -176,24 +250,14 @@ FileBytes read_file(const std::string& path) {
   if (::fstat(fd.get(), &info) != 0) fail_system(path, "cannot open", errno);
   if (S_ISDIR(info.st_mode)) fail_system(path, "cannot open", EISDIR);
 
-  FileBytes file;
+  std::size_t expected_size = 0;
   if (S_ISREG(info.st_mode) && info.st_size > 0) {
-    const auto size = static_cast<std::size_t>(info.st_size);
-    // Every byte is about to be validated, so fault the whole file in now rather than page by page.
-    void* address = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd.get(), 0);
-    if (address != MAP_FAILED) {
-      // Under memory pressure, read ahead aggressively and drop pages behind the parser.
-      ::madvise(address, size, MADV_SEQUENTIAL);
-      file.mapping = std::shared_ptr<const void>(
-          address, [size](const void* p) { ::munmap(const_cast<void*>(p), size); });
-      file.mapped_size = size;
-      return file;
-    }
+    expected_size = static_cast<std::size_t>(info.st_size);
+    if (auto input = map_file(fd.get(), 0, expected_size)) return std::move(*input);
     // Some file systems cannot map; reading works everywhere.
-    file.buffer.reserve(size);
   }
-  read_to_end(fd.get(), path, file.buffer);
-  return file;
+  // Pipes, devices, and procfs files that report size 0.
+  return StreamBuffer().read_all(fd.get(), path, expected_size);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -922,17 +986,18 @@ template <class T>
 PointSet<T> read_points(const std::string& path, const ReadOptions& options) {
   const std::string name = display_name(path);
   const Format format = options.format == Format::automatic ? guess_format(path) : options.format;
-  FileBytes file = read_file(path);
+  InputBytes input = read_file(path);
   constexpr Format kNative = std::is_same_v<T, float> ? Format::f32 : Format::f64;
-  if (format == kNative && file.mapping) {
-    // Zero copy: a page-aligned mapping is suitably aligned for Point2<T>.
-    check_whole_records<T>(file.mapped_size, name);
-    const std::span<const Point2<T>> view(static_cast<const Point2<T>*>(file.mapping.get()),
-                                          file.mapped_size / kRecordBytes<T>);
+  const bool aligned = reinterpret_cast<std::uintptr_t>(input.bytes.data()) % alignof(Point2<T>) == 0;
+  if (format == kNative && input.owner && aligned) {
+    // Zero copy: the points are a view of the input's memory, which they keep alive.
+    check_whole_records<T>(input.bytes.size(), name);
+    const std::span<const Point2<T>> view(reinterpret_cast<const Point2<T>*>(input.bytes.data()),
+                                          input.bytes.size() / kRecordBytes<T>);
     validate_binary<T>(view, options.require_sorted, name);
-    return PointSet<T>(std::move(file.mapping), view);
+    return PointSet<T>(std::move(input.owner), view);
   }
-  return parse_resolved<T>(file.bytes(), format, name, options.require_sorted);
+  return parse_resolved<T>(input.bytes, format, name, options.require_sorted);
 }
 
 template <class T>
