@@ -622,11 +622,13 @@ TEST_F(ReadPoints, CsvWithoutHeader) {
   expect_error<float>("blank_fields.csv", "1,2\n  ,\n", ":2: ", "not a number: \"\"");
 }
 
-TEST_F(ReadPoints, CsvNeedsExactlyTwoColumns) {
+TEST_F(ReadPoints, CsvWithoutSelectionNeedsTwoColumns) {
   expect_error<double>("extra.csv", "x,y\n1,2\n1,2,3\n", ":3: ", "expected 2 fields (x,y), found 3");
   expect_error<double>("one.csv", "1,2\n\n5\n", ":3: ", "expected 2 fields (x,y), found 1");
-  expect_error<double>("header.csv", "# c\nx,y,z\n1,2\n",
-                       ":2: ", "header must name 2 columns (x,y), found 3");
+  expect_error<double>("header.csv", "# c\nx\n1,2\n", ":2: ", "header must name 2 columns (x,y), found 1");
+  // A first row of more fields says how to pick two.
+  expect_error<double>("three.csv", "# c\n1,2,3\n",
+                       ":2: ", "expected 2 fields (x,y), found 3; --columns X,Y picks two of them");
   // Only the first line may be a header; a later non-number is a bad value.
   expect_error<double>("late.csv", "x,y\n1,2\nx,y\n", ":3: ", "not a number: \"x\"");
   expect_error<double>("empty_field.csv", "1,\n", ":1: ", "not a number: \"\"");
@@ -637,6 +639,197 @@ TEST_F(ReadPoints, CsvNeedsExactlyTwoColumns) {
   expect_error<float>("nan.csv", "1,2\n3 , nan # c\n", ":2: ", "non-finite value \"nan\"");
   // A first line with a number in it is data, not a header: a typo must not silently drop a point.
   expect_error<double>("typo.csv", "1,2o\n3,4\n", ":1: ", "not a number: \"2o\"");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Columns
+
+ReadOptions selecting(std::string x, std::string y, Format format = Format::automatic) {
+  ReadOptions options;
+  options.format = format;
+  options.columns = {std::move(x), std::move(y)};
+  return options;
+}
+
+TEST(ColumnSelection, ParsedFromXCommaY) {
+  EXPECT_EQ(parse_column_selection("lon,lat"), (ColumnSelection{"lon", "lat"}));
+  EXPECT_EQ(parse_column_selection(" 2 , 0 "), (ColumnSelection{"2", "0"}));
+  for (const char* bad : {"", "lon", "lon,", ",lat", " , ", "a,b,c"}) {
+    SCOPED_TRACE(bad);
+    EXPECT_THROW(parse_column_selection(bad), std::invalid_argument);
+  }
+}
+
+TEST_F(ReadPoints, CsvHeaderOfMoreColumnsNamingXAndYIsReadByThem) {
+  // Names are matched ignoring case, blanks and quotes; the other columns may hold anything.
+  const auto set =
+      read_points<double>(write("xy.csv", "id, Y ,label,\"X\"\n1,4,a,3\n2,6,\"b, c\",5\n3,8,,7\n"));
+  EXPECT_EQ(to_vector(set), (std::vector<Pd>{{3, 4}, {5, 6}, {7, 8}}));
+  // Behind a byte-order mark the first name is still "id", and x still found.
+  const auto bom = read_points<double>(write("bom_xy.csv", std::string(kBom) + "x,id,y\n1,abc,2\n"));
+  EXPECT_EQ(to_vector(bom), (std::vector<Pd>{{1, 2}}));
+}
+
+TEST_F(ReadPoints, CsvHeaderOfMoreColumnsWithoutXAndYListsThem) {
+  expect_error<double>("lonlat.csv", "# c\nlon,lat,\"alt, m\"\n1,2,3\n", ":2: ",
+                       "header names 3 columns, not one x and one y among them: 0 \"lon\", 1 \"lat\", "
+                       "2 \"alt, m\"; --columns X,Y picks two (by name or 0-based index)");
+  expect_error<double>("twice.csv", "x,X,y\n1,2,3\n", ":1: ", "not one x and one y among them");
+}
+
+TEST_F(ReadPoints, ColumnsSelectedByName) {
+  const std::string csv =
+      "id,name,lat,lon\n"
+      "1,\"Smith, J.\",52.5,13.25\n"
+      "2,  \"said \"\"hi\"\", #2\"  , 48.5 , 2.25 # a comment\n";
+  const std::vector<Pd> expected = {{13.25, 52.5}, {2.25, 48.5}};
+  EXPECT_EQ(to_vector(read_points<double>(write("named.csv", csv), selecting("lon", "lat"))), expected);
+  EXPECT_EQ(to_vector(read_points<double>(write("named.csv", csv), selecting(" LON", "Lat "))), expected);
+  // A header name holding a quote is named without the doubling.
+  EXPECT_EQ(to_vector(read_points<double>(write("quote.csv", "\"a \"\"b\"\"\",c\n1,2\n"),
+                                          selecting("a \"b\"", "c"))),
+            (std::vector<Pd>{{1, 2}}));
+}
+
+TEST_F(ReadPoints, ColumnsSelectedByIndex) {
+  const std::vector<Pd> expected = {{3, 1}, {6, 4}};
+  EXPECT_EQ(to_vector(read_points<double>(write("noheader.csv", "1,2,3\n4,abc,6\n"), selecting("2", "0"))),
+            expected);
+  EXPECT_EQ(to_vector(read_points<double>(write("header.csv", "a,b,c\n1,2,3\n4,,6\n"), selecting("2", "0"))),
+            expected);
+  // Names and indices mix; the same column may be both coordinates.
+  EXPECT_EQ(to_vector(read_points<double>(write("mixed.csv", "a,b,c\n1,2,3\n"), selecting("c", "0"))),
+            (std::vector<Pd>{{3, 1}}));
+  EXPECT_EQ(to_vector(read_points<double>(write("same.csv", "1,2\n"), selecting("1", "1"))),
+            (std::vector<Pd>{{2, 2}}));
+  // A plain two-column file may be read the other way round.
+  EXPECT_EQ(to_vector(read_points<double>(write("swap.csv", "x,y\n1,2\n"), selecting("y", "x"))),
+            (std::vector<Pd>{{2, 1}}));
+}
+
+TEST_F(ReadPoints, QuotedFieldsInCsv) {
+  // Selected fields may be quoted numbers, in a plain two-column file too; a first line of quoted
+  // numbers is data, not a header.
+  EXPECT_EQ(to_vector(read_points<double>(write("q.csv", "\"1.5\", \" -2 \"\n3,\"4\"\n"))),
+            (std::vector<Pd>{{1.5, -2}, {3, 4}}));
+  EXPECT_EQ(to_vector(read_points<double>(write("q3.csv", "\"a,b\",\"1\",2\n,3,4\n"), selecting("1", "2"))),
+            (std::vector<Pd>{{1, 2}, {3, 4}}));
+  // A quoted comma does not make a field.
+  expect_error<double>("q2.csv", "x,y\n\"1,5\",2\n", ":2: ", "not a number: \"1,5\"");
+  expect_error<double>("open.csv", "x,y,z\n1,2,\"no end\n3,4,5\n",
+                       ":2: ", "quoted field \"\\\"no end\" does not end on its line");
+  expect_error<double>("after.csv", "a,b,c\n1,\"x\"y,3\n",
+                       ":2: ", "text after the quoted field \"\\\"x\\\"\": \"y,3\"", selecting("a", "c"));
+  expect_error<double>("quoted_bad.csv", "a,b,c\n1,2,\"3x\"\n", ":2: ", "not a number: \"3x\"",
+                       selecting("a", "c"));
+}
+
+TEST_F(ReadPoints, UnknownColumnsAreNamedWithTheHeader) {
+  expect_error<double>("unknown.csv", "# c\nx,y,z\n1,2,3\n",
+                       ":2: ", "no column named \"lon\" in the header: 0 \"x\", 1 \"y\", 2 \"z\"",
+                       selecting("lon", "y"));
+  expect_error<double>("range.csv", "a,b,c\n1,2,3\n", ":1: ",
+                       "column 3 is out of range: the header has 3 columns: 0 \"a\", 1 \"b\", 2 \"c\"",
+                       selecting("0", "3"));
+  expect_error<double>("range2.csv", "\n1,2,3\n",
+                       ":2: ", "column 7 is out of range: the line has 3 fields (0-based indices 0 to 2)",
+                       selecting("7", "0"));
+  expect_error<double>("noheader.csv", "1,2,3\n", ":1: ",
+                       "column \"lon\" is not a 0-based index, and there is no header to find the name in",
+                       selecting("0", "lon"));
+  expect_error<double>(
+      "ambiguous.csv", "a,A,b\n1,2,3\n",
+      ":1: ", "2 columns of the header are named \"a\": 0 \"a\", 1 \"A\", 2 \"b\"; select one by its",
+      selecting("a", "b"));
+  expect_error<double>("bomheader.csv", "# c\n" + std::string(kBom) + "a,b\n1,2\n",
+                       ":2: ", "byte-order mark in the header", selecting("a", "b"));
+}
+
+TEST_F(ReadPoints, RowsOfAnotherWidthAreNamed) {
+  const ReadOptions lon_lat = selecting("lon", "lat");
+  expect_error<double>("short.csv", "lon,lat,name\n1,2,a\n\n# c\n3,4\n",
+                       ":5: ", "expected 3 fields (as many as the header on line 1), found 2", lon_lat);
+  expect_error<double>("long.csv", "lon,lat,name\n1,2,a\n3,4,b,c\n",
+                       ":3: ", "expected 3 fields (as many as the header on line 1), found 4", lon_lat);
+  expect_error<double>("ragged.csv", "# c\n1,2,3\n4,5,6,7\n",
+                       ":3: ", "expected 3 fields (as many as line 2), found 4", selecting("0", "1"));
+  // Auto-picked x and y set the width the same way.
+  expect_error<double>("auto.csv", "id,x,y\n1,2,3\n1,2\n",
+                       ":3: ", "expected 3 fields (as many as the header on line 1), found 2");
+  // Selected fields must be numbers; the others need not be.
+  expect_error<double>("bad.csv", "lon,lat,name\n1,2,a\n3,?,b\n", ":3: ", "not a number: \"?\"", lon_lat);
+  expect_error<double>("empty.csv", "lon,lat,name\n1,,a\n", ":2: ", "not a number: \"\"", lon_lat);
+  expect_error<float>("range.csv", "lon,lat,name\n1,1e39,a\n",
+                      ":2: ", "value \"1e39\" is out of range for float", lon_lat);
+}
+
+TEST_F(ReadPoints, SelectedColumnsKeepTheSortedPromise) {
+  ReadOptions sorted = selecting("b", "a");
+  sorted.require_sorted = true;
+  EXPECT_EQ(read_points<double>(write("sorted.csv", "a,b,c\n0,1,x\n5,2,x\n"), sorted).size(), 2u);
+  expect_error<double>("unsorted.csv", "a,b,c\n0,1,x\n5,0,x\n", ":3: ", "(0, 5) comes after (1, 0)", sorted);
+}
+
+TEST_F(ReadPoints, TextColumnsSelectedByIndex) {
+  EXPECT_EQ(to_vector(read_points<double>(write("xyz.txt", "# x y z\n1 2 3\n\n4\tabc 6 # c\n"),
+                                          selecting("2", "0"))),
+            (std::vector<Pd>{{3, 1}, {6, 4}}));
+  expect_error<double>("width.txt", "1 2 3\n4 5\n", ":2: ", "expected 3 values (as many as line 1), found 2",
+                       selecting("0", "1"));
+  expect_error<double>("range.txt", "1 2 3\n",
+                       ":1: ", "column 3 is out of range: the line has 3 values (0-based indices 0 to 2)",
+                       selecting("3", "1"));
+  expect_error<double>("bad.txt", "1 2 3\n4 5 x\n", ":2: ", "not a number: \"x\"", selecting("0", "2"));
+  expect_error<double>("seed.txt", "# c\n2\n1 2\n3 4\n",
+                       ":2: ", "a column selection needs lines of values, but this is the seed's format",
+                       selecting("0", "1"));
+  // Text has no header: names select nothing.
+  expect_error<double>(
+      "named.txt", "1 2 3\n", ": ",
+      "text input has no header to find column \"x\" in: select its columns by 0-based index",
+      selecting("x", "1"));
+  // Without a selection, a first line of more values says how to pick two.
+  expect_error<double>("xyz.txt", "1 2 3\n",
+                       ":1: ", "expected 2 values (x y), found 3; --columns X,Y picks two of them");
+}
+
+TEST_F(ReadPoints, ColumnSelectionIsForTextAndCsvOnly) {
+  expect_error<double>("p.f64", binary_bytes<double>({{1, 2}}), ": ",
+                       "a column selection (--columns) applies to text and csv, not to binary f64 input",
+                       selecting("0", "1"));
+  ReadOptions half;
+  half.columns.x = "lon";
+  EXPECT_THROW(read_points<double>(write("half.csv", "lon,lat\n1,2\n"), half), std::invalid_argument);
+  EXPECT_THROW(parse_points<double>("lon,lat\n1,2\n", "half.csv", half), std::invalid_argument);
+}
+
+// Large enough for the chunked parser: selected columns give the points the sequential parser does
+// (those of the plain two-column file), and an error in a late row still names its line.
+TEST_F(ReadPoints, ColumnsSelectedInLargeFiles) {
+  const auto points = random_points<double>(rng_, 100000);
+  std::string csv = "id,\"label, quoted\",Y,note,X\n";
+  std::string text;
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    const std::string x = format_points<double>(std::vector<Pd>{{points[i].x, 0}});
+    const std::string y = format_points<double>(std::vector<Pd>{{points[i].y, 0}});
+    const std::string x_value = x.substr(0, x.find(' '));
+    const std::string y_value = y.substr(0, y.find(' '));
+    csv += std::to_string(i) + ",\"p, " + std::to_string(i) + "\"," + y_value + ",," + x_value + "\n";
+    text += std::to_string(i) + " " + x_value + " " + y_value + "\n";
+  }
+  ASSERT_GT(csv.size(), std::size_t{4} << 20);
+  EXPECT_TRUE(same_bits(to_vector(read_points<double>(write("big.csv", csv), selecting("X", "Y"))), points));
+  EXPECT_TRUE(same_bits(to_vector(read_points<double>(write("big.csv", csv), selecting("4", "2"))), points));
+  EXPECT_TRUE(same_bits(to_vector(read_points<double>(write("big_auto.csv", csv))), points));
+  EXPECT_TRUE(same_bits(to_vector(read_points<double>(write("big.txt", text), selecting("1", "2"))), points));
+  // Row 90001 (line 90002, after the header) is short.
+  std::string short_row = csv;
+  std::size_t at = 0;
+  for (int line = 0; line < 90001; ++line) at = short_row.find('\n', at) + 1;
+  short_row.insert(at, "1,2\n");
+  expect_error<double>("big_short.csv", short_row,
+                       ":90002: ", "expected 5 fields (as many as the header on line 1), found 2",
+                       selecting("X", "Y"));
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -3,7 +3,8 @@
 // Formats (see docs/formats.md):
 //   text  the seed's format (a count, then x y pairs, any white space) or plain "x y" lines;
 //         '#' starts a comment that runs to the end of the line
-//   csv   "x,y" lines, with or without a header line naming the columns
+//   csv   "x,y" lines, with or without a header line naming the columns; more columns with a
+//         header naming x and y, or with a column selection
 //   f32   raw little-endian binary, float x,y pairs
 //   f64   raw little-endian binary, double x,y pairs
 #pragma once
@@ -28,11 +29,38 @@ std::string_view format_name(Format format);
 /// The format "auto" resolves to for a path: by extension (.f32, .f64, .csv), else text.
 Format guess_format(std::string_view path);
 
+/// Which columns of csv (or text) input hold x and y (the command line's --columns X,Y); each a
+/// header name or a 0-based column index, both empty for the default. See docs/formats.md.
+///  * A spec is first compared with the csv header's names, ignoring case and the blanks around it
+///    (a name is read without its blanks and enclosing double quotes); it must match at most one.
+///    A spec that matches no name and is all digits is a 0-based index; else it is an error. (A
+///    first line with an all-digit field is data, so a header never has a name that reads as an
+///    index.)
+///  * Without a header, and in text (which has none), only indices select. Text then reads lines
+///    of values, not the seed's counted format.
+///  * Default: csv takes its only two columns (first x, then y), or, with a header of more, the
+///    columns named x and y (ignoring case); text takes lines of exactly two values.
+/// With a selection (or the x/y pick), every row must have as many fields as the header, or without
+/// one as the first row; fields that are not selected may hold anything.
+struct ColumnSelection {
+  std::string x;
+  std::string y;
+  bool empty() const { return x.empty() && y.empty(); }
+  friend bool operator==(const ColumnSelection&, const ColumnSelection&) = default;
+};
+
+/// Parses "X,Y" (the command line's --columns): two non-empty parts around one comma, blanks around
+/// each trimmed. Throws std::invalid_argument otherwise (a name holding a comma is selected by index).
+ColumnSelection parse_column_selection(std::string_view spec);
+
 struct ReadOptions {
   Format format = Format::automatic;
   /// Fail with input_error, naming the line (or byte offset), at the first point that is
   /// lexicographically smaller than its predecessor.
   bool require_sorted = false;
+  /// Text and csv only: a selection for binary input is an input_error. Both or neither of x and y
+  /// must be given (std::invalid_argument otherwise).
+  ColumnSelection columns;
 };
 
 /// Points read from a file: owned, or (for binary input of the requested precision) a view of the
@@ -81,7 +109,8 @@ class PointSet {
 /// Reads and validates a point file; "-" reads standard input.
 /// Throws input_error ("FILE:LINE: message", or "FILE: byte OFFSET: message" for binary) for a
 /// missing file, garbage tokens, NaN or infinity, literals out of range for T, an odd number of
-/// values, a count that disagrees with the data, truncated binary, or (require_sorted) unsorted data.
+/// values, a count that disagrees with the data, rows of the wrong width, columns that cannot be
+/// selected, truncated binary, or (require_sorted) unsorted data.
 template <class T>
 PointSet<T> read_points(const std::string& path, const ReadOptions& options = {});
 

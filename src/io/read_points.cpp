@@ -314,12 +314,59 @@ bool looks_like_number(std::string_view field) {
   return ec != std::errc::invalid_argument && ptr == end;
 }
 
+// ASCII letters compared without case: column names.
+bool same_name(std::string_view a, std::string_view b) {
+  const auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; };
+  return std::equal(a.begin(), a.end(), b.begin(), b.end(),
+                    [&](char u, char v) { return lower(u) == lower(v); });
+}
+
+// The 0-based column index a selection spells, if it spells one: decimal digits only.
+std::optional<index_t> column_index(std::string_view spec) {
+  if (spec.empty() || !std::all_of(spec.begin(), spec.end(), is_digit)) return std::nullopt;
+  index_t index = 0;
+  if (std::from_chars(spec.data(), spec.data() + spec.size(), index).ec != std::errc()) return std::nullopt;
+  return index;
+}
+
+// The columns of a header for a message, with the indices that select them: 0 "id", 1 "lon", ...
+std::string describe_columns(const std::vector<std::string>& names) {
+  constexpr std::size_t kMaxShown = 32;
+  std::string out;
+  for (std::size_t i = 0; i < names.size() && i < kMaxShown; ++i) {
+    if (i != 0) out += ", ";
+    out += std::to_string(i) + " " + quote(names[i]);
+  }
+  if (names.size() > kMaxShown) out += ", ... (" + std::to_string(names.size()) + " in all)";
+  return out;
+}
+
+// Which fields of a row hold the point, and how many fields every row has.
+struct RowLayout {
+  // False: the plain two-column layout ("x,y", "x y"), which has a fast path. True: x and y were
+  // selected, by the caller or by a header that names them among other columns.
+  bool selected = false;
+  index_t x = 0;
+  index_t y = 1;
+  index_t width = 2;
+  index_t width_line = 0;  // the line the width was taken from (when selected), for messages
+  bool width_from_header = false;
+};
+
 // What precedes the points of a text or csv file: comments, blank lines, and the seed's count or a
-// csv header. The body, from `body` on, holds the points.
+// csv header. The body, from `body` on, holds the points, laid out as `layout` says.
 struct Preamble {
   const char* body = nullptr;
   bool counted = false;  // the seed's format: `count` points, values laid out in any way
   std::uint64_t count = 0;
+  RowLayout layout;
+};
+
+// A csv field's text, without the blanks around it and without its quotes if it had any ("" inside
+// quotes is left doubled: only names are unescaped, a number holds no quotes).
+struct CsvField {
+  std::string_view text;
+  bool quoted = false;
 };
 
 // Parses text and csv from memory. One object parses one run of lines in order; the parallel driver
@@ -331,42 +378,49 @@ class TextParser {
       : next_(data.data()), end_(data.data() + data.size()), name_(name), require_sorted_(require_sorted) {}
 
   // The first line with a value decides between the seed's format (a count alone on its line) and
-  // plain "x y" lines.
-  Preamble text_preamble() {
+  // plain lines of values; with a selection, it also sets how many values every line has.
+  Preamble text_preamble(const ColumnSelection& selection) {
     const char* p = nullptr;
     const char* e = nullptr;
     while (next_line(p, e)) {
       const char* first = skip_blanks(p, e);
       if (first == e || *first == '#') continue;
       const char* first_end = token_end(first, e);
-      if (count_tokens(first_end, e) != 0 || !std::all_of(first, first_end, is_digit)) {
-        rewind(p);  // the first point
-        return {next_, false, 0};
+      const index_t values = 1 + count_tokens(first_end, e);
+      if (values == 1 && std::all_of(first, first_end, is_digit)) {
+        if (!selection.empty()) {
+          fail_at_line(name_, line_,
+                       "a column selection needs lines of values, but this is the seed's format (a count "
+                       "alone on its line, then the values)");
+        }
+        count_line_ = line_;
+        return {next_, true, parse_count(std::string_view(first, first_end - first)), {}};
       }
-      count_line_ = line_;
-      return {next_, true, parse_count(std::string_view(first, first_end - first))};
+      const RowLayout layout = first_row_layout(values, selection, false);
+      rewind(p);  // the first point
+      return {next_, false, 0, layout};
     }
-    return {next_, false, 0};
+    return {next_, false, 0, {}};
   }
 
   // A first line in which no field is a number is a header; a line with a number in it is data, so
   // that a typo in the first point ("1,2o") is reported rather than taken for a header.
-  Preamble csv_preamble() {
+  Preamble csv_preamble(const ColumnSelection& selection) {
     const char* p = nullptr;
     const char* e = nullptr;
     while (next_line(p, e)) {
-      const std::string_view line = csv_line(p, e);
-      if (line.empty()) continue;
-      if (!is_header(line)) {
-        rewind(p);  // the first point
-        return {next_, false, 0};
-      }
-      if (const index_t fields = count_fields(line); fields != 2) {
-        fail_at_line(name_, line_, "header must name 2 columns (x,y), found " + std::to_string(fields));
-      }
-      return {next_, false, 0};
+      const char* first = skip_blanks(p, e);
+      if (first == e || *first == '#') continue;
+      const std::vector<CsvField> fields = csv_fields(first, e);
+      const bool header = std::none_of(fields.begin(), fields.end(), [](const CsvField& field) {
+        return looks_like_number<T>(field.text);
+      });
+      if (header) return {next_, false, 0, header_layout(fields, selection)};
+      const RowLayout layout = first_row_layout(static_cast<index_t>(fields.size()), selection, true);
+      rewind(p);  // the first point
+      return {next_, false, 0, layout};
     }
-    return {next_, false, 0};
+    return {next_, false, 0, {}};
   }
 
   // Plain format: exactly two values on every line that has any.
@@ -393,7 +447,21 @@ class TextParser {
     return std::move(points_);
   }
 
-  std::vector<Point2<T>> parse_csv_rows() {
+  // Lines of values with selected columns; the plain layout goes the fast way.
+  std::vector<Point2<T>> parse_text_rows(const RowLayout& layout) {
+    if (!layout.selected) return parse_pairs();
+    reserve_for_lines();
+    const char* p = nullptr;
+    const char* e = nullptr;
+    while (next_line(p, e)) {
+      p = skip_blanks(p, e);
+      if (p == e || *p == '#') continue;
+      parse_text_row(p, e, layout);
+    }
+    return std::move(points_);
+  }
+
+  std::vector<Point2<T>> parse_csv_rows(const RowLayout& layout) {
     reserve_for_lines();
     const char* p = nullptr;
     const char* e = nullptr;
@@ -401,10 +469,10 @@ class TextParser {
       const char* first = skip_blanks(p, e);
       if (first == e || *first == '#') continue;
       Point2<T> point;
-      if (try_csv_pair(first, e, point)) [[likely]] {
+      if (!layout.selected && try_csv_pair(first, e, point)) [[likely]] {
         push(point, line_);
       } else {
-        parse_csv_line(p, e);
+        parse_csv_row(first, e, layout);
       }
     }
     return std::move(points_);
@@ -458,14 +526,13 @@ class TextParser {
     return values;
   }
 
-  std::vector<Point2<T>> parse_text() {
-    const Preamble preamble = text_preamble();
-    return preamble.counted ? parse_counted(preamble.count) : parse_pairs();
+  std::vector<Point2<T>> parse_text(const ColumnSelection& selection) {
+    const Preamble preamble = text_preamble(selection);
+    return preamble.counted ? parse_counted(preamble.count) : parse_text_rows(preamble.layout);
   }
 
-  std::vector<Point2<T>> parse_csv() {
-    csv_preamble();
-    return parse_csv_rows();
+  std::vector<Point2<T>> parse_csv(const ColumnSelection& selection) {
+    return parse_csv_rows(csv_preamble(selection).layout);
   }
 
  private:
@@ -486,10 +553,165 @@ class TextParser {
     --line_;
   }
 
-  // A csv line without its comment and surrounding blanks.
-  static std::string_view csv_line(const char* p, const char* e) {
-    if (const void* hash = std::memchr(p, '#', e - p)) e = static_cast<const char*>(hash);
-    return trim(std::string_view(p, e - p));
+  // The csv field at p, on a line that ends at e; p moves past the field and its comma. Returns
+  // false for the line's last field (at the line's end, or where a comment starts). A field in
+  // double quotes may hold commas, '#' and doubled quotes (RFC 4180) but no line break: a line is
+  // always one row, which is what lets the parallel parser cut the file at any newline.
+  bool next_csv_field(const char*& p, const char* e, CsvField& field) const {
+    p = skip_blanks(p, e);
+    if (p != e && *p == '"') [[unlikely]] {
+      const char* open = p++;
+      for (;;) {
+        const void* close = std::memchr(p, '"', static_cast<std::size_t>(e - p));
+        if (close == nullptr) {
+          fail_at_line(
+              name_, line_,
+              "quoted field " + quote(std::string_view(open, e - open)) + " does not end on its line");
+        }
+        p = static_cast<const char*>(close) + 1;
+        if (p == e || *p != '"') break;
+        ++p;  // "" stands for one quote
+      }
+      field = {trim(std::string_view(open + 1, p - 1 - (open + 1))), true};
+      const char* after = skip_blanks(p, e);
+      if (after != e && *after != ',' && *after != '#') {
+        fail_at_line(name_, line_,
+                     "text after the quoted field " + quote(std::string_view(open, p - open)) + ": " +
+                         quote(std::string_view(after, e - after)));
+      }
+      p = after;
+    } else {
+      const char* start = p;
+      while (p != e && *p != ',' && *p != '#') ++p;
+      field = {trim(std::string_view(start, p - start)), false};
+    }
+    if (p != e && *p == ',') {
+      ++p;
+      return true;
+    }
+    return false;
+  }
+
+  // Every field of a line with values (the header, or the first row).
+  std::vector<CsvField> csv_fields(const char* p, const char* e) const {
+    std::vector<CsvField> fields;
+    CsvField field;
+    for (bool more = true; more;) {
+      more = next_csv_field(p, e, field);
+      fields.push_back(field);
+    }
+    return fields;
+  }
+
+  // A header's column names: quotes removed, "" read as one quote.
+  std::vector<std::string> column_names(const std::vector<CsvField>& fields) const {
+    std::vector<std::string> names;
+    for (const CsvField& field : fields) {
+      if (field.text.find(kUtf8Bom) != std::string_view::npos) {
+        fail_at_line(name_, line_, "byte-order mark in the header: one may only begin the file");
+      }
+      std::string name(field.text);
+      if (field.quoted) {
+        for (std::size_t at = name.find("\"\""); at != std::string::npos; at = name.find("\"\"", at + 1)) {
+          name.erase(at, 1);
+        }
+      }
+      names.push_back(std::move(name));
+    }
+    return names;
+  }
+
+  // The layout a header sets: the selected columns, or by default its only two, or those named x and
+  // y among more. Every row must then have as many fields as the header names.
+  RowLayout header_layout(const std::vector<CsvField>& fields, const ColumnSelection& selection) const {
+    const std::vector<std::string> names = column_names(fields);
+    const auto width = static_cast<index_t>(names.size());
+    RowLayout layout{.selected = true, .width = width, .width_line = line_, .width_from_header = true};
+    if (!selection.empty()) {
+      layout.x = header_column(selection.x, names);
+      layout.y = header_column(selection.y, names);
+      return layout;
+    }
+    if (width == 2) return {};  // whatever the names: first x, then y
+    if (width < 2) {
+      fail_at_line(name_, line_, "header must name 2 columns (x,y), found " + std::to_string(width));
+    }
+    const std::vector<index_t> x = columns_named("x", names);
+    const std::vector<index_t> y = columns_named("y", names);
+    if (x.size() != 1 || y.size() != 1) {
+      fail_at_line(name_, line_,
+                   "header names " + std::to_string(width) + " columns, not one x and one y among them: " +
+                       describe_columns(names) + "; --columns X,Y picks two (by name or 0-based index)");
+    }
+    layout.x = x.front();
+    layout.y = y.front();
+    return layout;
+  }
+
+  static std::vector<index_t> columns_named(std::string_view wanted, const std::vector<std::string>& names) {
+    std::vector<index_t> matches;
+    for (std::size_t i = 0; i < names.size(); ++i) {
+      if (same_name(trim(names[i]), wanted)) matches.push_back(static_cast<index_t>(i));
+    }
+    return matches;
+  }
+
+  // A selected column in a file with a header: a name that matches exactly one column wins; a spec
+  // that matches none and is all digits is an index.
+  index_t header_column(std::string_view spec, const std::vector<std::string>& names) const {
+    spec = trim(spec);
+    const std::vector<index_t> matches = columns_named(spec, names);
+    if (matches.size() == 1) return matches.front();
+    if (matches.size() > 1) {
+      fail_at_line(name_, line_,
+                   std::to_string(matches.size()) + " columns of the header are named " + quote(spec) + ": " +
+                       describe_columns(names) + "; select one by its 0-based index");
+    }
+    if (const std::optional<index_t> index = column_index(spec)) {
+      if (*index < static_cast<index_t>(names.size())) return *index;
+      fail_at_line(name_, line_,
+                   "column " + std::string(spec) + " is out of range: the header has " +
+                       std::to_string(names.size()) + " columns: " + describe_columns(names));
+    }
+    fail_at_line(name_, line_,
+                 "no column named " + quote(spec) + " in the header: " + describe_columns(names));
+  }
+
+  // The layout the first row sets when there is no header: with a selection (of indices), every row
+  // must have as many fields as this one; without, it must have two.
+  RowLayout first_row_layout(index_t width, const ColumnSelection& selection, bool csv) const {
+    if (selection.empty()) {
+      if (width > 2) {
+        fail_at_line(name_, line_,
+                     std::string(csv ? "expected 2 fields (x,y)" : "expected 2 values (x y)") + ", found " +
+                         std::to_string(width) + "; --columns X,Y picks two of them");
+      }
+      return {};
+    }
+    return {.selected = true,
+            .x = row_column(selection.x, width, csv),
+            .y = row_column(selection.y, width, csv),
+            .width = width,
+            .width_line = line_,
+            .width_from_header = false};
+  }
+
+  index_t row_column(std::string_view spec, index_t width, bool csv) const {
+    spec = trim(spec);
+    const std::optional<index_t> index = column_index(spec);
+    if (!index) {
+      fail_at_line(name_, line_,
+                   "column " + quote(spec) +
+                       " is not a 0-based index, and there is no header to find the name in (this first "
+                       "line is data)");
+    }
+    if (*index >= width) {
+      fail_at_line(name_, line_,
+                   "column " + std::string(spec) + " is out of range: the line has " + std::to_string(width) +
+                       (csv ? " fields" : " values") + " (0-based indices 0 to " + std::to_string(width - 1) +
+                       ")");
+    }
+    return *index;
   }
 
   std::uint64_t parse_count(std::string_view token) const {
@@ -527,17 +749,6 @@ class TextParser {
   // A line holds at most one point.
   void reserve_for_lines() { points_.reserve(estimated_lines()); }
 
-  static index_t count_fields(std::string_view line) { return std::count(line.begin(), line.end(), ',') + 1; }
-
-  static bool is_header(std::string_view line) {
-    for (std::size_t start = 0;;) {
-      const std::size_t comma = line.find(',', start);
-      if (looks_like_number<T>(trim(line.substr(start, comma - start)))) return false;
-      if (comma == std::string_view::npos) return true;
-      start = comma + 1;
-    }
-  }
-
   // Parses the number at p, which must end at the token's end (kCsv: at `end`, the field's end);
   // advances p past it.
   template <bool kCsv>
@@ -573,15 +784,40 @@ class TextParser {
     return p == e || *p == '#';
   }
 
-  // A csv line field by field: slower, and exact about what is wrong.
-  void parse_csv_line(const char* p, const char* e) {
-    const std::string_view line = csv_line(p, e);
-    const std::size_t comma = line.find(',');
-    if (comma == std::string_view::npos || line.find(',', comma + 1) != std::string_view::npos) {
-      fail_at_line(name_, line_, "expected 2 fields (x,y), found " + std::to_string(count_fields(line)));
+  // A csv row field by field: any number of fields, quotes, and exact about what is wrong. The
+  // width is checked before the values, so that a ragged row is reported as one.
+  void parse_csv_row(const char* p, const char* e, const RowLayout& layout) {
+    CsvField field;
+    CsvField x_field;
+    CsvField y_field;
+    index_t fields = 0;
+    for (bool more = true; more; ++fields) {
+      more = next_csv_field(p, e, field);
+      if (fields == layout.x) x_field = field;
+      if (fields == layout.y) y_field = field;
     }
-    const T x = parse_field(trim(line.substr(0, comma)));
-    const T y = parse_field(trim(line.substr(comma + 1)));
+    if (fields != layout.width) [[unlikely]] {
+      fail_width(layout, fields, true);
+    }
+    const T x = parse_field(x_field.text);
+    const T y = parse_field(y_field.text);
+    push({x, y}, line_);
+  }
+
+  // A line of values with selected columns, from its first value; unselected values may be anything.
+  void parse_text_row(const char* p, const char* e, const RowLayout& layout) {
+    const char* x_token = nullptr;
+    const char* y_token = nullptr;
+    index_t values = 0;
+    for (; p != e && *p != '#'; p = skip_blanks(token_end(p, e), e), ++values) {
+      if (values == layout.x) x_token = p;
+      if (values == layout.y) y_token = p;
+    }
+    if (values != layout.width) [[unlikely]] {
+      fail_width(layout, values, false);
+    }
+    const T x = parse_number<false>(x_token, e);
+    const T y = parse_number<false>(y_token, e);
     push({x, y}, line_);
   }
 
@@ -615,6 +851,19 @@ class TextParser {
                    "value " + quote(token) + " is out of range for " + std::string(type_name<T>));
     }
     fail_at_line(name_, line_, "non-finite value " + quote(token));
+  }
+
+  [[noreturn, gnu::cold, gnu::noinline]] void fail_width(const RowLayout& layout, index_t found,
+                                                         bool csv) const {
+    if (!layout.selected) {
+      fail_at_line(name_, line_,
+                   std::string(csv ? "expected 2 fields (x,y)" : "expected 2 values (x y)") + ", found " +
+                       std::to_string(found));
+    }
+    fail_at_line(name_, line_,
+                 "expected " + std::to_string(layout.width) + (csv ? " fields" : " values") +
+                     " (as many as " + (layout.width_from_header ? "the header on line " : "line ") +
+                     std::to_string(layout.width_line) + "), found " + std::to_string(found));
   }
 
   [[noreturn, gnu::cold, gnu::noinline]] void fail_value_count(const char* line_start, const char* e) const {
@@ -710,14 +959,15 @@ bool sorted(std::span<const Point2<T>> points) {
 // anything is wrong with it (the sequential parser then says what).
 template <class T>
 std::optional<std::vector<Point2<T>>> parse_text_in_parallel(std::string_view data, bool csv,
-                                                             bool require_sorted) {
+                                                             const ReadOptions& options) {
+  const bool require_sorted = options.require_sorted;
   const std::size_t chunks =
       std::min<std::size_t>({std::thread::hardware_concurrency(), kMaxChunks, data.size() / kMinChunkBytes});
   if (chunks < 2) return std::nullopt;
   Preamble preamble;
   try {
     TextParser<T> front(data, {}, false);
-    preamble = csv ? front.csv_preamble() : front.text_preamble();
+    preamble = csv ? front.csv_preamble(options.columns) : front.text_preamble(options.columns);
   } catch (const input_error&) {
     return std::nullopt;
   }
@@ -752,7 +1002,7 @@ std::optional<std::vector<Point2<T>>> parse_text_in_parallel(std::string_view da
   std::vector<std::vector<Point2<T>>> parts(pieces.size());
   if (!run_chunks(pieces.size(), [&](std::size_t i) {
         TextParser<T> parser(pieces[i], {}, require_sorted);
-        parts[i] = csv ? parser.parse_csv_rows() : parser.parse_pairs();
+        parts[i] = csv ? parser.parse_csv_rows(preamble.layout) : parser.parse_text_rows(preamble.layout);
       })) {
     return std::nullopt;
   }
@@ -772,11 +1022,20 @@ std::optional<std::vector<Point2<T>>> parse_text_in_parallel(std::string_view da
 
 template <class T>
 std::vector<Point2<T>> parse_text_points(std::string_view data, std::string_view name, bool csv,
-                                         bool require_sorted) {
+                                         const ReadOptions& options) {
   data = skip_byte_order_mark(data, name);
-  if (auto points = parse_text_in_parallel<T>(data, csv, require_sorted)) return std::move(*points);
-  TextParser<T> parser(data, name, require_sorted);
-  return csv ? parser.parse_csv() : parser.parse_text();
+  if (!csv) {
+    // Text has no header line: its columns have no names.
+    for (const std::string& spec : {options.columns.x, options.columns.y}) {
+      if (!spec.empty() && !column_index(trim(spec))) {
+        throw input_error(std::string(name) + ": text input has no header to find column " +
+                          quote(trim(spec)) + " in: select its columns by 0-based index");
+      }
+    }
+  }
+  if (auto points = parse_text_in_parallel<T>(data, csv, options)) return std::move(*points);
+  TextParser<T> parser(data, name, options.require_sorted);
+  return csv ? parser.parse_csv(options.columns) : parser.parse_text(options.columns);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -925,15 +1184,29 @@ std::vector<Point2<T>> decode_binary(std::string_view data, bool require_sorted,
 }
 
 template <class T>
-PointSet<T> parse_resolved(std::string_view data, Format format, std::string_view name, bool require_sorted) {
+PointSet<T> parse_resolved(std::string_view data, Format format, std::string_view name,
+                           const ReadOptions& options) {
+  const bool require_sorted = options.require_sorted;
   switch (format) {
-    case Format::csv: return PointSet<T>(parse_text_points<T>(data, name, true, require_sorted));
+    case Format::csv: return PointSet<T>(parse_text_points<T>(data, name, true, options));
     case Format::f32: return PointSet<T>(decode_binary<T, float>(data, require_sorted, name));
     case Format::f64: return PointSet<T>(decode_binary<T, double>(data, require_sorted, name));
     case Format::automatic:
     case Format::text: break;
   }
-  return PointSet<T>(parse_text_points<T>(data, name, false, require_sorted));
+  return PointSet<T>(parse_text_points<T>(data, name, false, options));
+}
+
+// A selection names both columns or neither, and applies to text and csv only.
+void check_selection(const ColumnSelection& columns, Format format, std::string_view name) {
+  if (columns.x.empty() != columns.y.empty()) {
+    throw std::invalid_argument("a column selection needs both the x and the y column");
+  }
+  if (!columns.empty() && (format == Format::f32 || format == Format::f64)) {
+    throw input_error(std::string(name) +
+                      ": a column selection (--columns) applies to text and csv, not to binary " +
+                      std::string(format_name(format)) + " input");
+  }
 }
 
 bool ends_with_ignoring_case(std::string_view s, std::string_view suffix) {
@@ -975,6 +1248,20 @@ Format guess_format(std::string_view path) {
   return Format::text;
 }
 
+ColumnSelection parse_column_selection(std::string_view spec) {
+  const std::size_t comma = spec.find(',');
+  ColumnSelection columns;
+  if (comma != std::string_view::npos && spec.find(',', comma + 1) == std::string_view::npos) {
+    columns.x = trim(spec.substr(0, comma));
+    columns.y = trim(spec.substr(comma + 1));
+  }
+  if (columns.x.empty() || columns.y.empty()) {
+    throw std::invalid_argument("expected two columns X,Y (each a header name or a 0-based index), got \"" +
+                                std::string(spec) + "\"");
+  }
+  return columns;
+}
+
 template <class T>
 PointSet<T>::PointSet(std::vector<Point2<T>> owned) : owned_(std::move(owned)), view_(owned_) {}
 
@@ -986,6 +1273,7 @@ template <class T>
 PointSet<T> read_points(const std::string& path, const ReadOptions& options) {
   const std::string name = display_name(path);
   const Format format = options.format == Format::automatic ? guess_format(path) : options.format;
+  check_selection(options.columns, format, name);
   InputBytes input = read_file(path);
   constexpr Format kNative = std::is_same_v<T, float> ? Format::f32 : Format::f64;
   const bool aligned = reinterpret_cast<std::uintptr_t>(input.bytes.data()) % alignof(Point2<T>) == 0;
@@ -997,13 +1285,14 @@ PointSet<T> read_points(const std::string& path, const ReadOptions& options) {
     validate_binary<T>(view, options.require_sorted, name);
     return PointSet<T>(std::move(input.owner), view);
   }
-  return parse_resolved<T>(input.bytes, format, name, options.require_sorted);
+  return parse_resolved<T>(input.bytes, format, name, options);
 }
 
 template <class T>
 PointSet<T> parse_points(std::string_view data, std::string_view name, const ReadOptions& options) {
   const Format format = options.format == Format::automatic ? guess_format(name) : options.format;
-  return parse_resolved<T>(data, format, display_name(name), options.require_sorted);
+  check_selection(options.columns, format, display_name(name));
+  return parse_resolved<T>(data, format, display_name(name), options);
 }
 
 template class PointSet<float>;
