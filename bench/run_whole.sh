@@ -5,10 +5,12 @@
 #
 # Usage: bench/run_whole.sh [--no-build] [whole_process.py options...]
 #   e.g. bench/run_whole.sh --sizes 1e6,1e7 --results bench/RESULTS.md --section whole-cpu
-# Environment: BUILD_DIR (default build), CMAKE_ARGS (extra configure flags; on a machine without
-#              CLI11 installed, e.g. -DCLI11_DIR=... for a copy of its headers and CMake files).
-# Where apt-get is missing (a GPU machine) or cannot be used, nothing is installed: a missing peer is
-# reported as n/a in its column.
+# Environment: BUILD_DIR (default build), CMAKE_ARGS (extra configure flags), NO_INSTALL=1 (install
+#              nothing, e.g. on a machine with apt-get but no network).
+# Where apt-get is missing or fails, nothing is installed and a missing peer is reported as n/a in its
+# column. The CLI needs CLI11 (header-only); on a machine without it, copy Debian's /usr/include/CLI
+# and /usr/share/cmake/CLI11 to DIR/include/CLI and DIR/share/cmake/CLI11 and pass
+# CMAKE_ARGS=-DCMAKE_PREFIX_PATH=DIR (DIR as an absolute path).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -45,7 +47,9 @@ install_peers() {
   fi
 }
 
-if command -v apt-get >/dev/null && command -v dpkg-query >/dev/null; then
+if [[ -n ${NO_INSTALL:-} ]]; then
+  echo "run_whole: NO_INSTALL is set: installing nothing" >&2
+elif command -v apt-get >/dev/null && command -v dpkg-query >/dev/null; then
   install_peers
 else
   echo "run_whole: no apt-get here: installing nothing (missing peers are reported as n/a)" >&2
