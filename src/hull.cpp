@@ -6,8 +6,10 @@
 #include <functional>
 #include <stdexcept>
 #include <string>
+#include <thread>
 
 #include "core/chains.hpp"
+#include "cost_model.hpp"
 #include "cpu/monotone_chain.hpp"
 #include "cuda/cuda_backend.hpp"
 #include "pram/pram_hull.hpp"
@@ -16,24 +18,77 @@
 namespace wagener {
 namespace {
 
-// auto: the GPU when a device is present and the input has at least this many points, else the
-// CPU. Measured for full hulls from host memory (bench_cuda --crossover, H100 against 16 cores,
-// bench/RESULTS.md): the GPU is faster from 2^15 float and 2^16 double points on a uniform disk,
-// slower below (fixed costs of about 0.2-0.3 ms). Presorted upper hulls take the same threshold: the
-// CPU scan wins at 2^11, the GPU by 90x at 2^20.
-constexpr std::size_t kMinPointsForGpu = std::size_t{1} << 16;
+// Below this many points auto never considers the GPU: its fixed costs (a few ms even with a warm
+// context) exceed the CPU's whole call (2^20 f64 points: about 5 ms on 16 cores, bench/RESULTS.md).
+constexpr std::size_t kMinPointsForGpu = std::size_t{1} << 20;
+// The survivor estimate hulls about this many evenly spaced points (about 0.5 ms).
+constexpr std::size_t kEstimateSample = 8192;
+// A sample hull holding at least this fraction of the sample is hull-like (a circle): the filter
+// keeps nearly everything (the CPU backend's own rule for disabling its filter).
+constexpr double kHullLikeFraction = 0.1;
+// Otherwise the full call's larger sample (32k points) discards more than this one: the survivors
+// are about 0.4 of the sample hull's share (uniform disk: 0.85 % of 8192 against 0.35 % kept).
+constexpr double kSurvivorsPerSampleVertex = 0.4;
 
-Backend resolve(const HullOptions& options, std::size_t n) {
+template <class T>
+double estimated_survivor_fraction(std::span<const Point2<T>> points) {
+  const std::size_t stride = std::max<std::size_t>(1, points.size() / kEstimateSample);
+  std::vector<Point2<T>> sample;
+  sample.reserve(points.size() / stride + 1);
+  for (std::size_t i = 0; i < points.size(); i += stride) sample.push_back(points[i]);
+  const double share = static_cast<double>(cpu::convex_hull_serial<T>(sample).size()) /
+                       static_cast<double>(sample.size());
+  return share >= kHullLikeFraction ? 1.0 : share * kSurvivorsPerSampleVertex;
+}
+
+/// auto without a trace: the GPU when the cost model predicts it finishes first, counting what is
+/// left of the device's start-up; the CPU for small inputs, without a device, or while the device's
+/// start-up alone would outlast the CPU's whole call.
+template <class T>
+Backend choose_backend(std::span<const Point2<T>> points, bool sorted_upper, HullStats& stats) {
+  const std::size_t n = points.size();
+  if (n < kMinPointsForGpu) return Backend::cpu;
+  auto startup = cuda::device_startup();
+  if (startup.state == cuda::DeviceStartup::State::failed) return Backend::cpu;
+  cost::Workload work;
+  work.points = static_cast<double>(n);
+  work.point_bytes = sizeof(Point2<T>);
+  work.sorted_upper = sorted_upper;
+  work.single_precision = sizeof(T) == sizeof(float);
+  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  // Survivors cost the CPU more than the GPU. Spend a sample on estimating them only when they can
+  // change the answer: the GPU loses with none and would win with all.
+  const auto gpu_wins = [&](double fraction) {
+    cost::Workload w = work;
+    w.survivor_fraction = fraction;
+    return cost::cuda_milliseconds(w, startup.elapsed_milliseconds) < cost::cpu_milliseconds(w, cores);
+  };
+  if (!sorted_upper && !gpu_wins(0.0) && gpu_wins(1.0)) work.survivor_fraction = estimated_survivor_fraction(points);
+  startup = cuda::device_startup();
+  stats.predicted_cpu_milliseconds = cost::cpu_milliseconds(work, cores);
+  stats.predicted_cuda_milliseconds = cost::cuda_milliseconds(work, startup.elapsed_milliseconds);
+  if (stats.predicted_cuda_milliseconds >= stats.predicted_cpu_milliseconds) return Backend::cpu;
+  // Worth waiting for: the start-up finishes (or fails) inside device_available().
+  return cuda::device_available() ? Backend::cuda : Backend::cpu;
+}
+
+template <class T>
+Backend resolve(const HullOptions& options, std::span<const Point2<T>> points, bool sorted_upper,
+                HullStats& stats) {
   if (options.trace) {
     // The emulator and the CUDA backend report rounds (the same ones: the trace is defined by the
     // input alone; tests/test_trace*.cpp check it). auto picks the emulator, the reference.
     if (options.backend == Backend::automatic || options.backend == Backend::pram) return Backend::pram;
-    if (options.backend == Backend::cuda) return Backend::cuda;
+    if (options.backend == Backend::cuda) {
+      cuda::require_device();
+      return Backend::cuda;
+    }
     throw unsupported_error("a trace needs the pram or cuda backend (the " +
                             std::string(backend_name(options.backend)) + " backend does not report rounds)");
   }
+  if (options.backend == Backend::cuda) cuda::require_device();
   if (options.backend != Backend::automatic) return options.backend;
-  return n >= kMinPointsForGpu && cuda::device_available() ? Backend::cuda : Backend::cpu;
+  return choose_backend(points, sorted_upper, stats);
 }
 
 /// A backend's rounds of one chain, relabelled for the sink. A lower chain ran on the reflected,
@@ -101,6 +156,79 @@ auto timed(HullStats& stats, F&& f) {
   return result;
 }
 
+/// Upper chain of a full hull (counter-clockwise from the lexicographically smallest vertex): the
+/// smallest vertex, then the vertices from the last back to the largest one. The largest point is
+/// always a vertex, and a hull of one or two vertices is its own upper chain.
+template <class T>
+std::vector<Point2<T>> upper_chain_of_hull(const std::vector<Point2<T>>& hull) {
+  if (hull.size() <= 2) return hull;
+  const auto largest = static_cast<std::size_t>(
+      std::max_element(hull.begin(), hull.end(), lex_less<T>) - hull.begin());
+  std::vector<Point2<T>> upper{hull.front()};
+  for (std::size_t i = hull.size() - 1; i >= largest; --i) upper.push_back(hull[i]);
+  return upper;
+}
+
+/// The upper hull of sorted, validated points on the chosen backend.
+template <class T>
+std::vector<Point2<T>> upper_hull_of_sorted(std::span<const Point2<T>> sorted, const HullOptions& options,
+                                            HullStats& stats) {
+  switch (stats.backend) {
+    case Backend::pram: {
+      pram::Counters counters;
+      auto h = pram::upper_hull(sorted, &counters, trace_observer<T>(options.trace, Chain::upper));
+      add_pram_counters(stats, counters);
+      return h;
+    }
+    case Backend::cuda:
+      if (options.trace) return cuda::upper_hull_traced(sorted, trace_observer<T>(options.trace, Chain::upper));
+      return cuda::upper_hull(sorted, &stats);
+    default: return cpu::upper_chain(sorted);
+  }
+}
+
+/// The full hull of points in any order on the chosen backend.
+template <class T>
+std::vector<Point2<T>> full_hull(std::span<const Point2<T>> points, const HullOptions& options, HullStats& stats) {
+  switch (stats.backend) {
+    case Backend::pram:
+      return chains_by_upper_hulls<T>(points, options.trace, [&](std::span<const Point2<T>> s, auto&& observer) {
+        pram::Counters counters;
+        auto h = pram::upper_hull(s, &counters, observer);
+        add_pram_counters(stats, counters);
+        return h;
+      });
+    case Backend::cuda:
+      if (options.trace) return chains_by_upper_hulls<T>(points, options.trace, cuda::upper_hull_traced<T>);
+      return cuda::convex_hull(points, &stats);
+    default: return cpu::convex_hull_parallel(points, &stats.survivors);
+  }
+}
+
+template <class T>
+std::vector<Point2<T>> hull_vertices(std::span<const Point2<T>> points, const HullOptions& options,
+                                     HullStats& stats) {
+  if (options.presorted) {
+    require_finite(points);
+    require_sorted(points);
+  }
+  const bool upper = options.part == HullPart::upper;
+  stats.backend = resolve(options, points, upper && options.presorted, stats);
+  return timed(stats, [&] {
+    if (!upper) return full_hull(points, options, stats);
+    if (options.presorted) return upper_hull_of_sorted(points, options, stats);
+    if (stats.backend == Backend::pram || options.trace) {
+      // Wagener's rounds are defined on sorted input (and a trace shows them): sort first.
+      require_finite(points);
+      std::vector<Point2<T>> sorted(points.begin(), points.end());
+      std::sort(sorted.begin(), sorted.end(), lex_less<T>);
+      return upper_hull_of_sorted(std::span<const Point2<T>>(sorted), options, stats);
+    }
+    // The full hull's filtered pipeline, which sorts only the survivors, holds the upper chain.
+    return upper_chain_of_hull(full_hull(points, options, stats));
+  });
+}
+
 }  // namespace
 
 Backend parse_backend(std::string_view name) {
@@ -126,58 +254,44 @@ bool cuda_available() {
 }
 
 template <class T>
-std::vector<Point2<T>> upper_hull(std::span<const Point2<T>> sorted, const HullOptions& options) {
+HullResult<T> compute_hull(std::span<const Point2<T>> points, const HullOptions& options) {
   HullStats stats;
-  stats.backend = resolve(options, sorted.size());
-  stats.points = static_cast<std::int64_t>(sorted.size());
-  require_finite(sorted);
-  require_sorted(sorted);
-  auto hull = timed(stats, [&] {
-    switch (stats.backend) {
-      case Backend::pram: {
-        pram::Counters counters;
-        auto h = pram::upper_hull(sorted, &counters, trace_observer<T>(options.trace, Chain::upper));
-        add_pram_counters(stats, counters);
-        return h;
-      }
-      case Backend::cuda:
-        if (options.trace)
-          return cuda::upper_hull_traced(sorted, trace_observer<T>(options.trace, Chain::upper));
-        return cuda::upper_hull(sorted, &stats);
-      default: return cpu::upper_chain(sorted);
-    }
-  });
-  stats.hull_vertices = static_cast<std::int64_t>(hull.size());
+  stats.points = static_cast<std::int64_t>(points.size());
+  HullResult<T> result;
+  result.vertices = hull_vertices(points, options, stats);
+  stats.hull_vertices = static_cast<std::int64_t>(result.vertices.size());
+  if (options.indices) result.indices = vertex_indices<T>(points, result.vertices);
   if (options.stats) *options.stats = stats;
-  return hull;
+  return result;
+}
+
+template <class T>
+std::vector<Point2<T>> upper_hull(std::span<const Point2<T>> sorted, const HullOptions& options) {
+  HullOptions o = options;
+  o.part = HullPart::upper;
+  o.presorted = true;
+  o.indices = false;
+  return compute_hull(sorted, o).vertices;
 }
 
 template <class T>
 std::vector<Point2<T>> convex_hull(std::span<const Point2<T>> points, const HullOptions& options) {
-  HullStats stats;
-  stats.backend = resolve(options, points.size());
-  stats.points = static_cast<std::int64_t>(points.size());
-  auto hull = timed(stats, [&] {
-    switch (stats.backend) {
-      case Backend::pram:
-        return chains_by_upper_hulls<T>(points, options.trace,
-                                        [&](std::span<const Point2<T>> s, auto&& observer) {
-                                          pram::Counters counters;
-                                          auto h = pram::upper_hull(s, &counters, observer);
-                                          add_pram_counters(stats, counters);
-                                          return h;
-                                        });
-      case Backend::cuda:
-        if (options.trace) return chains_by_upper_hulls<T>(points, options.trace, cuda::upper_hull_traced<T>);
-        return cuda::convex_hull(points, &stats);
-      default: return cpu::convex_hull_parallel(points, &stats.survivors);
-    }
-  });
-  stats.hull_vertices = static_cast<std::int64_t>(hull.size());
-  if (options.stats) *options.stats = stats;
-  return hull;
+  HullOptions o = options;
+  o.part = HullPart::full;
+  o.indices = false;
+  return compute_hull(points, o).vertices;
 }
 
+void warm_up(Backend backend) {
+  if (backend == Backend::automatic || backend == Backend::cuda) cuda::start_device();
+}
+
+bool warm_up_pending() {
+  return cuda::device_startup().state == cuda::DeviceStartup::State::pending;
+}
+
+template HullResult<float> compute_hull(std::span<const Point2<float>>, const HullOptions&);
+template HullResult<double> compute_hull(std::span<const Point2<double>>, const HullOptions&);
 template std::vector<Point2<float>> upper_hull(std::span<const Point2<float>>, const HullOptions&);
 template std::vector<Point2<double>> upper_hull(std::span<const Point2<double>>, const HullOptions&);
 template std::vector<Point2<float>> convex_hull(std::span<const Point2<float>>, const HullOptions&);

@@ -2,8 +2,10 @@
 // on every named family, and the hull properties checked directly.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <numbers>
 #include <random>
 #include <vector>
@@ -268,25 +270,123 @@ TEST(HullApi, BackendNamesRoundTrip) {
   EXPECT_THROW(parse_backend("gpu"), std::invalid_argument);
 }
 
-// auto: the GPU only with a device and from 2^16 points (the measured crossover); else the CPU.
-TEST(HullApi, AutoPicksTheGpuOnlyForLargeInputsWithADevice) {
+// auto: the CPU below 2^20 points and without a device; above, whichever the cost model predicts to
+// finish first, with both predictions reported.
+TEST(HullApi, AutoPicksTheBackendItPredictsFastest) {
   std::mt19937_64 rng(testing::fresh_seed());
-  for (std::size_t n : {std::size_t{1000}, (std::size_t{1} << 16) - 1, std::size_t{1} << 16}) {
+  for (std::size_t n : {std::size_t{1000}, (std::size_t{1} << 20) - 1, (std::size_t{1} << 20) + 7}) {
     const auto pts = testing::uniform_disk<double>(n, rng);
-    const Backend expected = n >= (std::size_t{1} << 16) && cuda_available() ? Backend::cuda : Backend::cpu;
+    const auto sorted = testing::sorted_copy(pts);
     HullStats stats;
     EXPECT_EQ(convex_hull<double>(pts, {Backend::automatic, &stats}), cpu::convex_hull_serial<double>(pts));
-    EXPECT_EQ(stats.backend, expected) << n;
-    const auto sorted = testing::sorted_copy(pts);
+    const auto check_choice = [&] {
+      if (n < (std::size_t{1} << 20) || !cuda_available()) {
+        EXPECT_EQ(stats.backend, Backend::cpu) << n;
+      } else {
+        ASSERT_GT(stats.predicted_cpu_milliseconds, 0) << n;
+        ASSERT_GT(stats.predicted_cuda_milliseconds, 0) << n;
+        EXPECT_EQ(stats.backend, stats.predicted_cuda_milliseconds < stats.predicted_cpu_milliseconds
+                                     ? Backend::cuda
+                                     : Backend::cpu)
+            << n;
+      }
+    };
+    check_choice();
     EXPECT_EQ(upper_hull<double>(sorted, {Backend::automatic, &stats}), cpu::upper_chain<double>(sorted));
-    EXPECT_EQ(stats.backend, expected) << n;
+    check_choice();
   }
+}
+
+// The upper hull of points in any order (no presorted promise) comes from the full hull's pipeline
+// on cpu and auto, and from sorting on pram: every way gives the upper chain of the sorted points.
+TYPED_TEST(HullBackends, UpperHullOfUnsortedPointsOnEveryFamily) {
+  using T = TypeParam;
+  const auto seed = testing::fresh_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  for (const auto& family : testing::all_families<T>()) {
+    for (std::size_t n : {0, 1, 2, 3, 5, 17, 1000, 4099, 300007}) {
+      const auto pts = family.make(n, rng);
+      const auto expected = cpu::upper_chain<T>(testing::sorted_copy(pts));
+      for (Backend backend : {Backend::cpu, Backend::automatic, Backend::pram}) {
+        if (backend == Backend::pram && n > 5000) continue;  // the emulator is slow
+        SCOPED_TRACE(family.name + " n=" + std::to_string(n) + " " + std::string(backend_name(backend)));
+        HullOptions options{backend, nullptr};
+        options.part = HullPart::upper;
+        ASSERT_EQ(compute_hull<T>(pts, options).vertices, expected);
+      }
+    }
+  }
+}
+
+// indices[i] is the smallest input index of vertex i, for the full and the upper hull, with
+// duplicates (the families repeat points) and -0.0 against 0.0.
+TYPED_TEST(HullBackends, IndicesAreTheFirstInputIndexOfEachVertex) {
+  using T = TypeParam;
+  const auto seed = testing::fresh_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  for (const auto& family : testing::all_families<T>()) {
+    for (std::size_t n : {0, 1, 2, 7, 1000, 200003}) {
+      SCOPED_TRACE(family.name + " n=" + std::to_string(n));
+      auto pts = family.make(n, rng);
+      // Repeat some points further on, so that "the smallest index" is tested.
+      for (std::size_t i = 0; i < n / 10; ++i) pts.push_back(pts[rng() % n]);
+      for (HullPart part : {HullPart::full, HullPart::upper}) {
+        HullOptions options{Backend::cpu, nullptr};
+        options.part = part;
+        options.indices = true;
+        const auto result = compute_hull<T>(pts, options);
+        ASSERT_EQ(result.indices.size(), result.vertices.size());
+        // The first index of every distinct point; the map's order treats -0.0 and 0.0 as one.
+        std::map<Point2<T>, std::size_t, bool (*)(const Point2<T>&, const Point2<T>&)> first(lex_less<T>);
+        for (std::size_t i = 0; i < pts.size(); ++i) first.emplace(pts[i], i);
+        for (std::size_t v = 0; v < result.vertices.size(); ++v) {
+          const auto index = static_cast<std::size_t>(result.indices[v]);
+          ASSERT_LT(index, pts.size());
+          ASSERT_EQ(pts[index], result.vertices[v]) << v;
+          ASSERT_EQ(index, first.at(result.vertices[v])) << v;
+        }
+      }
+    }
+  }
+  const std::vector<Point2<T>> signed_zeros = {{1, 1}, {T(-0.0), 0}, {2, 0}, {0, T(-0.0)}, {1, -1}};
+  HullOptions options{Backend::cpu, nullptr};
+  options.indices = true;
+  const auto result = compute_hull<T>(signed_zeros, options);
+  EXPECT_EQ(result.indices, (std::vector<std::int64_t>{1, 4, 2, 0}));
+}
+
+TEST(HullApi, ComputeHullChecksThePresortedPromise) {
+  const std::vector<Point2<double>> pts = {{0, 0}, {2, 1}, {1, 5}};
+  HullOptions options{Backend::cpu, nullptr};
+  options.presorted = true;
+  EXPECT_THROW(compute_hull<double>(pts, options), input_error);
+  options.part = HullPart::upper;
+  EXPECT_THROW(compute_hull<double>(pts, options), input_error);
+  options.presorted = false;
+  EXPECT_EQ(compute_hull<double>(pts, options).vertices, (std::vector<Point2<double>>{{0, 0}, {1, 5}, {2, 1}}));
+}
+
+TEST(HullApi, VertexIndicesRejectAVertexThatIsNoPoint) {
+  const std::vector<Point2<double>> pts = {{0, 0}, {1, 1}};
+  const std::vector<Point2<double>> stranger = {{2, 2}};
+  EXPECT_THROW(vertex_indices<double>(pts, stranger), std::invalid_argument);
 }
 
 TEST(HullApi, CudaBackendWithoutADeviceSaysSo) {
   if (cuda_available()) GTEST_SKIP() << "a CUDA device is present";
   const std::vector<Point2<double>> pts = {{0, 0}, {1, 1}};
-  EXPECT_THROW(convex_hull<double>(pts, {Backend::cuda, nullptr}), std::runtime_error);
+  try {
+    convex_hull<double>(pts, {Backend::cuda, nullptr});
+    FAIL() << "no error";
+  } catch (const std::runtime_error& e) {
+    const std::string message = e.what();
+    EXPECT_TRUE(message.find("no CUDA device available") != std::string::npos ||
+                message.find("built without CUDA") != std::string::npos)
+        << message;
+    EXPECT_EQ(message.find('\n'), std::string::npos) << message;
+  }
 }
 
 }  // namespace

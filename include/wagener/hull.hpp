@@ -13,7 +13,7 @@
 namespace wagener {
 
 enum class Backend {
-  automatic,  ///< cuda when a device is present and n >= 2^16 (the measured crossover), else cpu
+  automatic,  ///< the backend a cost model predicts to finish first (see choose_backend), cpu without a device
   cpu,        ///< serial exact reference for presorted upper hulls; multi-core filter for full hulls
   pram,       ///< Wagener's rounds on the CPU PRAM emulator (the seed's algorithm, instrumented)
   cuda,       ///< Wagener's rounds on the GPU
@@ -37,6 +37,16 @@ struct HullStats {
   double milliseconds = 0;           ///< wall time of the whole call
   double device_milliseconds = 0;    ///< cuda: the hull alone (CUDA events); full hull: after the filter
   double transfer_milliseconds = 0;  ///< cuda: copying the input in (full hull: with the filter overlapped)
+  /// automatic: the cost model's predictions for the two candidates (0 when no prediction was made,
+  /// e.g. for small inputs or without a device).
+  double predicted_cpu_milliseconds = 0;
+  double predicted_cuda_milliseconds = 0;
+};
+
+/// Which part of the hull a call returns.
+enum class HullPart {
+  full,   ///< the strict vertices, counter-clockwise, starting at the lexicographically smallest
+  upper,  ///< the hood: from the lexicographically smallest point to the largest, clockwise over the top
 };
 
 struct HullOptions {
@@ -45,6 +55,22 @@ struct HullOptions {
   /// Optional observer of Wagener's rounds (wagener/trace.hpp). The pram and cuda backends produce
   /// the same trace; automatic then picks pram, and cpu throws unsupported_error.
   TraceSink* trace = nullptr;
+  /// compute_hull() only (upper_hull() and convex_hull() say which part they return).
+  HullPart part = HullPart::full;
+  /// The points are promised sorted by (x, y); checked (input_error names the first unsorted index).
+  /// Unsorted input is fine without it: the upper hull of unsorted points then comes from the full
+  /// hull's filtered pipeline, not from sorting everything.
+  bool presorted = false;
+  /// compute_hull() only: also return, for each vertex, the smallest input index holding it.
+  bool indices = false;
+};
+
+/// What compute_hull() returns: the vertices and, when asked (HullOptions::indices), their input
+/// indices (what scipy's ConvexHull.vertices gives).
+template <class T>
+struct HullResult {
+  std::vector<Point2<T>> vertices;
+  std::vector<std::int64_t> indices;
 };
 
 /// Upper hull ("hood") of points sorted lexicographically (x, then y).
@@ -62,7 +88,32 @@ std::vector<Point2<T>> upper_hull(std::span<const Point2<T>> sorted_points, cons
 template <class T>
 std::vector<Point2<T>> convex_hull(std::span<const Point2<T>> points, const HullOptions& options = {});
 
-/// True when this build has the CUDA backend and a CUDA device is usable.
+/// The one general entry point: the part of the hull that options.part names, of points in any order
+/// (or, with options.presorted, sorted by (x, y), which is checked), with input indices when asked.
+/// Pre: points are finite (throws input_error naming the first that is not).
+/// Post: vertices as upper_hull() (part upper) or convex_hull() (part full) give them; indices[i]
+///       is the smallest j with points[j] == vertices[i] (when options.indices).
+/// The CLI, the Python module and the grouped and distributed entry points all call this.
+template <class T>
+HullResult<T> compute_hull(std::span<const Point2<T>> points, const HullOptions& options = {});
+
+/// For each vertex, the smallest index j with points[j] == vertex (-0.0 equals 0.0), in one parallel
+/// pass over the points. Throws std::invalid_argument when a vertex is not among the points.
+template <class T>
+std::vector<std::int64_t> vertex_indices(std::span<const Point2<T>> points,
+                                         std::span<const Point2<T>> vertices);
+
+/// True when this build has the CUDA backend and a CUDA device is usable (waits for the device's
+/// start-up if warm_up() began it).
 bool cuda_available();
+
+/// Starts making `backend` ready in the background and returns at once: for cuda and automatic, the
+/// CUDA driver and the device's context, which take a few hundred milliseconds (bench/NOTES.md), so
+/// that they overlap reading the input. Idempotent; a no-op for cpu and pram and without CUDA.
+void warm_up(Backend backend = Backend::automatic);
+
+/// True while a warm_up() is still starting the device. A process that exits then should leave with
+/// std::_Exit after flushing its output: static destructors would race the driver's start-up.
+bool warm_up_pending();
 
 }  // namespace wagener

@@ -2,7 +2,13 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstring>
+#include <future>
+#include <mutex>
+#include <string>
+#include <system_error>
+#include <thread>
 
 #include "core/chains.hpp"
 #include "core/merge_step.hpp"
@@ -33,9 +39,80 @@ UpperHullWorkspace<T>& thread_workspace() {
 
 }  // namespace
 
-bool device_available() {
+namespace {
+
+// The driver's start-up and the primary context take a few hundred milliseconds (bench/NOTES.md),
+// which a process can overlap with reading its input. The state lives on the heap and is never
+// destroyed: the detached thread may outlive main(), and a static destructor would race it.
+struct StartupState {
+  std::once_flag started;
+  std::chrono::steady_clock::time_point since;
+  std::shared_future<std::string> outcome;  // "" once the device is ready, else why it is not
+};
+
+StartupState& startup_state() {
+  static StartupState* state = new StartupState;
+  return *state;
+}
+
+std::string start_driver_and_context() {
   int count = 0;
-  return cudaGetDeviceCount(&count) == cudaSuccess && count > 0;
+  if (const cudaError_t e = cudaGetDeviceCount(&count); e != cudaSuccess) {
+    cudaGetLastError();
+    return std::string(cudaGetErrorString(e)) + " (" + cudaGetErrorName(e) + ")";
+  }
+  if (count == 0) return "the driver reports no device";
+  if (const cudaError_t e = cudaFree(nullptr); e != cudaSuccess) {  // creates the primary context
+    cudaGetLastError();
+    return std::string("cannot create a context: ") + cudaGetErrorString(e);
+  }
+  return {};
+}
+
+}  // namespace
+
+void start_device() {
+  StartupState& state = startup_state();
+  std::call_once(state.started, [&state] {
+    state.since = std::chrono::steady_clock::now();
+    std::packaged_task<std::string()> task(start_driver_and_context);
+    state.outcome = task.get_future().share();
+    try {
+      std::thread(std::move(task)).detach();
+    } catch (const std::system_error&) {
+      // No thread to be had: start the device here instead.
+      std::packaged_task<std::string()> inline_task(start_driver_and_context);
+      state.outcome = inline_task.get_future().share();
+      inline_task();
+    }
+  });
+}
+
+DeviceStartup device_startup() {
+  StartupState& state = startup_state();
+  DeviceStartup out;
+  if (!state.outcome.valid()) return out;
+  out.elapsed_milliseconds =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - state.since).count();
+  if (state.outcome.wait_for(std::chrono::seconds(0)) != std::future_status::ready) {
+    out.state = DeviceStartup::State::pending;
+    return out;
+  }
+  out.reason = state.outcome.get();
+  out.state = out.reason.empty() ? DeviceStartup::State::ready : DeviceStartup::State::failed;
+  return out;
+}
+
+bool device_available() {
+  start_device();
+  return startup_state().outcome.get().empty();
+}
+
+void require_device() {
+  start_device();
+  if (const std::string& reason = startup_state().outcome.get(); !reason.empty()) {
+    throw cuda_error("no CUDA device available: " + reason);
+  }
 }
 
 template <class T>

@@ -3,6 +3,7 @@
 
 #include <functional>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "wagener/hull.hpp"
@@ -11,8 +12,22 @@
 
 namespace wagener::cuda {
 
-/// True when the build has the CUDA backend and a device can be used.
+/// Where the device's start-up (driver, then the primary context) stands.
+struct DeviceStartup {
+  enum class State { not_started, pending, ready, failed };
+  State state = State::not_started;
+  double elapsed_milliseconds = 0;  ///< since start_device() began it
+  std::string reason;               ///< failed: why no device can be used
+};
+
+/// Begins the device's start-up on a background thread; returns at once. Idempotent.
+void start_device();
+/// The start-up's state, without waiting for it.
+DeviceStartup device_startup();
+/// True when the build has the CUDA backend and a device can be used (starts and waits for it).
 bool device_available();
+/// Throws cuda_error("no CUDA device available: REASON") unless device_available().
+void require_device();
 
 /// Upper hull of sorted host points on the device (copied in through pinned staging).
 template <class T>

@@ -10,8 +10,18 @@ namespace {
 }
 }  // namespace
 
+void start_device() {}
+
+DeviceStartup device_startup() {
+  return {DeviceStartup::State::failed, 0, "wagener was built without CUDA"};
+}
+
 bool device_available() {
   return false;
+}
+
+void require_device() {
+  no_cuda();
 }
 
 template <class T>
