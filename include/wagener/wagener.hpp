@@ -5,6 +5,7 @@
 #include "wagener/error.hpp"
 #include "wagener/hull.hpp"
 #include "wagener/io.hpp"
+#include "wagener/output.hpp"
 #include "wagener/point.hpp"
 #include "wagener/predicates.hpp"
 #include "wagener/render.hpp"
