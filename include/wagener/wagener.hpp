@@ -3,8 +3,10 @@
 
 #include "wagener/cuda.hpp"
 #include "wagener/error.hpp"
+#include "wagener/generate.hpp"
 #include "wagener/hull.hpp"
 #include "wagener/io.hpp"
+#include "wagener/output.hpp"
 #include "wagener/point.hpp"
 #include "wagener/predicates.hpp"
 #include "wagener/render.hpp"
