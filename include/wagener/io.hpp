@@ -60,7 +60,7 @@ struct ReadOptions {
   bool require_sorted = false;
   /// Text and csv only: a selection for binary input is an input_error. Both or neither of x and y
   /// must be given (std::invalid_argument otherwise).
-  ColumnSelection columns;
+  ColumnSelection columns = {};
 };
 
 /// Points read from a file: owned, or (for binary input of the requested precision) a view of the

@@ -100,5 +100,85 @@ echo "previous" >"$dir/keep.txt"
 "$bin" --help >/dev/null && "$bin" hull --help | grep -q -- "--presorted" && pass || fail "--help"
 "$bin" --version | grep -q "wagener" && pass || fail "--version"
 
+# --- the upper hull of unsorted input, indices, output formats ---------------------------------
+"$bin" generate --distribution disk -n 50000 --seed 11 -o "$dir/d.txt" || fail "generate disk"
+up_cpu=$("$bin" hull "$dir/d.txt" --upper --backend cpu)
+up_pram=$("$bin" hull "$dir/d.txt" --upper --backend pram)   # sorts, then Wagener's rounds
+[ -n "$up_cpu" ] && [ "$up_cpu" = "$up_pram" ] && pass || fail "--upper of unsorted input: cpu and pram differ"
+sort -g -k1,1 -k2,2 "$dir/d.txt" >"$dir/d-sorted.txt"
+up_sorted=$("$bin" hull "$dir/d-sorted.txt" --upper --presorted --backend cpu)
+[ "$up_cpu" = "$up_sorted" ] && pass || fail "--upper of unsorted input differs from --upper --presorted"
+
+# --indices: line i+1 of an "x y" file is point i; the indices name the printed vertices, in order.
+for flags in "" "--upper"; do
+  # shellcheck disable=SC2086  # flags is a list
+  "$bin" hull "$dir/d.txt" $flags >"$dir/coords" && "$bin" hull "$dir/d.txt" $flags --indices >"$dir/idx" ||
+    fail "--indices $flags: exit $?"
+  awk 'NR == FNR { want[NR] = $1; next } { line[FNR] = $0 } END {
+         for (i = 1; i in want; i++) print line[want[i] + 1] }' "$dir/idx" "$dir/d.txt" >"$dir/by-index"
+  [ -s "$dir/idx" ] && cmp -s "$dir/by-index" "$dir/coords" && pass || fail "--indices $flags disagree with the coordinates"
+done
+
+# Every output format: binary and csv read back to the same hull; json, geojson and wkt parse and
+# hold the same numbers.
+"$bin" hull "$dir/d.txt" >"$dir/h.txt"
+for fmt in csv f64; do
+  "$bin" hull "$dir/d.txt" -o "$dir/h.$fmt" || fail "-o h.$fmt"
+  back=$("$bin" hull "$dir/h.$fmt" --backend cpu)
+  [ "$back" = "$(cat "$dir/h.txt")" ] && pass || fail "$fmt output does not read back to the hull"
+done
+"$bin" hull "$dir/d.txt" --precision float --output-format f32 >"$dir/hf.f32" || fail "--output-format f32"
+[ "$("$bin" hull "$dir/hf.f32" --precision float)" = "$("$bin" hull "$dir/d.txt" --precision float)" ] &&
+  pass || fail "f32 output does not read back to the hull"
+for fmt in json geojson wkt; do
+  "$bin" hull "$dir/d.txt" --output-format "$fmt" >"$dir/h.$fmt" || fail "--output-format $fmt"
+  python3 - "$fmt" "$dir/h.$fmt" "$dir/h.txt" <<'PY' && pass || fail "$fmt output"
+import json, re, sys
+fmt, path, text = sys.argv[1:]
+want = [tuple(map(float, line.split())) for line in open(text)]
+raw = open(path).read()
+if fmt == "json":
+    got = [tuple(p) for p in json.loads(raw)]
+elif fmt == "geojson":
+    feature = json.loads(raw)
+    ring = feature["geometry"]["coordinates"][0]
+    assert feature["geometry"]["type"] == "Polygon" and ring[0] == ring[-1], raw[:200]
+    got = [tuple(p) for p in ring[:-1]]
+else:
+    assert raw.startswith("POLYGON (("), raw[:50]
+    pairs = re.findall(r"([-+0-9.eE]+) ([-+0-9.eE]+)", raw)
+    got = [(float(x), float(y)) for x, y in pairs][:-1]
+sys.exit(0 if got == want else f"{fmt}: {got[:3]} ... != {want[:3]} ...")
+PY
+done
+"$bin" hull "$dir/d.txt" --indices --output-format wkt >/dev/null 2>&1
+[ $? -eq 2 ] && pass || fail "--indices with wkt should be a usage error"
+
+# --- reading: a byte-order mark, csv with more columns -----------------------------------------
+printf '\xef\xbb\xbfx,y\n0,0\n2,0\n1,1\n2,2\n0,2\n' >"$dir/bom.csv"
+[ "$("$bin" hull "$dir/bom.csv")" = $'0 0\n2 0\n2 2\n0 2' ] && pass || fail "csv with a byte-order mark"
+printf 'id,lon,lat,name\n1,0,0,"a, b"\n2,2,0,c\n3,1,1,d\n4,2,2,e\n5,0,2,f\n' >"$dir/wide.csv"
+[ "$("$bin" hull "$dir/wide.csv" --columns lon,lat)" = $'0 0\n2 0\n2 2\n0 2' ] && pass || fail "--columns by name"
+[ "$("$bin" hull "$dir/wide.csv" --columns 1,2)" = $'0 0\n2 0\n2 2\n0 2' ] && pass || fail "--columns by index"
+expect_input_error unknown-column "$dir/wide.csv" "wide.csv:1:.*height" --columns lon,height
+expect_input_error wide-without-columns "$dir/wide.csv" "wide.csv:1:.*--columns"
+"$bin" hull "$dir/wide.csv" --columns lon >/dev/null 2>&1
+[ $? -eq 2 ] && pass || fail "--columns with one name should be a usage error"
+
+# --- auto, devices, progress -----------------------------------------------------------------------
+"$bin" hull "$dir/d.txt" --stats 2>&1 >/dev/null | grep -q "^backend  *cpu" && pass ||
+  fail "auto should pick the cpu for 50000 points"
+if ! nvidia-smi -L >/dev/null 2>&1; then
+  "$bin" hull "$dir/square.txt" --backend cuda >"$dir/out" 2>"$dir/err"
+  code=$?
+  [ $code -eq 1 ] && [ ! -s "$dir/out" ] && [ "$(wc -l <"$dir/err")" -eq 1 ] &&
+    grep -Eq "no CUDA device available|built without CUDA" "$dir/err" && pass ||
+    fail "--backend cuda without a device: exit $code, '$(cat "$dir/err")'"
+fi
+(printf '0 0\n2 0\n'; sleep 1.6; printf '1 1\n') | "$bin" hull - --progress 2>"$dir/err" >/dev/null
+grep -q "wagener: reading standard input" "$dir/err" && pass || fail "--progress: '$(cat "$dir/err")'"
+(printf '0 0\n2 0\n'; sleep 1.6; printf '1 1\n') | "$bin" hull - --progress --quiet 2>"$dir/err" >/dev/null
+[ ! -s "$dir/err" ] && pass || fail "--quiet still printed '$(cat "$dir/err")'"
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

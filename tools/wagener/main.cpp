@@ -1,13 +1,20 @@
 // The wagener command line: argument parsing and calls into the library, no algorithm.
 #include <CLI/CLI.hpp>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
-#include <random>
+#include <mutex>
 #include <span>
 #include <stdexcept>
 #include <string>
+#include <thread>
 
 #include "wagener/wagener.hpp"
 
@@ -22,6 +29,11 @@ struct HullCommand {
   std::string backend = "auto";
   std::string precision = "double";
   std::string format = "auto";
+  std::string columns;  // --columns X,Y ; "" = the default columns
+  std::string output_format = "auto";
+  bool indices = false;
+  bool quiet = false;
+  bool progress = false;
   bool upper = false;
   bool presorted = false;
   bool stats = false;
@@ -40,6 +52,85 @@ struct HullCommand {
 struct usage_error : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
+
+/// The phase a long run is in, on one line of stderr: shown once a phase has lasted about a second,
+/// refreshed in place on a terminal (elsewhere, with --progress, a line per phase and every few
+/// seconds), cleared before anything else is printed. Off with --quiet, and in pipes unless
+/// --progress asks for it.
+class ProgressLine {
+ public:
+  explicit ProgressLine(bool enabled) : enabled_(enabled), terminal_(::isatty(STDERR_FILENO) == 1) {
+    if (enabled_) ticker_ = std::thread([this] { tick(); });
+  }
+  ProgressLine(const ProgressLine&) = delete;
+  ProgressLine& operator=(const ProgressLine&) = delete;
+  ~ProgressLine() { finish(); }
+
+  void phase(std::string what) {
+    if (!enabled_) return;
+    std::lock_guard lock(mutex_);
+    what_ = std::move(what);
+    since_ = std::chrono::steady_clock::now();
+    printed_ = false;
+  }
+
+  /// Stops the ticker and clears the line: call before printing anything else to stderr.
+  void finish() {
+    if (!ticker_.joinable()) return;
+    {
+      std::lock_guard lock(mutex_);
+      done_ = true;
+    }
+    wake_.notify_all();
+    ticker_.join();
+    if (terminal_ && shown_) std::fputs("\r\033[K", stderr);
+  }
+
+ private:
+  void tick() {
+    constexpr auto kDelay = std::chrono::seconds(1);
+    constexpr auto kRefresh = std::chrono::milliseconds(250);
+    constexpr auto kPipeRefresh = std::chrono::seconds(5);
+    std::unique_lock lock(mutex_);
+    auto last_line = std::chrono::steady_clock::time_point{};
+    while (!wake_.wait_for(lock, kRefresh, [this] { return done_; })) {
+      const auto now = std::chrono::steady_clock::now();
+      if (what_.empty() || now - since_ < kDelay) continue;
+      if (!terminal_ && printed_ && now - last_line < kPipeRefresh) continue;
+      const double seconds = std::chrono::duration<double>(now - since_).count();
+      std::fprintf(stderr, terminal_ ? "\r\033[Kwagener: %s ... %.0f s" : "wagener: %s ... %.0f s\n", what_.c_str(),
+                   seconds);
+      std::fflush(stderr);
+      printed_ = shown_ = true;
+      last_line = now;
+    }
+  }
+
+  bool enabled_;
+  bool terminal_;
+  std::thread ticker_;
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  std::string what_;
+  std::chrono::steady_clock::time_point since_;
+  bool printed_ = false, shown_ = false, done_ = false;
+};
+
+/// The bytes behind an input path (0 for standard input or a path that cannot be read).
+std::uint64_t input_bytes(const std::string& path) {
+  struct stat info {};
+  if (path == "-" || ::stat(path.c_str(), &info) != 0 || !S_ISREG(info.st_mode)) return 0;
+  return static_cast<std::uint64_t>(info.st_size);
+}
+
+/// Whether to start the device while the input is read: only when the input may be large enough
+/// for auto to pick the GPU (at least 2^20 points of 8 bytes, the smallest that auto considers), so
+/// that small jobs never pay for a start-up they do not use.
+bool worth_warming(const HullCommand& cmd) {
+  if (cmd.backend != "auto" && cmd.backend != "cuda") return false;
+  constexpr std::uint64_t kSmallestWorthIt = std::uint64_t{8} << 20;
+  return cmd.input == "-" || input_bytes(cmd.input) >= kSmallestWorthIt;
+}
 
 bool wants_json(const HullCommand& cmd) {
   if (cmd.trace_format != "auto") return cmd.trace_format == "json";
@@ -88,6 +179,10 @@ void print_stats(const wagener::HullStats& s, const std::string& precision, bool
                  static_cast<long long>(s.work), static_cast<long long>(s.max_processors));
   }
   if (s.survivors > 0) std::fprintf(stderr, "filter kept     %lld\n", static_cast<long long>(s.survivors));
+  if (s.predicted_cpu_milliseconds > 0) {
+    std::fprintf(stderr, "auto predicted  cpu %.1f ms, cuda %.1f ms\n", s.predicted_cpu_milliseconds,
+                 s.predicted_cuda_milliseconds);
+  }
   if (s.backend == wagener::Backend::cuda && s.device_milliseconds > 0) {
     if (upper) {
       std::fprintf(stderr, "copy to device  %.3f ms\ndevice time     %.3f ms\n", s.transfer_milliseconds,
@@ -101,14 +196,30 @@ void print_stats(const wagener::HullStats& s, const std::string& precision, bool
 
 template <class T>
 int run_hull(const HullCommand& cmd) {
-  wagener::ReadOptions read;
-  read.format = wagener::parse_format(cmd.format);
-  read.require_sorted = cmd.presorted;
-  const auto points = wagener::read_points<T>(cmd.input, read);
   const bool tracing = !cmd.trace.empty() || cmd.render_trace;
   if (tracing && cmd.backend == "cpu") {
     throw usage_error("a trace needs --backend pram, cuda or auto; the cpu backend does not report rounds");
   }
+  wagener::OutputOptions output;
+  output.format = cmd.output_format == "auto" ? wagener::guess_output_format(cmd.output)
+                                              : wagener::parse_output_format(cmd.output_format);
+  output.closed = !cmd.upper;
+  if (cmd.indices) {
+    try {
+      wagener::format_indices({}, output);  // refuses a format that cannot hold indices, before any work
+    } catch (const std::invalid_argument& e) {
+      throw usage_error(e.what());
+    }
+  }
+  if (worth_warming(cmd)) wagener::warm_up(wagener::parse_backend(cmd.backend));
+
+  ProgressLine progress(!cmd.quiet && (cmd.progress || ::isatty(STDERR_FILENO) == 1));
+  progress.phase("reading " + (cmd.input == "-" ? std::string("standard input") : cmd.input));
+  wagener::ReadOptions read;
+  read.format = wagener::parse_format(cmd.format);
+  read.require_sorted = cmd.presorted;
+  if (!cmd.columns.empty()) read.columns = wagener::parse_column_selection(cmd.columns);
+  const auto points = wagener::read_points<T>(cmd.input, read);
   const bool draws_rounds = cmd.render_trace || (!cmd.trace.empty() && (!cmd.svg.empty() || !cmd.ps.empty()));
   if (draws_rounds &&
       static_cast<wagener::index_t>(points.size()) > wagener::RenderOptions::kMaxTracePoints) {
@@ -118,17 +229,15 @@ int run_hull(const HullCommand& cmd) {
   }
   wagener::HullStats stats;
   wagener::TraceLog<T> trace;
-  const wagener::HullOptions options{wagener::parse_backend(cmd.backend), &stats, tracing ? &trace : nullptr};
-  std::vector<wagener::Point2<T>> hull;
-  if (cmd.upper && !cmd.presorted) {
-    // upper_hull() takes sorted input; without the promise, sort a copy first.
-    std::vector<wagener::Point2<T>> sorted(points.points().begin(), points.points().end());
-    std::sort(sorted.begin(), sorted.end(), wagener::lex_less<T>);
-    hull = wagener::upper_hull<T>(sorted, options);
-  } else {
-    hull = cmd.upper ? wagener::upper_hull<T>(points.points(), options)
-                     : wagener::convex_hull<T>(points.points(), options);
-  }
+  wagener::HullOptions options{wagener::parse_backend(cmd.backend), &stats, tracing ? &trace : nullptr};
+  options.part = cmd.upper ? wagener::HullPart::upper : wagener::HullPart::full;
+  options.presorted = cmd.presorted;  // already checked while reading; checked again, cheaply
+  options.indices = cmd.indices;
+  progress.phase("hulling " + std::to_string(points.size()) + " points");
+  const auto result = wagener::compute_hull<T>(points.points(), options);
+  const auto& hull = result.vertices;
+
+  progress.phase("writing " + (cmd.output == "-" ? std::string("the hull") : cmd.output));
   const auto start = std::chrono::steady_clock::now();
   const auto rounds = draws_rounds ? std::span<const wagener::TraceRound<T>>(trace.rounds())
                                    : std::span<const wagener::TraceRound<T>>();
@@ -137,7 +246,11 @@ int run_hull(const HullCommand& cmd) {
                                                    : wagener::parse_image_format(cmd.image_format);
     write_picture<T>(cmd.output, format, points.points(), hull, rounds, stats, cmd);
   } else {
-    wagener::write_points<T>(cmd.output, hull);
+    if (cmd.indices) {
+      wagener::write_indices(cmd.output, result.indices, output);
+    } else {
+      wagener::write_hull<T>(cmd.output, hull, output);
+    }
     if (!cmd.svg.empty())
       write_picture<T>(cmd.svg, wagener::ImageFormat::svg, points.points(), hull, rounds, stats, cmd);
     if (!cmd.ps.empty()) {
@@ -152,6 +265,7 @@ int run_hull(const HullCommand& cmd) {
   }
   const double output_ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  progress.finish();
   if (cmd.stats) {
     print_stats(stats, cmd.precision, cmd.upper);
     std::fprintf(stderr, "output          %.3f ms\n", output_ms);
@@ -168,14 +282,12 @@ struct DemoCommand {
 
 /// The built-in default job: a uniform disk of points, its hull, where it went.
 int run_demo(const DemoCommand& cmd) {
-  std::mt19937_64 rng(cmd.seed);
-  std::uniform_real_distribution<double> u(-1.0, 1.0);
-  std::vector<wagener::Point2<double>> pts;
-  pts.reserve(static_cast<std::size_t>(cmd.points));
-  while (static_cast<std::int64_t>(pts.size()) < cmd.points) {
-    const double x = u(rng), y = u(rng);
-    if (x * x + y * y <= 1.0) pts.push_back({x, y});
-  }
+  wagener::GenerateOptions generate;
+  generate.distribution = wagener::Distribution::disk;
+  generate.count = static_cast<std::uint64_t>(cmd.points);
+  generate.seed = cmd.seed;
+  std::vector<wagener::Point2<double>> pts(static_cast<std::size_t>(cmd.points));
+  wagener::generate_points<double>(pts, 0, generate);
   wagener::HullStats stats;
   const auto hull = wagener::convex_hull<double>(pts, {wagener::parse_backend(cmd.backend), &stats});
   wagener::write_points<double>(cmd.output, hull);
@@ -191,45 +303,17 @@ struct GenerateCommand {
   std::int64_t points = 1'000'000;
   std::uint64_t seed = 1;
   std::string output = "-";
-  std::string format = "text";
+  std::string format = "auto";
 };
 
-/// Writes a test set: disk, square, gaussian, circle or parabola, as text or raw binary.
+/// Writes a test set: disk, square, gaussian, circle or parabola, as text, csv or raw binary; the
+/// same bytes for the same seed whatever the number of threads.
 int run_generate(const GenerateCommand& cmd) {
-  std::mt19937_64 rng(cmd.seed);
-  std::uniform_real_distribution<double> u(-1.0, 1.0);
-  std::normal_distribution<double> g(0.0, 1.0);
-  const std::size_t n = static_cast<std::size_t>(cmd.points);
-  std::vector<wagener::Point2<double>> pts;
-  pts.reserve(n);
-  while (pts.size() < n) {
-    const double x = u(rng), y = u(rng);
-    if (cmd.distribution == "disk") {
-      if (x * x + y * y <= 1.0) pts.push_back({x, y});
-    } else if (cmd.distribution == "square") {
-      pts.push_back({x, y});
-    } else if (cmd.distribution == "gaussian") {
-      pts.push_back({g(rng), g(rng)});
-    } else if (cmd.distribution == "circle") {
-      const double a = M_PI * x;
-      pts.push_back({std::cos(a), std::sin(a)});
-    } else {  // parabola: sorted, every point on the upper hull
-      const double t = static_cast<double>(pts.size()) / static_cast<double>(n) * 2.0 - 1.0;
-      pts.push_back({t, -t * t});
-    }
-  }
-  if (cmd.format == "text") {
-    wagener::write_points<double>(cmd.output, pts);
-  } else if (cmd.format == "f64") {
-    wagener::write_file_atomically(
-        cmd.output, std::string_view(reinterpret_cast<const char*>(pts.data()), pts.size() * sizeof(pts[0])));
-  } else {
-    std::vector<wagener::Point2<float>> f(pts.size());
-    for (std::size_t i = 0; i < pts.size(); ++i)
-      f[i] = {static_cast<float>(pts[i].x), static_cast<float>(pts[i].y)};
-    wagener::write_file_atomically(
-        cmd.output, std::string_view(reinterpret_cast<const char*>(f.data()), f.size() * sizeof(f[0])));
-  }
+  wagener::GenerateOptions options;
+  options.distribution = wagener::parse_distribution(cmd.distribution);
+  options.count = static_cast<std::uint64_t>(cmd.points);
+  options.seed = cmd.seed;
+  wagener::write_generated(cmd.output, options, wagener::parse_format(cmd.format));
   return 0;
 }
 
@@ -253,13 +337,16 @@ int main(int argc, char** argv) {
   HullCommand hull;
   auto* hull_cmd = app.add_subcommand("hull", "Compute the convex hull (or upper hull) of a point file");
   hull_cmd->add_option("FILE", hull.input, "Input file, '-' for standard input")->capture_default_str();
-  hull_cmd->add_flag("--upper", hull.upper, "Print only the upper hull (the seed's hood)");
+  hull_cmd->add_flag("--upper", hull.upper,
+                     "Print only the upper hull (the seed's hood); unsorted input goes through the full "
+                     "hull's filter, not a sort");
   hull_cmd->add_flag(
       "--presorted", hull.presorted,
       "Promise input sorted by x, then y; checked while reading (a violation is an input error)");
   hull_cmd
       ->add_option("--backend", hull.backend,
-                   "auto: cuda when a device is present and there are at least 65536 points, else cpu")
+                   "auto: the backend predicted to finish first (the cpu for small inputs and without a "
+                   "device; --stats shows the predictions)")
       ->check(CLI::IsMember({"auto", "cpu", "pram", "cuda"}))
       ->capture_default_str();
   hull_cmd->add_option("--precision", hull.precision, "Coordinate type")
@@ -272,8 +359,34 @@ int main(int argc, char** argv) {
           "x,y pairs); auto decides by extension (.csv .f32 .f64, else text)")
       ->check(CLI::IsMember({"auto", "text", "csv", "f32", "f64"}))
       ->capture_default_str();
+  const auto column_check = [](const std::string& spec) -> std::string {
+    try {
+      wagener::parse_column_selection(spec);
+      return {};
+    } catch (const std::invalid_argument& e) {
+      return e.what();
+    }
+  };
+  hull_cmd->add_option("--columns", hull.columns,
+                       "CSV or text columns holding x and y: header names or 0-based indices, e.g. "
+                       "--columns lon,lat or --columns 2,3 (default: the two columns, or those named x "
+                       "and y)")
+      ->check(column_check);
   hull_cmd->add_option("-o,--output", hull.output,
                        "Write the hull here (atomically) instead of standard output");
+  hull_cmd
+      ->add_option("--output-format", hull.output_format,
+                   "text (x y lines), csv, json, geojson, wkt, f32/f64 (raw little-endian x,y pairs); "
+                   "auto decides by the extension of -o (.csv .json .geojson .wkt .f32 .f64), else text")
+      ->check(CLI::IsMember({"auto", "text", "csv", "json", "geojson", "wkt", "f32", "f64"}))
+      ->capture_default_str();
+  hull_cmd->add_flag("--indices", hull.indices,
+                     "Print the 0-based input indices of the vertices instead of their coordinates, in "
+                     "the same order (scipy's ConvexHull.vertices); the smallest index of repeated points");
+  hull_cmd->add_flag("-q,--quiet", hull.quiet, "No progress line on stderr");
+  hull_cmd->add_flag("--progress", hull.progress,
+                     "Show the progress line also when stderr is not a terminal (it shows on a terminal "
+                     "once reading or hulling takes over a second)");
   hull_cmd->add_flag(
       "--stats", hull.stats,
       "Print backend, sizes and time to stderr; with pram also rounds, parallel steps and work");
@@ -348,8 +461,8 @@ int main(int argc, char** argv) {
   gen_cmd->add_option("--seed", gen.seed, "Random seed")->capture_default_str();
   gen_cmd->add_option("-o,--output", gen.output, "Output file, '-' for standard output")
       ->capture_default_str();
-  gen_cmd->add_option("--format", gen.format, "text, f32 or f64")
-      ->check(CLI::IsMember({"text", "f32", "f64"}))
+  gen_cmd->add_option("--format", gen.format, "text, csv, f32 or f64; auto: by the extension of -o, else text")
+      ->check(CLI::IsMember({"auto", "text", "csv", "f32", "f64"}))
       ->capture_default_str();
 
   try {
@@ -365,20 +478,33 @@ int main(int argc, char** argv) {
     return kExitInputError;
   }
 
-  try {
-    if (*hull_cmd) return hull.precision == "float" ? run_hull<float>(hull) : run_hull<double>(hull);
-    if (*render_cmd) return render.precision == "float" ? run_hull<float>(render) : run_hull<double>(render);
-    if (*demo_cmd) return run_demo(demo);
-    if (*gen_cmd) return run_generate(gen);
-  } catch (const wagener::input_error& e) {
-    std::fprintf(stderr, "wagener: %s\n", e.what());
-    return kExitInputError;
-  } catch (const usage_error& e) {
-    std::fprintf(stderr, "wagener: %s\n", e.what());
-    return kExitInputError;
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "wagener: %s\n", e.what());
+  const int code = [&] {
+    try {
+      if (*hull_cmd) return hull.precision == "float" ? run_hull<float>(hull) : run_hull<double>(hull);
+      if (*render_cmd) return render.precision == "float" ? run_hull<float>(render) : run_hull<double>(render);
+      if (*demo_cmd) return run_demo(demo);
+      if (*gen_cmd) return run_generate(gen);
+    } catch (const wagener::input_error& e) {
+      std::fprintf(stderr, "wagener: %s\n", e.what());
+      return kExitInputError;
+    } catch (const usage_error& e) {
+      std::fprintf(stderr, "wagener: %s\n", e.what());
+      return kExitInputError;
+    } catch (const std::invalid_argument& e) {  // a value the chosen output cannot hold, a bad name
+      std::fprintf(stderr, "wagener: %s\n", e.what());
+      return kExitInputError;
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "wagener: %s\n", e.what());
+      return kExitFailure;
+    }
     return kExitFailure;
+  }();
+  if (wagener::warm_up_pending()) {
+    // The device is still starting on another thread (auto chose the CPU before it was ready):
+    // everything is written and flushed, and running static destructors now would race the
+    // driver's start-up, so leave without them.
+    std::fflush(nullptr);
+    std::_Exit(code);
   }
-  return kExitFailure;
+  return code;
 }

@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# On a machine with a CUDA device: build the CLI and the tests (sm_90), run the GPU tests, the CLI's
+# end-to-end tests and the auto tests, then the whole-process benchmark (bench/whole_process.py) with
+# the cuda and auto columns: disk at 10^3..10^8 (and 2^31 float points with WHOLE_HUGE=1), circle at
+# 10^6 and 10^7. Tables and logs go to $OUT (or ./gpu-whole-out).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+out=${OUT:-gpu-whole-out}
+mkdir -p "$out"
+export PATH=/usr/local/cuda/bin:$PATH
+nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader | tee "$out/device.txt"
+step() { echo "== $* ($(date +%T))"; }
+status=0
+
+step build
+cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 -DWAGENER_CUDA=ON \
+  -DWAGENER_TEST_ORACLES=OFF >"$out/configure.log" 2>&1 || { tail -30 "$out/configure.log"; exit 1; }
+cmake --build build-gpu -j "$(nproc)" --target wagener_cli test_cuda_hull test_trace_cuda test_cuda_predicates \
+  test_hull test_cost_model >"$out/build.log" 2>&1 || { grep -E "error" "$out/build.log" | head -30; exit 1; }
+
+step "GPU tests, auto, CLI end to end"
+ctest --test-dir build-gpu -L cuda --output-on-failure 2>&1 | tee "$out/ctest.log" | grep -vE "Passed|^ *Start" | tail -8
+[ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+build-gpu/tests/test_hull --gtest_filter='HullApi.*:*UpperHullOfUnsorted*' 2>&1 | tail -3
+[ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+build-gpu/tests/test_cost_model 2>&1 | tail -1
+bash tests/cli/test_cli.sh build-gpu/wagener 2>&1 | tail -4
+[ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+
+step "whole process"
+work=/tmp/wagener-whole
+common=(--wagener build-gpu/wagener --runs "${WHOLE_RUNS:-3}" --workdir "$work" --keep --timeout 30)
+python3 bench/whole_process.py "${common[@]}" --families disk --sizes "${WHOLE_DISK_SIZES:-1e3,1e5,1e6,1e7,1e8}" \
+  --formats f64,f32 --max-n-slow-peers 1e7 --markdown "$out/whole-disk.md" 2>"$out/whole-disk.log"
+[ $? -eq 0 ] || status=1
+python3 bench/whole_process.py "${common[@]}" --families circle --sizes "${WHOLE_CIRCLE_SIZES:-1e6,1e7}" \
+  --formats f64,f32 --max-n-slow-peers 1e6 --markdown "$out/whole-circle.md" 2>"$out/whole-circle.log"
+[ $? -eq 0 ] || status=1
+if [ "${WHOLE_HUGE:-0}" = 1 ]; then
+  python3 bench/whole_process.py "${common[@]}" --runs 1 --families disk --sizes 2147483648 --formats f32 \
+    --max-n-slow-peers 0 --timeout 120 --markdown "$out/whole-huge.md" 2>"$out/whole-huge.log"
+  [ $? -eq 0 ] || status=1
+fi
+cat "$out"/whole-*.md 2>/dev/null | grep -E "^\|" | cut -c1-250
+exit $status
