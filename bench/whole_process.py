@@ -31,6 +31,7 @@ import struct
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -291,15 +292,35 @@ class Cell:
 
 
 def run_once(argv, stdout, stdin_path, timeout, stderr=subprocess.DEVNULL):
-    """(seconds, completed process or None when it timed out)."""
+    """(seconds, completed process or None when it timed out).
+
+    The wait blocks in waitpid: subprocess.run(timeout=...) polls with sleeps of up to 50 ms when no
+    pipe is read, which rounded every time up to the next poll. A timer thread kills the process
+    at the time-out instead."""
     stdin = open(stdin_path, "rb") if stdin_path else subprocess.DEVNULL
     try:
         t0 = time.perf_counter()
+        p = subprocess.Popen(argv, stdin=stdin, stdout=stdout, stderr=stderr)
+        timed_out = threading.Event()
+
+        def kill():
+            timed_out.set()
+            p.kill()
+
+        timer = threading.Timer(timeout, kill)
+        timer.start()
         try:
-            r = subprocess.run(argv, stdin=stdin, stdout=stdout, stderr=stderr, timeout=timeout)
-        except subprocess.TimeoutExpired:
-            return time.perf_counter() - t0, None
-        return time.perf_counter() - t0, r
+            if stderr == subprocess.PIPE:
+                _, err = p.communicate()  # no timeout: reads the pipe until the process ends
+            else:
+                p.wait()
+                err = None
+        finally:
+            timer.cancel()
+        seconds = time.perf_counter() - t0
+        if timed_out.is_set():
+            return seconds, None
+        return seconds, subprocess.CompletedProcess(argv, p.returncode, None, err)
     finally:
         if stdin_path:
             stdin.close()

@@ -29,12 +29,12 @@ constexpr double kCpuNsPerSurvivor = 110;
 constexpr double kCpuFixedMs = 0.2;
 
 // GPU from host memory: the driver and context start in 320-350 ms; the two pinned staging
-// buffers (16 MB each) cost about 0.55 ms per MB to allocate; the staged copy with the filter overlapped runs at
+// buffers (64 MB each) cost about 0.55 ms per MB to allocate; the staged copy with the filter overlapped runs at
 // about 25 GB/s; each survivor costs about 25 ns (double: a 10^7-point circle's sort and chains took
 // 321 ms) or 1 ns (float); the launches, sample polygon and copies back about 3 ms.
 constexpr double kDeviceStartupMs = 350;
 constexpr double kStagingMsPerMB = 0.55;
-constexpr double kStagingMaxMB = 32;
+constexpr double kStagingMaxMB = 128;
 constexpr double kCopyGBs = 25;
 constexpr double kCudaNsPerSurvivorDouble = 25;
 constexpr double kCudaNsPerSurvivorFloat = 1;

@@ -108,8 +108,11 @@ std::vector<std::int64_t> vertex_indices(std::span<const Point2<T>> points,
 bool cuda_available();
 
 /// Starts making `backend` ready in the background and returns at once: for cuda and automatic, the
-/// CUDA driver and the device's context, which take a few hundred milliseconds (bench/NOTES.md), so
-/// that they overlap reading the input. Idempotent; a no-op for cpu and pram and without CUDA.
+/// CUDA driver and the device's context, which take about 0.35 s. For a long-lived process that will
+/// use the GPU (auto then counts the device as ready). The start-up slows other work of the process
+/// while it runs (by 40-130 ms on the H100 machine: bench/NOTES.md), so a short process that may
+/// well stay on the CPU is better off without it; the CLI does not call it. Idempotent; a no-op for
+/// cpu and pram and without CUDA.
 void warm_up(Backend backend = Backend::automatic);
 
 /// True while a warm_up() is still starting the device. A process that exits then should leave with

@@ -11,12 +11,12 @@ namespace wagener::cuda {
 namespace {
 
 // Chunk size: large enough that the per-chunk costs (an event wait, starting the copy threads)
-// vanish, small enough that the first DMA starts early, and that pinning the two staging buffers
-// stays cheap: cudaMallocHost costs about 0.55 ms per MB on the H100 machine, so two 64 MB buffers
-// were 70 ms of every process that used the GPU (bench/NOTES.md, "Pinned staging").
-constexpr std::size_t kChunkBytes = std::size_t{16} << 20;
+// vanish, small enough that the first DMA starts early. Pinning the two buffers costs about 0.55 ms
+// per MB (70 ms for these two), yet 16 MB chunks made the whole copy slower, 227 ms against 131 ms
+// for 10^8 f64 points, allocation included (bench/NOTES.md, "Pinned staging").
+constexpr std::size_t kChunkBytes = std::size_t{64} << 20;
 // Each copy thread moves at least this much; fewer threads for small chunks.
-constexpr std::size_t kMinBytesPerThread = std::size_t{2} << 20;
+constexpr std::size_t kMinBytesPerThread = std::size_t{8} << 20;
 constexpr unsigned kMaxCopyThreads = 8;
 
 void parallel_memcpy(void* dst, const void* src, std::size_t bytes) {

@@ -166,8 +166,8 @@ expect_input_error wide-without-columns "$dir/wide.csv" "wide.csv:1:.*--columns"
 [ $? -eq 2 ] && pass || fail "--columns with one name should be a usage error"
 
 # --- auto, devices, progress -----------------------------------------------------------------------
-"$bin" hull "$dir/d.txt" --stats 2>&1 >/dev/null | grep -q "^backend  *cpu" && pass ||
-  fail "auto should pick the cpu for 50000 points"
+"$bin" hull "$dir/d.txt" --stats 2>"$dir/stats" >/dev/null
+grep -q "^backend  *cpu" "$dir/stats" && pass || fail "auto should pick the cpu for 50000 points: $(cat "$dir/stats")"
 if ! nvidia-smi -L >/dev/null 2>&1; then
   "$bin" hull "$dir/square.txt" --backend cuda >"$dir/out" 2>"$dir/err"
   code=$?

@@ -1,6 +1,5 @@
 // The wagener command line: argument parsing and calls into the library, no algorithm.
 #include <CLI/CLI.hpp>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -116,22 +115,6 @@ class ProgressLine {
   bool printed_ = false, shown_ = false, done_ = false;
 };
 
-/// The bytes behind an input path (0 for standard input or a path that cannot be read).
-std::uint64_t input_bytes(const std::string& path) {
-  struct stat info {};
-  if (path == "-" || ::stat(path.c_str(), &info) != 0 || !S_ISREG(info.st_mode)) return 0;
-  return static_cast<std::uint64_t>(info.st_size);
-}
-
-/// Whether to start the device while the input is read: only when the input may be large enough
-/// for auto to pick the GPU (at least 2^20 points of 8 bytes, the smallest that auto considers), so
-/// that small jobs never pay for a start-up they do not use.
-bool worth_warming(const HullCommand& cmd) {
-  if (cmd.backend != "auto" && cmd.backend != "cuda") return false;
-  constexpr std::uint64_t kSmallestWorthIt = std::uint64_t{8} << 20;
-  return cmd.input == "-" || input_bytes(cmd.input) >= kSmallestWorthIt;
-}
-
 bool wants_json(const HullCommand& cmd) {
   if (cmd.trace_format != "auto") return cmd.trace_format == "json";
   return cmd.trace.size() >= 5 && cmd.trace.compare(cmd.trace.size() - 5, 5, ".json") == 0;
@@ -211,7 +194,9 @@ int run_hull(const HullCommand& cmd) {
       throw usage_error(e.what());
     }
   }
-  if (worth_warming(cmd)) wagener::warm_up(wagener::parse_backend(cmd.backend));
+  // The device is not started while the input is read: its start-up slowed the reading and the
+  // CPU's hull by 40-130 ms on the H100 machine (bench/NOTES.md, "Starting the device early"), and
+  // auto picks the CPU for most inputs. auto starts it once the cost model has chosen it.
 
   ProgressLine progress(!cmd.quiet && (cmd.progress || ::isatty(STDERR_FILENO) == 1));
   progress.phase("reading " + (cmd.input == "-" ? std::string("standard input") : cmd.input));
@@ -478,7 +463,7 @@ int main(int argc, char** argv) {
     return kExitInputError;
   }
 
-  const int code = [&] {
+  return [&] {
     try {
       if (*hull_cmd) return hull.precision == "float" ? run_hull<float>(hull) : run_hull<double>(hull);
       if (*render_cmd) return render.precision == "float" ? run_hull<float>(render) : run_hull<double>(render);
@@ -499,12 +484,4 @@ int main(int argc, char** argv) {
     }
     return kExitFailure;
   }();
-  if (wagener::warm_up_pending()) {
-    // The device is still starting on another thread (auto chose the CPU before it was ready):
-    // everything is written and flushed, and running static destructors now would race the
-    // driver's start-up, so leave without them.
-    std::fflush(nullptr);
-    std::_Exit(code);
-  }
-  return code;
 }
