@@ -309,7 +309,8 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", std::string("wagener ") + WAGENER_VERSION);
   app.require_subcommand(1);
   app.footer(
-      "Output: one vertex per line, \"x y\" in shortest round-trip decimal.\n"
+      "Output: one vertex per line, \"x y\" in shortest round-trip decimal (--output-format for csv,\n"
+      "  json, geojson, wkt, f32, f64; --indices for the vertices' input indices).\n"
       "  full hull: strict vertices (no duplicates, no collinear points), counter-clockwise, starting at\n"
       "             the lexicographically smallest (x, then y) vertex;\n"
       "  --upper:   the seed's hood: from the lexicographically smallest to the largest point,\n"
