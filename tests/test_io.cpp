@@ -494,6 +494,27 @@ TEST_F(ReadPoints, LargeFilesParseTheSameInEveryFormat) {
   EXPECT_TRUE(same_bits(to_vector(read_points<double>(write("big.csv", csv))), points));
 }
 
+TEST_F(ReadPoints, LargeSeedFilesPairValuesAcrossChunks) {
+  // The seed's layout allows one value a line, so a chunk (split after a newline) may start on a y.
+  // Lines of 8 bytes, 2.5 MiB and more: each count moves the splits, by a line or more where they
+  // fall late, so that with two chunks or more some start on an odd value.
+  ReadOptions sorted;
+  sorted.require_sorted = true;
+  for (int count = 163840; count < 163844; ++count) {
+    SCOPED_TRACE(std::to_string(count) + " points");
+    std::string seed = std::to_string(count) + "\n";
+    std::vector<Pd> points;
+    for (int i = 0; i < count; ++i) {
+      char lines[32];
+      std::snprintf(lines, sizeof lines, "%07d\n%07d\n", i, count - i);
+      seed += lines;
+      points.push_back({static_cast<double>(i), static_cast<double>(count - i)});
+    }
+    ASSERT_GT(seed.size(), std::size_t{5} << 19);
+    EXPECT_EQ(to_vector(read_points<double>(write("values.txt", seed), sorted)), points);
+  }
+}
+
 TEST_F(ReadPoints, ErrorsInLargeFilesNameTheirLine) {
   std::string text;
   for (int i = 0; i < 300000; ++i) text += std::to_string(i) + " " + std::to_string(i % 7) + "\n";
