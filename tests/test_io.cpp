@@ -29,6 +29,12 @@
 #include "wagener/error.hpp"
 #include "wagener/io.hpp"
 
+namespace wagener::detail {
+// Defined in src/io/read_points.cpp (no header: only tests ask): where the slices that binary input
+// of n points, `bytes` bytes, is scanned in on several threads start, then n.
+std::vector<std::size_t> binary_slice_bounds(std::size_t n, std::size_t bytes);
+}  // namespace wagener::detail
+
 namespace wagener {
 namespace {
 
@@ -486,6 +492,27 @@ TEST_F(ReadPoints, LargeFilesParseTheSameInEveryFormat) {
   std::string csv = "x,y\n" + text;
   std::replace(csv.begin(), csv.end(), ' ', ',');
   EXPECT_TRUE(same_bits(to_vector(read_points<double>(write("big.csv", csv))), points));
+}
+
+TEST_F(ReadPoints, LargeSeedFilesPairValuesAcrossChunks) {
+  // The seed's layout allows one value a line, so a chunk (split after a newline) may start on a y.
+  // Lines of 8 bytes, 2.5 MiB and more: each count moves the splits, by a line or more where they
+  // fall late, so that with two chunks or more some start on an odd value.
+  ReadOptions sorted;
+  sorted.require_sorted = true;
+  for (int count = 163840; count < 163844; ++count) {
+    SCOPED_TRACE(std::to_string(count) + " points");
+    std::string seed = std::to_string(count) + "\n";
+    std::vector<Pd> points;
+    for (int i = 0; i < count; ++i) {
+      char lines[32];
+      std::snprintf(lines, sizeof lines, "%07d\n%07d\n", i, count - i);
+      seed += lines;
+      points.push_back({static_cast<double>(i), static_cast<double>(count - i)});
+    }
+    ASSERT_GT(seed.size(), std::size_t{5} << 19);
+    EXPECT_EQ(to_vector(read_points<double>(write("values.txt", seed), sorted)), points);
+  }
 }
 
 TEST_F(ReadPoints, ErrorsInLargeFilesNameTheirLine) {
@@ -975,6 +1002,290 @@ TEST_F(ReadPoints, ParsingAnUnalignedBufferCopies) {
   const auto set = parse_points<double>(std::string_view(bytes).substr(1), "buffer.f64");
   EXPECT_FALSE(set.mapped());
   EXPECT_TRUE(same_bits(to_vector(set), points));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Binary input in slices: files of a few MiB are validated (and converted) on several threads, one
+// contiguous slice each; what they report must be what one thread reading in file order would.
+
+// As in read_points.cpp: the least a slice holds (so a file needs twice this to be split), and the
+// validation block, which slices start on.
+constexpr std::size_t kMinSliceBytes = std::size_t{2} << 20;
+constexpr std::size_t kValidationBlock = 1024;
+
+std::size_t cores() {
+  return std::max(1u, std::thread::hardware_concurrency());
+}
+
+TEST(BinarySlices, SmallInputIsOneSlice) {
+  using detail::binary_slice_bounds;
+  EXPECT_EQ(binary_slice_bounds(0, 0), (std::vector<std::size_t>{0, 0}));
+  EXPECT_EQ(binary_slice_bounds(1000, 16000), (std::vector<std::size_t>{0, 1000}));
+  const std::size_t n = (2 * kMinSliceBytes - 1) / 16;
+  EXPECT_EQ(binary_slice_bounds(n, 16 * n), (std::vector<std::size_t>{0, n}));
+}
+
+TEST(BinarySlices, LargeInputIsSplitOneSliceACore) {
+  // If this fails, the threshold moved: the tests below must still make files that are split.
+  for (const std::size_t record : {std::size_t{8}, std::size_t{16}}) {
+    for (const std::size_t worth : {std::size_t{2}, std::size_t{3}, std::size_t{7}, std::size_t{64}}) {
+      const std::size_t n = (worth * kMinSliceBytes) / record + 77;
+      SCOPED_TRACE(std::to_string(n) + " points of " + std::to_string(record) + " bytes");
+      const auto bounds = detail::binary_slice_bounds(n, n * record);
+      ASSERT_EQ(bounds.size(), std::min(worth, cores()) + 1);
+      EXPECT_EQ(bounds.front(), 0u);
+      EXPECT_EQ(bounds.back(), n);
+      const std::size_t slices = bounds.size() - 1;
+      for (std::size_t s = 0; s < slices; ++s) {
+        EXPECT_EQ(bounds[s] % kValidationBlock, 0u);
+        // Even, but for whole blocks.
+        EXPECT_LE(bounds[s + 1] - bounds[s], n / slices + 2 * kValidationBlock);
+        EXPECT_GE(bounds[s + 1] - bounds[s], n / slices - kValidationBlock);
+      }
+    }
+  }
+}
+
+class BinarySlicesTest : public IoTest {
+ protected:
+  // A problem the tests place: a bad value or a point out of order, and what it must be reported as.
+  enum class Kind { nan, infinity, huge, tiny, unsorted };
+
+  template <class F>
+  static std::string place(std::vector<Point2<F>>& points, std::size_t i, Kind kind, std::uint64_t& offset) {
+    constexpr std::uint64_t record = 2 * sizeof(F);
+    switch (kind) {
+      case Kind::nan:
+        points[i].y = std::numeric_limits<F>::quiet_NaN();
+        offset = i * record + sizeof(F);
+        return "non-finite value nan";
+      case Kind::infinity:
+        points[i].x = -std::numeric_limits<F>::infinity();
+        offset = i * record;
+        return "non-finite value -inf";
+      case Kind::huge:  // out of range for float (double files only)
+        points[i].y = static_cast<F>(1e300);
+        offset = i * record + sizeof(F);
+        return "value 1e+300 is out of range for float";
+      case Kind::tiny:
+        points[i].x = static_cast<F>(-1e-300);
+        offset = i * record;
+        return "value -1e-300 is out of range for float";
+      case Kind::unsorted: {
+        // Below its predecessor, by y; after it nothing changes (x keeps growing).
+        points[i] = {points[i - 1].x, -1};
+        offset = i * record;
+        std::string message = "points not sorted: (";
+        message += std::to_string(static_cast<long long>(points[i].x));
+        message += ", -1) comes after";
+        return message;
+      }
+    }
+    return {};
+  }
+
+  // Reads F records as T with problems at `at` (file order need not be theirs); the first in file
+  // order must be named, by its byte offset.
+  template <class T, class F>
+  void expect_first_named(std::size_t n, const std::vector<std::pair<std::size_t, Kind>>& problems) {
+    std::vector<Point2<F>> points(n);
+    for (std::size_t i = 0; i < n; ++i) points[i] = {static_cast<F>(i), static_cast<F>(i % 3)};
+    std::uint64_t first_offset = std::numeric_limits<std::uint64_t>::max();
+    std::string first_message;
+    bool sorted = false;
+    std::string where;
+    for (const auto& [i, kind] : problems) {
+      std::uint64_t offset = 0;
+      const std::string message = place(points, i, kind, offset);
+      if (offset < first_offset) {
+        first_offset = offset;
+        first_message = message;
+      }
+      sorted |= kind == Kind::unsorted;
+      where += ' ';
+      where += std::to_string(i);
+    }
+    // Built by appending: GCC 12 warns falsely (-Wrestrict) on "literal" + std::string.
+    std::string trace = sizeof(F) == 8 ? "f64" : "f32";
+    trace += sizeof(T) == 8 ? " as double" : " as float";
+    trace += ", problems at points";
+    trace += where;
+    SCOPED_TRACE(trace);
+    std::string prefix = ": byte ";
+    prefix += std::to_string(first_offset);
+    prefix += ": ";
+    ReadOptions options;
+    options.require_sorted = sorted;
+    expect_error<T>(sizeof(F) == 8 ? "bad.f64" : "bad.f32", binary_bytes(points), prefix, first_message,
+                    options);
+  }
+
+  template <class T, class F>
+  void check_placements() {
+    // Three slices' worth and a ragged last block: two slices on two cores, three on more.
+    const std::size_t n = 3 * kMinSliceBytes / (2 * sizeof(F)) + 333;
+    const auto bounds = detail::binary_slice_bounds(n, n * 2 * sizeof(F));
+    const std::size_t slices = bounds.size() - 1;
+    if (cores() >= 2) {
+      ASSERT_GE(slices, 2u);
+    }
+    const std::size_t second = slices >= 2 ? bounds[1] : n / 2;  // where the second slice starts
+    const std::size_t last = slices >= 2 ? bounds[slices - 1] : n / 2;
+    const std::size_t late = (last + n) / 2;  // inside the last slice
+
+    std::vector<Kind> kinds = {Kind::nan, Kind::infinity, Kind::unsorted};
+    if (std::is_same_v<F, double> && std::is_same_v<T, float>) {
+      kinds.push_back(Kind::huge);
+      kinds.push_back(Kind::tiny);
+    }
+    for (const Kind kind : kinds) {
+      // (a) In the first slice: its first block, its last point.
+      expect_first_named<T, F>(n, {{3, kind}});
+      expect_first_named<T, F>(n, {{second - 1, kind}});
+      // (b) In a later slice, alone and behind another in a still later one.
+      expect_first_named<T, F>(n, {{late, kind}});
+      expect_first_named<T, F>(n, {{n - 1, kind}});
+      // (c) At a boundary: the first point of a slice (for unsorted, the pair across it), with a
+      // later problem in another slice; and the last point of a slice with the next slice's first.
+      expect_first_named<T, F>(n, {{late, Kind::nan}, {second, kind}});
+      expect_first_named<T, F>(n, {{second, Kind::infinity}, {second - 1, kind}});
+      expect_first_named<T, F>(n, {{last, kind}, {n - 1, Kind::nan}});
+      // Listed out of file order: the problem in the first slice is named, not the one placed first.
+      expect_first_named<T, F>(n, {{late, kind}, {second - 2, Kind::infinity}});
+    }
+  }
+};
+
+TEST_F(BinarySlicesTest, F64AsDoubleNamesTheFirstProblem) {
+  check_placements<double, double>();
+}
+TEST_F(BinarySlicesTest, F32AsFloatNamesTheFirstProblem) {
+  check_placements<float, float>();
+}
+TEST_F(BinarySlicesTest, F64AsFloatNamesTheFirstProblem) {
+  check_placements<float, double>();
+}
+TEST_F(BinarySlicesTest, F32AsDoubleNamesTheFirstProblem) {
+  check_placements<double, float>();
+}
+
+// Random files of a few slices' worth against one thread reading them in file order: valid ones give
+// back the same points, bit for bit; invalid ones name the same first problem.
+class BinaryReference : public IoTest {
+ protected:
+  // Whether a file value is read as T (what read_points.cpp promises: finite, and for a double read as
+  // float, rounding neither to infinity nor from nonzero to zero).
+  template <class T, class F>
+  static bool fits(F value) {
+    if (!std::isfinite(value)) return false;
+    if constexpr (sizeof(T) < sizeof(F)) {
+      const double magnitude = std::fabs(static_cast<double>(value));
+      return magnitude == 0 || (magnitude > 0x1p-150 &&
+                                magnitude < static_cast<double>(std::numeric_limits<float>::max()) + 0x1p103);
+    }
+    return true;
+  }
+
+  // Byte offset of the first problem, in file order; nullopt for a valid file.
+  template <class T, class F>
+  static std::optional<std::uint64_t> first_problem(const std::vector<Point2<F>>& points, bool sorted) {
+    constexpr std::uint64_t record = 2 * sizeof(F);
+    for (std::size_t i = 0; i < points.size(); ++i) {
+      if (!fits<T>(points[i].x)) return i * record;
+      if (!fits<T>(points[i].y)) return i * record + sizeof(F);
+      if (sorted && i > 0) {
+        const Point2<T> previous{static_cast<T>(points[i - 1].x), static_cast<T>(points[i - 1].y)};
+        const Point2<T> current{static_cast<T>(points[i].x), static_cast<T>(points[i].y)};
+        if (lex_less(current, previous)) return i * record;
+      }
+    }
+    return std::nullopt;
+  }
+
+  template <class T, class F>
+  void compare(int trials) {
+    constexpr std::size_t record = 2 * sizeof(F);
+    for (int trial = 0; trial < trials; ++trial) {
+      const bool sorted = trial % 2 == 1;
+      const std::size_t n = std::uniform_int_distribution<std::size_t>(2 * kMinSliceBytes / record,
+                                                                       5 * kMinSliceBytes / record)(rng_);
+      // Values every T holds exactly, so that order and bits survive the conversion.
+      std::uniform_real_distribution<float> coordinate(-1e6f, 1e6f);
+      std::vector<Point2<F>> points(n);
+      for (auto& point : points) point = {static_cast<F>(coordinate(rng_)), static_cast<F>(coordinate(rng_))};
+      if (sorted) std::sort(points.begin(), points.end(), lex_less<F>);
+
+      // Up to three problems, most near where slices meet.
+      const auto bounds = detail::binary_slice_bounds(n, n * record);
+      const int problems = std::uniform_int_distribution<int>(0, 3)(rng_);
+      for (int p = 0; p < problems; ++p) {
+        std::size_t i = std::uniform_int_distribution<std::size_t>(1, n - 1)(rng_);
+        if (rng_() % 4 != 0) {
+          const std::size_t s = std::uniform_int_distribution<std::size_t>(1, bounds.size() - 2)(rng_);
+          i = std::clamp<std::size_t>(bounds[s] - 1 + rng_() % 3, 1, n - 1);
+        }
+        F& value = rng_() % 2 == 0 ? points[i].x : points[i].y;
+        switch (rng_() % 4) {
+          case 0: value = std::numeric_limits<F>::quiet_NaN(); break;
+          case 1: value = std::numeric_limits<F>::infinity(); break;
+          case 2:
+            if constexpr (std::is_same_v<F, double>) {
+              value = rng_() % 2 == 0 ? 1e300 : -0x1p-150;
+              break;
+            }
+            [[fallthrough]];
+          default: points[i] = {points[i - 1].x, points[i - 1].y - 1}; break;  // out of order
+        }
+      }
+
+      const auto expected = first_problem<T>(points, sorted);
+      std::string trace = "trial ";
+      trace += std::to_string(trial);
+      trace += ": ";
+      trace += std::to_string(n);
+      trace += " points, ";
+      trace += std::to_string(problems);
+      trace += " problems, first at byte ";
+      trace += expected ? std::to_string(*expected) : std::string("none");
+      trace += sorted ? ", sorted" : "";
+      SCOPED_TRACE(trace);
+      ReadOptions options;
+      options.require_sorted = sorted;
+      const std::string file = write(sizeof(F) == 8 ? "random.f64" : "random.f32", binary_bytes(points));
+      const std::string bytes = binary_bytes(points);
+      for (const bool mapped : {true, false}) {
+        try {
+          const auto set = mapped ? read_points<T>(file, options) : parse_points<T>(bytes, file, options);
+          EXPECT_FALSE(expected) << "no error";
+          std::vector<Point2<T>> converted(n);
+          for (std::size_t i = 0; i < n; ++i) {
+            converted[i] = {static_cast<T>(points[i].x), static_cast<T>(points[i].y)};
+          }
+          EXPECT_TRUE(same_bits(to_vector(set), converted));
+        } catch (const input_error& error) {
+          ASSERT_TRUE(expected) << error.what();
+          std::string prefix = file;
+          prefix += ": byte ";
+          prefix += std::to_string(*expected);
+          prefix += ": ";
+          EXPECT_EQ(std::string(error.what()).rfind(prefix, 0), 0u) << error.what();
+        }
+      }
+    }
+  }
+};
+
+TEST_F(BinaryReference, F64AsDouble) {
+  compare<double, double>(6);
+}
+TEST_F(BinaryReference, F32AsFloat) {
+  compare<float, float>(6);
+}
+TEST_F(BinaryReference, F64AsFloat) {
+  compare<float, double>(6);
+}
+TEST_F(BinaryReference, F32AsDouble) {
+  compare<double, float>(6);
 }
 
 // ---------------------------------------------------------------------------------------------
