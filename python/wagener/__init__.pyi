@@ -1,0 +1,66 @@
+# Type stubs of the wagener package (see __init__.py for the documentation).
+import os
+from typing import Any, Literal, overload
+
+import numpy as np
+import numpy.typing as npt
+
+__version__: str
+
+class InputError(ValueError): ...
+class CudaError(RuntimeError): ...
+class UnsupportedError(RuntimeError): ...
+
+Backend = Literal["auto", "cpu", "pram", "cuda"]
+
+@overload
+def convex_hull(
+    points: npt.ArrayLike,
+    *,
+    upper: bool = ...,
+    presorted: bool = ...,
+    backend: Backend = ...,
+    return_indices: Literal[False] = ...,
+) -> np.ndarray: ...
+@overload
+def convex_hull(
+    points: npt.ArrayLike,
+    *,
+    upper: bool = ...,
+    presorted: bool = ...,
+    backend: Backend = ...,
+    return_indices: Literal[True],
+) -> tuple[np.ndarray, np.ndarray]: ...
+@overload
+def convex_hull(
+    points: Any,
+    *,
+    upper: bool = ...,
+    presorted: bool = ...,
+    backend: Backend = ...,
+    return_indices: bool = ...,
+) -> Any: ...
+def read_points(
+    path: str | os.PathLike[str],
+    *,
+    precision: Literal["double", "float"] = ...,
+    format: Literal["auto", "text", "csv", "f32", "f64"] = ...,
+    columns: tuple[str | int, str | int] | None = ...,
+) -> np.ndarray: ...
+def orient2d(a: npt.ArrayLike, b: npt.ArrayLike, c: npt.ArrayLike) -> Literal[-1, 0, 1]: ...
+def cuda_available() -> bool: ...
+
+class ConvexHull:
+    points: npt.NDArray[np.float64]
+    vertices: npt.NDArray[np.int64]
+    simplices: npt.NDArray[np.int64]
+    neighbors: npt.NDArray[np.int64]
+    equations: npt.NDArray[np.float64]
+    volume: float
+    area: float
+    npoints: int
+    ndim: int
+    nsimplex: int
+    min_bound: npt.NDArray[np.float64]
+    max_bound: npt.NDArray[np.float64]
+    def __init__(self, points: npt.ArrayLike) -> None: ...
