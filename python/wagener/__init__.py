@@ -31,6 +31,7 @@ from ._wagener import CudaError, InputError, UnsupportedError, __version__
 
 for _error in (CudaError, InputError, UnsupportedError):
     _error.__module__ = __name__
+del _error
 
 __all__ = [
     "ConvexHull",
@@ -184,6 +185,9 @@ class ConvexHull:
     """
 
     def __init__(self, points: Any) -> None:
+        if _arrays.device_library(points) is not None:
+            raise TypeError("ConvexHull takes host arrays (its attributes are numpy arrays, as scipy's); "
+                            "copy the points to the host, or use convex_hull for CUDA arrays")
         source, _ = _arrays.host_input(points)
         array = source if isinstance(source, np.ndarray) else np.asarray(source)
         _arrays.real_dtype(array.dtype)  # TypeError for bool, complex, object

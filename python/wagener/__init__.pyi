@@ -1,5 +1,6 @@
 # Type stubs of the wagener package (see __init__.py for the documentation).
 import os
+from collections.abc import Sequence
 from typing import Any, Literal, overload
 
 import numpy as np
@@ -12,10 +13,12 @@ class CudaError(RuntimeError): ...
 class UnsupportedError(RuntimeError): ...
 
 Backend = Literal["auto", "cpu", "pram", "cuda"]
+# numpy arrays and nested sequences give numpy results; CuPy arrays and tensors give their own kind.
+HostPoints = npt.NDArray[Any] | Sequence[Sequence[float]]
 
 @overload
 def convex_hull(
-    points: npt.ArrayLike,
+    points: HostPoints,
     *,
     upper: bool = ...,
     presorted: bool = ...,
@@ -24,7 +27,7 @@ def convex_hull(
 ) -> np.ndarray: ...
 @overload
 def convex_hull(
-    points: npt.ArrayLike,
+    points: HostPoints,
     *,
     upper: bool = ...,
     presorted: bool = ...,

@@ -153,8 +153,50 @@ class _Device:
             order = upper_chain_order(self.to_host(hull))
             return self.take(hull, order)
 
-    # Per library: adopt (view another library's array), device_of (a context manager), as_real,
-    # dtype_name, stream, c_contiguous, column_layout, empty_like, pointer, copy, to_host, take.
+    # What each library provides.
+    def adopt(self, points: Any) -> Any:
+        """The array as this library's (a view, no copy) when it is another library's."""
+        raise NotImplementedError
+
+    def device_of(self, points: Any) -> Any:
+        """A context manager making the array's device the current one."""
+        raise NotImplementedError
+
+    def as_real(self, points: Any) -> Any:
+        """The array in float32 or float64 by the dtype rule (converted on the device)."""
+        raise NotImplementedError
+
+    def dtype_name(self, points: Any) -> str:
+        raise NotImplementedError
+
+    def stream(self, points: Any) -> int:
+        """The cudaStream_t the array's data is ready on, as an integer."""
+        raise NotImplementedError
+
+    def c_contiguous(self, points: Any) -> Any:
+        raise NotImplementedError
+
+    def column_layout(self, points: Any) -> int | None:
+        """For an (n, 2) array whose columns are each contiguous (Fortran order), the byte offset
+        from x to y; else None."""
+        raise NotImplementedError
+
+    def empty_like(self, points: Any) -> Any:
+        """A new (n, 2) array of the same dtype on the same device."""
+        raise NotImplementedError
+
+    def pointer(self, points: Any) -> int:
+        raise NotImplementedError
+
+    def copy(self, points: Any) -> Any:
+        raise NotImplementedError
+
+    def to_host(self, points: Any) -> np.ndarray:
+        raise NotImplementedError
+
+    def take(self, points: Any, order: np.ndarray) -> Any:
+        """points[order], gathered on the device."""
+        raise NotImplementedError
 
 
 class _Cupy(_Device):
@@ -260,4 +302,4 @@ def upper_chain_order(hull: np.ndarray) -> np.ndarray:
     if h <= 2:
         return np.arange(h)
     largest = int(np.lexsort((hull[:, 1], hull[:, 0]))[-1])
-    return np.concatenate(([0], np.arange(h - 1, largest - 1, -1)))
+    return np.concatenate((np.zeros(1, dtype=np.intp), np.arange(h - 1, largest - 1, -1)))
