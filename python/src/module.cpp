@@ -1,0 +1,199 @@
+// wagener._wagener: the Python adapter. Arrays in, one library call, arrays out; no geometry here.
+//
+// The package (python/wagener/__init__.py) brings every input to what these functions take: a
+// C-contiguous (n, 2) array of float32 or float64 for the host, raw device pointers for CUDA arrays.
+// The overloads below take their arrays without conversion (noconvert), so an array reaches the
+// library as the caller's own memory, never as a copy made behind the package's back.
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <array>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <optional>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "wagener/cuda.hpp"
+#include "wagener/error.hpp"
+#include "wagener/hull.hpp"
+#include "wagener/io.hpp"
+#include "wagener/predicates.hpp"
+
+namespace py = pybind11;
+
+namespace {
+
+template <class T>
+using PointArray = py::array_t<T, py::array::c_style>;
+
+template <class T>
+py::array_t<T> copy_to_array(std::span<const wagener::Point2<T>> points) {
+  py::array_t<T> out({static_cast<py::ssize_t>(points.size()), py::ssize_t{2}});
+  if (!points.empty()) std::memcpy(out.mutable_data(), points.data(), points.size_bytes());
+  return out;
+}
+
+py::array_t<std::int64_t> copy_to_array(const std::vector<std::int64_t>& indices) {
+  py::array_t<std::int64_t> out(static_cast<py::ssize_t>(indices.size()));
+  if (!indices.empty()) std::memcpy(out.mutable_data(), indices.data(), indices.size() * sizeof(std::int64_t));
+  return out;
+}
+
+/// compute_hull() on the array's own memory. Point2<T> asks for an alignment of 2*sizeof(T); numpy
+/// guarantees only sizeof(T), so an array that starts between two points (a view at an odd offset
+/// into a buffer) is copied into aligned storage first. numpy's own allocations are aligned.
+template <class T>
+py::tuple hull(const PointArray<T>& array, bool upper, bool presorted, const std::string& backend,
+               bool indices) {
+  if (array.ndim() != 2 || array.shape(1) != 2) throw py::value_error("points must have shape (n, 2)");
+  wagener::HullOptions options;
+  options.backend = wagener::parse_backend(backend);
+  options.part = upper ? wagener::HullPart::upper : wagener::HullPart::full;
+  options.presorted = presorted;
+  options.indices = indices;
+  const auto n = static_cast<std::size_t>(array.shape(0));
+  const T* data = array.data();
+  wagener::HullResult<T> result;
+  {
+    py::gil_scoped_release release;
+    std::vector<wagener::Point2<T>> aligned;
+    std::span<const wagener::Point2<T>> points;
+    if (reinterpret_cast<std::uintptr_t>(data) % alignof(wagener::Point2<T>) == 0) {
+      points = {reinterpret_cast<const wagener::Point2<T>*>(data), n};
+    } else {
+      aligned.resize(n);
+      std::memcpy(aligned.data(), data, n * sizeof(wagener::Point2<T>));
+      points = aligned;
+    }
+    result = wagener::compute_hull<T>(points, options);
+  }
+  py::object index_array = py::none();
+  if (indices) index_array = copy_to_array(result.indices);
+  return py::make_tuple(copy_to_array<T>(result.vertices), index_array);
+}
+
+template <class T>
+const wagener::Point2<T>* device_points(std::uintptr_t address) {
+  return reinterpret_cast<const wagener::Point2<T>*>(address);
+}
+
+template <class T>
+wagener::Point2<T>* device_hull(std::uintptr_t address) {
+  return reinterpret_cast<wagener::Point2<T>*>(address);
+}
+
+bool is_double(const std::string& dtype) {
+  if (dtype == "float64") return true;
+  if (dtype == "float32") return false;
+  throw py::type_error("device points must be float32 or float64, not " + dtype);
+}
+
+/// wagener::cuda::convex_hull_device on (n, 2) points at `points` (C order), `hull` holding n points.
+wagener::index_t convex_hull_device(std::uintptr_t points, wagener::index_t n, std::uintptr_t hull,
+                                    std::uintptr_t stream, const std::string& dtype) {
+  const bool wide = is_double(dtype);
+  py::gil_scoped_release release;
+  auto* s = reinterpret_cast<void*>(stream);
+  if (wide) return wagener::cuda::convex_hull_device<double>(device_points<double>(points), n, device_hull<double>(hull), s);
+  return wagener::cuda::convex_hull_device<float>(device_points<float>(points), n, device_hull<float>(hull), s);
+}
+
+/// The same for points as two device arrays, x[i] and y[i] (an (n, 2) array in Fortran order).
+wagener::index_t convex_hull_device_soa(std::uintptr_t x, std::uintptr_t y, wagener::index_t n, std::uintptr_t hull,
+                                        std::uintptr_t stream, const std::string& dtype) {
+  const bool wide = is_double(dtype);
+  py::gil_scoped_release release;
+  auto* s = reinterpret_cast<void*>(stream);
+  if (wide) {
+    return wagener::cuda::convex_hull_device<double>(reinterpret_cast<const double*>(x),
+                                                     reinterpret_cast<const double*>(y), n, device_hull<double>(hull), s);
+  }
+  return wagener::cuda::convex_hull_device<float>(reinterpret_cast<const float*>(x), reinterpret_cast<const float*>(y),
+                                                  n, device_hull<float>(hull), s);
+}
+
+/// wagener::cuda::upper_hull_device on (n, 2) points sorted by (x, y) (checked by the library).
+wagener::index_t upper_hull_device(std::uintptr_t points, wagener::index_t n, std::uintptr_t hull,
+                                   std::uintptr_t stream, const std::string& dtype) {
+  const bool wide = is_double(dtype);
+  py::gil_scoped_release release;
+  auto* s = reinterpret_cast<void*>(stream);
+  if (wide) return wagener::cuda::upper_hull_device<double>(device_points<double>(points), n, device_hull<double>(hull), s);
+  return wagener::cuda::upper_hull_device<float>(device_points<float>(points), n, device_hull<float>(hull), s);
+}
+
+/// The points of a file as an (n, 2) array. Points the reader owns are handed to numpy without a
+/// copy; a memory-mapped file (binary of the requested precision) is read-only and may be unmapped,
+/// so its points are copied into an ordinary, writable array.
+template <class T>
+py::array read_points(const std::string& path, const std::string& format,
+                      const std::optional<std::pair<std::string, std::string>>& columns) {
+  wagener::ReadOptions options;
+  options.format = wagener::parse_format(format);
+  if (columns) options.columns = {columns->first, columns->second};
+  wagener::PointSet<T> set;
+  {
+    py::gil_scoped_release release;
+    set = wagener::read_points<T>(path, options);
+  }
+  if (set.mapped()) return copy_to_array<T>(set.points());
+  auto* owner = new wagener::PointSet<T>(std::move(set));
+  py::capsule base(owner, [](void* p) { delete static_cast<wagener::PointSet<T>*>(p); });
+  const auto n = static_cast<py::ssize_t>(owner->size());
+  const T* data = owner->size() ? &owner->points().data()->x : nullptr;
+  constexpr auto item = static_cast<py::ssize_t>(sizeof(T));
+  return py::array_t<T>({n, py::ssize_t{2}}, {2 * item, item}, data, base);
+}
+
+int orient2d(const std::array<double, 2>& a, const std::array<double, 2>& b, const std::array<double, 2>& c) {
+  for (double v : {a[0], a[1], b[0], b[1], c[0], c[1]}) {
+    if (!std::isfinite(v)) throw py::value_error("orient2d needs finite coordinates");
+  }
+  return wagener::orient2d(a[0], a[1], b[0], b[1], c[0], c[1]);
+}
+
+}  // namespace
+
+PYBIND11_MODULE(_wagener, m) {
+  m.doc() = "wagener's C++ library, as the wagener package calls it (use the package, not this module)";
+  m.attr("__version__") = WAGENER_VERSION;
+
+  // Library errors become Python exceptions derived from the built-in ones a caller expects.
+  py::register_exception<wagener::input_error>(m, "InputError", PyExc_ValueError);
+  py::register_exception<wagener::cuda_error>(m, "CudaError", PyExc_RuntimeError);
+  py::register_exception<wagener::unsupported_error>(m, "UnsupportedError", PyExc_RuntimeError);
+
+  m.def("hull", &hull<float>, py::arg("points").noconvert(), py::arg("upper"), py::arg("presorted"),
+        py::arg("backend"), py::arg("indices"));
+  m.def("hull", &hull<double>, py::arg("points").noconvert(), py::arg("upper"), py::arg("presorted"),
+        py::arg("backend"), py::arg("indices"),
+        "(vertices, indices or None) of a C-contiguous (n, 2) float32 or float64 array");
+  m.def("convex_hull_device", &convex_hull_device, py::arg("points"), py::arg("n"), py::arg("hull"),
+        py::arg("stream"), py::arg("dtype"), "wagener::cuda::convex_hull_device on device pointers");
+  m.def("convex_hull_device_soa", &convex_hull_device_soa, py::arg("x"), py::arg("y"), py::arg("n"),
+        py::arg("hull"), py::arg("stream"), py::arg("dtype"),
+        "wagener::cuda::convex_hull_device on two device arrays x and y");
+  m.def("upper_hull_device", &upper_hull_device, py::arg("points"), py::arg("n"), py::arg("hull"),
+        py::arg("stream"), py::arg("dtype"), "wagener::cuda::upper_hull_device on device pointers");
+  m.def(
+      "read_points",
+      [](const std::string& path, bool single, const std::string& format,
+         const std::optional<std::pair<std::string, std::string>>& columns) -> py::array {
+        if (single) return read_points<float>(path, format, columns);
+        return read_points<double>(path, format, columns);
+      },
+      py::arg("path"), py::arg("single"), py::arg("format"), py::arg("columns"));
+  m.def("orient2d", &orient2d, py::arg("a"), py::arg("b"), py::arg("c"));
+  m.def(
+      "cuda_available",
+      [] {
+        py::gil_scoped_release release;
+        return wagener::cuda_available();
+      },
+      "True when this build has the CUDA backend and a CUDA device is usable");
+}

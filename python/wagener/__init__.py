@@ -1,0 +1,223 @@
+"""Exact 2D convex hulls (wagener's C++ library, with Wagener's PRAM algorithm on the CPU and GPU).
+
+Every hull is exact: it equals the hull computed with exact arithmetic for any finite input
+(duplicates, collinear points, equal x, coordinates near 1e+-300), because the one predicate,
+``orient2d``, is a floating-point filter with an exact fallback.
+
+    >>> import numpy as np, wagener
+    >>> wagener.convex_hull(np.array([[0, 0], [2, 0], [1, 1], [2, 2], [0, 2]]))
+    array([[0., 0.],
+           [2., 0.],
+           [2., 2.],
+           [0., 2.]])
+
+Functions: ``convex_hull``, ``read_points``, ``orient2d``, ``cuda_available``; the class
+``ConvexHull`` (the attributes of ``scipy.spatial.ConvexHull`` in 2D, computed exactly). Errors:
+bad input raises ``ValueError`` (``wagener.InputError``, a subclass, when the library found it),
+a CUDA failure ``wagener.CudaError`` and a request this build cannot serve (the CUDA backend
+without CUDA) ``wagener.UnsupportedError``, both subclasses of ``RuntimeError``.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from typing import Any
+
+import numpy as np
+
+from . import _arrays, _wagener
+from ._wagener import CudaError, InputError, UnsupportedError, __version__
+
+for _error in (CudaError, InputError, UnsupportedError):
+    _error.__module__ = __name__
+del _error
+
+__all__ = [
+    "ConvexHull",
+    "CudaError",
+    "InputError",
+    "UnsupportedError",
+    "__version__",
+    "convex_hull",
+    "cuda_available",
+    "orient2d",
+    "read_points",
+]
+
+
+def convex_hull(
+    points: Any,
+    *,
+    upper: bool = False,
+    presorted: bool = False,
+    backend: str = "auto",
+    return_indices: bool = False,
+) -> Any:
+    """The exact convex hull of 2D points.
+
+    Parameters
+    ----------
+    points : (n, 2) array-like
+        The points, in any order. A C-contiguous numpy array of float32 or float64 is read where it
+        lies, without a copy. One dtype rule: float32 stays float32, every other real dtype
+        (float64, float16, long double, integers) becomes float64 (integers beyond 2**53 and long
+        doubles are rounded to the nearest float64, and the hull is exact for the rounded points).
+        Other layouts are copied into a contiguous array first. bool, complex and object arrays
+        raise TypeError; any shape but (n, 2) raises ValueError (an empty ``[]`` is no points);
+        NaN or infinity raises ValueError naming the first such row.
+        CuPy arrays and PyTorch CUDA tensors (and other CUDA arrays, through CuPy or PyTorch) are
+        hulled on their own device and stream, without a host copy; see "CUDA arrays" below.
+    upper : bool
+        Return only the upper hull: from the lexicographically smallest point to the largest,
+        clockwise over the top (left to right).
+    presorted : bool
+        A promise that the points are sorted by x, then y; it is checked (ValueError naming the
+        first unsorted row). With ``upper=True`` the upper hull of sorted points is Wagener's rounds
+        proper; unsorted input needs no promise.
+    backend : {"auto", "cpu", "pram", "cuda"}
+        "auto" picks the backend a cost model predicts to finish first (the CPU below 2**20 points
+        or without a GPU); "pram" runs Wagener's rounds on the CPU PRAM emulator; "cuda" needs a
+        CUDA build and device (``UnsupportedError`` or ``CudaError`` otherwise).
+    return_indices : bool
+        Also return, for each vertex, the first input row holding it (int64), as
+        ``scipy.spatial.ConvexHull.vertices`` gives them.
+
+    Returns
+    -------
+    vertices : (h, 2) array of the input's (converted) dtype
+        The full hull's strict vertices (no duplicates, no three collinear), counter-clockwise from
+        the lexicographically smallest one; one row when all points coincide, two when they are
+        collinear, none for no points. With ``upper=True``, the upper hull's vertices left to right.
+    indices : (h,) int64 array
+        Only with ``return_indices=True``: ``(vertices, indices)``.
+
+    Results are numpy arrays, or tensors for PyTorch input (CPU or CUDA), or CuPy arrays for CuPy
+    input. The GIL is released while the library runs.
+
+    CUDA arrays: the full hull runs ``wagener::cuda::convex_hull_device`` on the array's memory (an
+    (n, 2) array in C order, or in Fortran order through the x/y entry point; other layouts and
+    dtypes are converted on the device by the array's library) on the array's stream, into a
+    buffer of n points the array's library allocates. ``upper=True`` with ``presorted=True`` runs
+    ``upper_hull_device`` (sortedness checked); ``upper=True`` alone takes the upper chain of the
+    full hull (ordered on the host from the small result, gathered on the device).
+    ``return_indices=True`` raises NotImplementedError; backends "cpu" and "pram" raise ValueError.
+    ``presorted=True`` with the full hull is not checked on the device (the hull is right anyway).
+    """
+    device = _arrays.device_library(points)
+    if device is not None:
+        return device.hull(points, upper=upper, presorted=presorted, backend=backend, return_indices=return_indices)
+    source, wrap = _arrays.host_input(points)
+    array = _arrays.host_points(source)
+    vertices, indices = _wagener.hull(array, bool(upper), bool(presorted), str(backend), bool(return_indices))
+    if return_indices:
+        return wrap(vertices), wrap(indices)
+    return wrap(vertices)
+
+
+def read_points(
+    path: str | os.PathLike[str],
+    *,
+    precision: str = "double",
+    format: str = "auto",
+    columns: tuple[str | int, str | int] | None = None,
+) -> np.ndarray:
+    """The points of a file as an (n, 2) array (float64, or float32 with ``precision="float"``).
+
+    Formats as the command line reads them (docs/formats.md): "text" (the seed's counted format or
+    plain ``x y`` lines), "csv" (with or without a header), "f32" and "f64" (raw little-endian x,y
+    pairs); "auto" goes by the extension (.csv, .f32, .f64, else text). ``columns=("lon", "lat")``
+    selects two columns of csv or text by header name or 0-based index (the CLI's ``--columns``).
+    "-" reads standard input. Bad input (a missing file, garbage, NaN or infinity, a wrong count,
+    truncated binary) raises ``InputError`` (a ValueError) whose message names the file and line.
+    """
+    if precision not in ("double", "float"):
+        raise ValueError(f'unknown precision "{precision}" (double, float)')
+    selection = None if columns is None else (str(columns[0]), str(columns[1]))
+    return _wagener.read_points(os.fspath(path), precision == "float", str(format), selection)
+
+
+def orient2d(a: Any, b: Any, c: Any) -> int:
+    """The exact orientation of three points: +1 if c lies left of the line a->b (a
+    counter-clockwise turn), -1 if right, 0 if the three are collinear. Each point is a pair of
+    finite numbers, taken as float64."""
+    return int(_wagener.orient2d(_pair(a), _pair(b), _pair(c)))
+
+
+def _pair(p: Any) -> tuple[float, float]:
+    x, y = p
+    return float(x), float(y)
+
+
+def cuda_available() -> bool:
+    """True when this build has the CUDA backend and a CUDA device is usable."""
+    return bool(_wagener.cuda_available())
+
+
+class ConvexHull:
+    """The 2D ``scipy.spatial.ConvexHull`` attributes user code reads, from the exact hull.
+
+    Attributes
+    ----------
+    points : (n, 2) float64 array
+        The input points (as scipy keeps them).
+    vertices : (h,) int64 array
+        Indices of the hull's vertices, counter-clockwise (scipy's 2D order), starting at the
+        lexicographically smallest vertex (scipy may start elsewhere); of repeated points, the first.
+        Only strict vertices: points in the middle of an edge are not vertices.
+    simplices : (h, 2) int64 array
+        The edges as index pairs in the order of ``vertices``: ``[vertices[i], vertices[i + 1]]``.
+    neighbors : (h, 2) int64 array
+        For each edge, the edges opposite its two ends (scipy's meaning): ``[i + 1, i - 1]`` mod h.
+    equations : (h, 3) float64 array
+        ``[nx, ny, offset]`` per edge with the unit outward normal: ``nx*x + ny*y + offset <= 0``
+        inside (rounded to float64 like scipy's).
+    volume : float
+        The enclosed area.
+    area : float
+        The perimeter.
+    npoints, ndim, nsimplex, min_bound, max_bound
+        As scipy's.
+
+    Unlike scipy (whose Qhull raises QhullError), input whose points all lie on one line, or fewer
+    than three points, raises ValueError. Input is converted to float64 first (scipy does the same),
+    so float32 points give the same hull as in float32.
+    """
+
+    def __init__(self, points: Any) -> None:
+        if _arrays.device_library(points) is not None:
+            raise TypeError("ConvexHull takes host arrays (its attributes are numpy arrays, as scipy's); "
+                            "copy the points to the host, or use convex_hull for CUDA arrays")
+        source, _ = _arrays.host_input(points)
+        array = source if isinstance(source, np.ndarray) else np.asarray(source)
+        _arrays.real_dtype(array.dtype)  # TypeError for bool, complex, object
+        _arrays.check_shape(array.shape)
+        self.points: np.ndarray = np.ascontiguousarray(array, dtype=np.float64)
+        hull, indices = convex_hull(self.points, return_indices=True)
+        if len(hull) < 3:
+            raise ValueError(
+                "ConvexHull needs at least 3 points not all on one line "
+                f"(got {len(self.points)} points with {len(hull)} distinct hull vertices)"
+            )
+        h = len(hull)
+        following = np.roll(np.arange(h), -1)
+        self.vertices: np.ndarray = indices
+        self.simplices: np.ndarray = np.stack((indices, indices[following]), axis=1)
+        self.neighbors: np.ndarray = np.stack((following, np.roll(np.arange(h), 1)), axis=1).astype(np.int64)
+        edge = hull[following] - hull
+        length = np.hypot(edge[:, 0], edge[:, 1])
+        normal = np.stack((edge[:, 1], -edge[:, 0]), axis=1) / length[:, None]
+        offset = -(normal[:, 0] * hull[:, 0] + normal[:, 1] * hull[:, 1])
+        self.equations: np.ndarray = np.column_stack((normal, offset))
+        self.area: float = math.fsum(length.tolist())
+        # The shoelace formula about the first vertex (smaller terms, less cancellation).
+        rel = hull - hull[0]
+        self.volume: float = 0.5 * math.fsum((rel[:-1, 0] * rel[1:, 1] - rel[:-1, 1] * rel[1:, 0]).tolist())
+        self.npoints: int = len(self.points)
+        self.ndim: int = 2
+        self.nsimplex: int = h
+        self.min_bound: np.ndarray = self.points.min(axis=0)
+        self.max_bound: np.ndarray = self.points.max(axis=0)
+
+    def __repr__(self) -> str:
+        return f"wagener.ConvexHull({self.npoints} points, {self.nsimplex} vertices)"
