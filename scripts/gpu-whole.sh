@@ -13,10 +13,15 @@ step() { echo "== $* ($(date +%T))"; }
 status=0
 
 step build
+# The Python module with the machine's own python3 and pybind11 (pip's), for the device tests.
+python_args=(-DPython3_EXECUTABLE="$(command -v python3)")
+pybind=$(python3 -m pybind11 --cmakedir 2>/dev/null) && python_args+=(-Dpybind11_DIR="$pybind")
 cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 -DWAGENER_CUDA=ON \
-  -DWAGENER_TEST_ORACLES=OFF >"$out/configure.log" 2>&1 || { tail -30 "$out/configure.log"; exit 1; }
-cmake --build build-gpu -j "$(nproc)" --target wagener_cli test_cuda_hull test_trace_cuda test_cuda_predicates \
-  test_hull test_cost_model >"$out/build.log" 2>&1 || { grep -E "error" "$out/build.log" | head -30; exit 1; }
+  -DWAGENER_TEST_ORACLES=OFF "${python_args[@]}" >"$out/configure.log" 2>&1 || { tail -30 "$out/configure.log"; exit 1; }
+targets=(wagener_cli test_cuda_hull test_trace_cuda test_cuda_predicates test_hull test_cost_model)
+grep -q "Python package ON" "$out/configure.log" && targets+=(_wagener)
+cmake --build build-gpu -j "$(nproc)" --target "${targets[@]}" >"$out/build.log" 2>&1 ||
+  { grep -E "error" "$out/build.log" | head -30; exit 1; }
 
 step "GPU tests, auto, CLI end to end"
 ctest --test-dir build-gpu -L cuda --output-on-failure 2>&1 | tee "$out/ctest.log" | grep -vE "Passed|^ *Start" | tail -8
@@ -24,8 +29,20 @@ ctest --test-dir build-gpu -L cuda --output-on-failure 2>&1 | tee "$out/ctest.lo
 build-gpu/tests/test_hull --gtest_filter='HullApi.*:*UpperHullOfUnsorted*' 2>&1 | tail -3
 [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
 build-gpu/tests/test_cost_model 2>&1 | tail -1
+if grep -q "Python package ON" "$out/configure.log"; then  # CuPy and PyTorch arrays on the device
+  PYTHONPATH=build-gpu/python python3 -m pytest -q -rs -m cuda -p no:cacheprovider python/tests 2>&1 |
+    tee "$out/pytest-cuda.log" | tail -4
+  [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+fi
 bash tests/cli/test_cli.sh build-gpu/wagener 2>&1 | tail -4
 [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+
+step "generate 2^31 float points (the same bytes for any thread count)"
+if [ "${WHOLE_HUGE:-0}" = 1 ]; then
+  mkdir -p /tmp/wagener-whole
+  /usr/bin/time -f "generate 2^31 f32: %e s" build-gpu/wagener generate -n 2147483648 --format f32 \
+    -o /tmp/wagener-whole/disk-2147483648.f32 2>&1 | tail -1 | tee "$out/generate.txt"
+fi
 
 step "whole process"
 work=/tmp/wagener-whole
@@ -41,5 +58,10 @@ if [ "${WHOLE_HUGE:-0}" = 1 ]; then
     --max-n-slow-peers 0 --timeout 120 --markdown "$out/whole-huge.md" 2>"$out/whole-huge.log"
   [ $? -eq 0 ] || status=1
 fi
+step "auto's choices (--stats)"
+for f in /tmp/wagener-whole/disk-100000000.f64 /tmp/wagener-whole/circle-10000000.f64; do
+  [ -f "$f" ] && build-gpu/wagener hull "$f" --stats 2>&1 >/dev/null | grep -E "backend|auto|time" | tr '\n' ';' && echo
+done
+
 cat "$out"/whole-*.md 2>/dev/null | grep -E "^\|" | cut -c1-250
 exit $status
