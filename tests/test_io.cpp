@@ -1404,5 +1404,22 @@ TEST_F(PointSetTest, PointSetCopiesOwnTheirPoints) {
   EXPECT_EQ(to_vector(mapped_copy), points);
 }
 
+// check_values = false: the native binary view comes back unchecked (the hull checks it), unless
+// sortedness is asked for; other formats are checked as ever.
+TEST_F(ReadPoints, UncheckedBinaryViewSkipsOnlyTheValueCheck) {
+  const std::vector<Pd> points = {{0, 0}, {std::numeric_limits<double>::quiet_NaN(), 1}, {2, 2}};
+  const std::string file = write("nan.f64", binary_bytes(points));
+  ReadOptions unchecked;
+  unchecked.check_values = false;
+  const auto set = read_points<double>(file, unchecked);
+  ASSERT_EQ(set.size(), 3u);
+  EXPECT_TRUE(std::isnan(set.points()[1].x));
+  EXPECT_THROW(read_points<double>(file), input_error);
+  unchecked.require_sorted = true;
+  EXPECT_THROW(read_points<double>(file, unchecked), input_error);
+  unchecked.require_sorted = false;
+  EXPECT_THROW(read_points<float>(file, unchecked), input_error);  // converted, hence checked
+}
+
 }  // namespace
 }  // namespace wagener

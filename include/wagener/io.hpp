@@ -61,6 +61,12 @@ struct ReadOptions {
   /// Text and csv only: a selection for binary input is an input_error. Both or neither of x and y
   /// must be given (std::invalid_argument otherwise).
   ColumnSelection columns = {};
+  /// false: binary input of the requested precision (the zero-copy view) is returned without the
+  /// pass that checks every value is finite, for a caller whose next pass checks it anyway
+  /// (compute_hull does, and throws input_error naming the point): one pass over memory instead of
+  /// two. Such a caller reads the file again with the check on to name the byte offset of the
+  /// problem. Ignored with require_sorted, and for every other format.
+  bool check_values = true;
 };
 
 /// Points read from a file: owned, or (for binary input of the requested precision) a view of the
