@@ -158,15 +158,15 @@ auto timed(HullStats& stats, F&& f) {
 
 /// Upper chain of a full hull (counter-clockwise from the lexicographically smallest vertex): the
 /// smallest vertex, then the vertices from the last back to the largest one. The largest point is
-/// always a vertex, and a hull of one or two vertices is its own upper chain.
+/// always a vertex, and a hull of one or two vertices is its own upper chain. In place: a new vector
+/// for a hull of 10^7 vertices cost more in page faults than the rest of the step.
 template <class T>
-std::vector<Point2<T>> upper_chain_of_hull(const std::vector<Point2<T>>& hull) {
+std::vector<Point2<T>> upper_chain_of_hull(std::vector<Point2<T>> hull) {
   if (hull.size() <= 2) return hull;
-  const auto largest = static_cast<std::size_t>(
-      std::max_element(hull.begin(), hull.end(), lex_less<T>) - hull.begin());
-  std::vector<Point2<T>> upper{hull.front()};
-  for (std::size_t i = hull.size() - 1; i >= largest; --i) upper.push_back(hull[i]);
-  return upper;
+  const auto largest = std::max_element(hull.begin(), hull.end(), lex_less<T>);
+  hull.erase(hull.begin() + 1, largest);  // the lower chain's interior
+  std::reverse(hull.begin() + 1, hull.end());
+  return hull;
 }
 
 /// The upper hull of sorted, validated points on the chosen backend.
