@@ -21,14 +21,15 @@ namespace {
 // Below this many points auto never considers the GPU: its fixed costs (a few ms even with a warm
 // context) exceed the CPU's whole call (2^20 f64 points: about 5 ms on 16 cores, bench/RESULTS.md).
 constexpr std::size_t kMinPointsForGpu = std::size_t{1} << 20;
-// The survivor estimate hulls about this many evenly spaced points (about 0.5 ms).
-constexpr std::size_t kEstimateSample = 8192;
+// The survivor estimate hulls about this many evenly spaced points: about 0.3 ms, where 8192 cost
+// auto 2-3 ms against the CPU's whole 14 ms at 10^7 points (bench/RESULTS.md).
+constexpr std::size_t kEstimateSample = 2048;
 // A sample hull holding at least this fraction of the sample is hull-like (a circle): the filter
 // keeps nearly everything (the CPU backend's own rule for disabling its filter).
 constexpr double kHullLikeFraction = 0.1;
-// Otherwise the full call's larger sample (32k points) discards more than this one: the survivors
-// are about 0.4 of the sample hull's share (uniform disk: 0.85 % of 8192 against 0.35 % kept).
-constexpr double kSurvivorsPerSampleVertex = 0.4;
+// Otherwise the full call's larger sample (32k points) discards more than this one: a uniform disk's
+// 2048-point sample hull holds about 2.1 % of it, the CPU's filter keeps 0.35 % of the points.
+constexpr double kSurvivorsPerSampleVertex = 0.17;
 
 template <class T>
 double estimated_survivor_fraction(std::span<const Point2<T>> points) {
