@@ -18,6 +18,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "io/path_suffix.hpp"
 #include "io/decimal.hpp"
 #include "io/output_file.hpp"
 #include "io/ordered_blocks.hpp"
@@ -283,14 +284,6 @@ void emit_indices(std::span<const std::int64_t> indices, const OutputOptions& op
   emit_items(layout, indices.size(), max_item_chars, options.threads, write_index, sink);
 }
 
-bool ends_with_ignoring_case(std::string_view s, std::string_view suffix) {
-  if (s.size() < suffix.size()) return false;
-  return std::equal(suffix.begin(), suffix.end(), s.end() - suffix.size(), [](char a, char b) {
-    const auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; };
-    return lower(a) == lower(b);
-  });
-}
-
 }  // namespace
 
 OutputFormat parse_output_format(std::string_view name) {
@@ -319,7 +312,7 @@ OutputFormat guess_output_format(std::string_view path) {
     if (format == OutputFormat::text) continue;
     const std::string_view extension = output_format_name(format);
     if (path.size() > extension.size() && path[path.size() - extension.size() - 1] == '.' &&
-        ends_with_ignoring_case(path, extension)) {
+        detail::ends_with_ignoring_case(path, extension)) {
       return format;
     }
   }

@@ -34,6 +34,7 @@
 #include <utility>
 #include <vector>
 
+#include "io/path_suffix.hpp"
 #include "wagener/error.hpp"
 #include "wagener/io.hpp"
 
@@ -1376,14 +1377,6 @@ void check_selection(const ColumnSelection& columns, Format format, std::string_
   }
 }
 
-bool ends_with_ignoring_case(std::string_view s, std::string_view suffix) {
-  if (s.size() < suffix.size()) return false;
-  return std::equal(suffix.begin(), suffix.end(), s.end() - suffix.size(), [](char a, char b) {
-    const auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; };
-    return lower(a) == lower(b);
-  });
-}
-
 }  // namespace
 
 // ---------------------------------------------------------------------------------------------
@@ -1409,9 +1402,9 @@ std::string_view format_name(Format format) {
 }
 
 Format guess_format(std::string_view path) {
-  if (ends_with_ignoring_case(path, ".f32")) return Format::f32;
-  if (ends_with_ignoring_case(path, ".f64")) return Format::f64;
-  if (ends_with_ignoring_case(path, ".csv")) return Format::csv;
+  if (detail::ends_with_ignoring_case(path, ".f32")) return Format::f32;
+  if (detail::ends_with_ignoring_case(path, ".f64")) return Format::f64;
+  if (detail::ends_with_ignoring_case(path, ".csv")) return Format::csv;
   return Format::text;
 }
 
