@@ -216,8 +216,10 @@ class ConvexHull:
         self.npoints: int = len(self.points)
         self.ndim: int = 2
         self.nsimplex: int = h
-        self.min_bound: np.ndarray = self.points.min(axis=0)
-        self.max_bound: np.ndarray = self.points.max(axis=0)
+        # The extreme coordinates of the points are those of the hull's vertices: O(h), where a
+        # reduction over the (n, 2) points took 19 ms of every million.
+        self.min_bound: np.ndarray = hull.min(axis=0).astype(np.float64)
+        self.max_bound: np.ndarray = hull.max(axis=0).astype(np.float64)
 
     def __repr__(self) -> str:
         return f"wagener.ConvexHull({self.npoints} points, {self.nsimplex} vertices)"
