@@ -29,9 +29,9 @@ constexpr double kCpuNsPerSurvivor = 110;
 constexpr double kCpuFixedMs = 0.2;
 
 // GPU from host memory: the driver and context start in 320-350 ms; the two pinned staging
-// buffers (64 MB each) cost about 0.55 ms per MB to allocate; the staged copy with the filter overlapped runs at
-// about 25 GB/s; each survivor costs about 25 ns (double: a 10^7-point circle's sort and chains took
-// 321 ms) or 1 ns (float); the launches, sample polygon and copies back about 3 ms.
+// buffers (64 MB each) cost about 0.55 ms per MB to allocate; the staged copy with the filter overlapped runs
+// at about 25 GB/s; each survivor costs about 25 ns (double: a 10^7-point circle's sort and chains took 321
+// ms) or 1 ns (float); the launches, sample polygon and copies back about 3 ms.
 constexpr double kDeviceStartupMs = 350;
 constexpr double kStagingMsPerMB = 0.55;
 constexpr double kStagingMaxMB = 128;
@@ -47,7 +47,8 @@ inline double input_megabytes(const Workload& w) {
 inline double cpu_milliseconds(const Workload& w, unsigned cores) {
   if (w.sorted_upper) return kCpuFixedMs + input_megabytes(w) / kCpuSerialScanGBs;
   const double stream_gbs = std::min(kCpuStreamMaxGBs, kCpuStreamPerCoreGBs * std::max(1u, cores));
-  return kCpuFixedMs + input_megabytes(w) / stream_gbs + w.points * w.survivor_fraction * kCpuNsPerSurvivor * 1e-6;
+  return kCpuFixedMs + input_megabytes(w) / stream_gbs +
+         w.points * w.survivor_fraction * kCpuNsPerSurvivor * 1e-6;
 }
 
 /// `startup_elapsed_ms`: how long the device has been starting (0 if not yet begun).

@@ -37,8 +37,8 @@ double estimated_survivor_fraction(std::span<const Point2<T>> points) {
   std::vector<Point2<T>> sample;
   sample.reserve(points.size() / stride + 1);
   for (std::size_t i = 0; i < points.size(); i += stride) sample.push_back(points[i]);
-  const double share = static_cast<double>(cpu::convex_hull_serial<T>(sample).size()) /
-                       static_cast<double>(sample.size());
+  const double share =
+      static_cast<double>(cpu::convex_hull_serial<T>(sample).size()) / static_cast<double>(sample.size());
   return share >= kHullLikeFraction ? 1.0 : share * kSurvivorsPerSampleVertex;
 }
 
@@ -64,7 +64,8 @@ Backend choose_backend(std::span<const Point2<T>> points, bool sorted_upper, Hul
     w.survivor_fraction = fraction;
     return cost::cuda_milliseconds(w, startup.elapsed_milliseconds) < cost::cpu_milliseconds(w, cores);
   };
-  if (!sorted_upper && !gpu_wins(0.0) && gpu_wins(1.0)) work.survivor_fraction = estimated_survivor_fraction(points);
+  if (!sorted_upper && !gpu_wins(0.0) && gpu_wins(1.0))
+    work.survivor_fraction = estimated_survivor_fraction(points);
   startup = cuda::device_startup();
   stats.predicted_cpu_milliseconds = cost::cpu_milliseconds(work, cores);
   stats.predicted_cuda_milliseconds = cost::cuda_milliseconds(work, startup.elapsed_milliseconds);
@@ -182,7 +183,8 @@ std::vector<Point2<T>> upper_hull_of_sorted(std::span<const Point2<T>> sorted, c
       return h;
     }
     case Backend::cuda:
-      if (options.trace) return cuda::upper_hull_traced(sorted, trace_observer<T>(options.trace, Chain::upper));
+      if (options.trace)
+        return cuda::upper_hull_traced(sorted, trace_observer<T>(options.trace, Chain::upper));
       return cuda::upper_hull(sorted, &stats);
     default: return cpu::upper_chain(sorted);
   }
@@ -190,15 +192,17 @@ std::vector<Point2<T>> upper_hull_of_sorted(std::span<const Point2<T>> sorted, c
 
 /// The full hull of points in any order on the chosen backend.
 template <class T>
-std::vector<Point2<T>> full_hull(std::span<const Point2<T>> points, const HullOptions& options, HullStats& stats) {
+std::vector<Point2<T>> full_hull(std::span<const Point2<T>> points, const HullOptions& options,
+                                 HullStats& stats) {
   switch (stats.backend) {
     case Backend::pram:
-      return chains_by_upper_hulls<T>(points, options.trace, [&](std::span<const Point2<T>> s, auto&& observer) {
-        pram::Counters counters;
-        auto h = pram::upper_hull(s, &counters, observer);
-        add_pram_counters(stats, counters);
-        return h;
-      });
+      return chains_by_upper_hulls<T>(points, options.trace,
+                                      [&](std::span<const Point2<T>> s, auto&& observer) {
+                                        pram::Counters counters;
+                                        auto h = pram::upper_hull(s, &counters, observer);
+                                        add_pram_counters(stats, counters);
+                                        return h;
+                                      });
     case Backend::cuda:
       if (options.trace) return chains_by_upper_hulls<T>(points, options.trace, cuda::upper_hull_traced<T>);
       return cuda::convex_hull(points, &stats);

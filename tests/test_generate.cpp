@@ -30,8 +30,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr Distribution kAllDistributions[] = {Distribution::disk, Distribution::square, Distribution::gaussian,
-                                              Distribution::circle, Distribution::parabola};
+constexpr Distribution kAllDistributions[] = {Distribution::disk, Distribution::square,
+                                              Distribution::gaussian, Distribution::circle,
+                                              Distribution::parabola};
 
 template <class T>
 std::vector<Point2<T>> generated(const GenerateOptions& options) {
@@ -171,7 +172,8 @@ TEST(GeneratePoints, RangesBeyondTheSetAreRefused) {
 
 TEST(Distributions, DiskIsUniformInTheUnitDisk) {
   for (const std::uint64_t seed : kFixedSeeds) {
-    const auto points = generated<double>({.distribution = Distribution::disk, .count = kSamples, .seed = seed});
+    const auto points =
+        generated<double>({.distribution = Distribution::disk, .count = kSamples, .seed = seed});
     std::size_t inner = 0;  // within radius 1/2: a quarter of the area
     for (const auto& p : points) {
       ASSERT_LE(p.x * p.x + p.y * p.y, 1.0);
@@ -188,7 +190,8 @@ TEST(Distributions, DiskIsUniformInTheUnitDisk) {
 
 TEST(Distributions, SquareIsUniformInTheSquare) {
   for (const std::uint64_t seed : kFixedSeeds) {
-    const auto points = generated<double>({.distribution = Distribution::square, .count = kSamples, .seed = seed});
+    const auto points =
+        generated<double>({.distribution = Distribution::square, .count = kSamples, .seed = seed});
     std::size_t in_disk = 0;  // pi/4 of the square
     for (const auto& p : points) {
       ASSERT_TRUE(p.x >= -1 && p.x < 1 && p.y >= -1 && p.y < 1) << p.x << " " << p.y;
@@ -225,7 +228,8 @@ TEST(Distributions, GaussianHasStandardNormalCoordinates) {
 
 TEST(Distributions, CircleIsOnTheUnitCircleAllAround) {
   for (const std::uint64_t seed : kFixedSeeds) {
-    const auto points = generated<double>({.distribution = Distribution::circle, .count = kSamples, .seed = seed});
+    const auto points =
+        generated<double>({.distribution = Distribution::circle, .count = kSamples, .seed = seed});
     std::size_t upper = 0, right = 0;
     for (const auto& p : points) {
       ASSERT_NEAR(p.x * p.x + p.y * p.y, 1.0, 1e-15);
@@ -251,8 +255,8 @@ TEST(Distributions, ParabolaIsSortedAndExactlyOnTheParabola) {
     }
   }
   // The seed does not move it.
-  EXPECT_TRUE(same_bits(generated<double>({.distribution = Distribution::parabola, .count = 1000, .seed = 99}),
-                        points));
+  EXPECT_TRUE(same_bits(
+      generated<double>({.distribution = Distribution::parabola, .count = 1000, .seed = 99}), points));
 }
 
 TEST(Distributions, FloatParabolaStaysSortedWhereNeighboursRoundToTheSameX) {
@@ -292,8 +296,8 @@ class WriteGenerated : public ::testing::Test {
 constexpr std::uint64_t kSeveralBlocks = 3 * (std::uint64_t{1} << 17) + 5;
 
 TEST_F(WriteGenerated, BinaryFilesReadBackToTheGeneratedPoints) {
-  const GenerateOptions options{.distribution = Distribution::gaussian, .count = kSeveralBlocks, .seed = 11,
-                                .threads = 3};
+  const GenerateOptions options{
+      .distribution = Distribution::gaussian, .count = kSeveralBlocks, .seed = 11, .threads = 3};
   write_generated(path("g.f64"), options, Format::f64);
   EXPECT_TRUE(same_bits(to_vector(read_points<double>(path("g.f64"))), generated<double>(options)));
   write_generated(path("g.f32"), options);  // automatic: by the extension
@@ -302,8 +306,8 @@ TEST_F(WriteGenerated, BinaryFilesReadBackToTheGeneratedPoints) {
 }
 
 TEST_F(WriteGenerated, TextIsWhatFormatPointsWritesAndReadsBack) {
-  const GenerateOptions options{.distribution = Distribution::disk, .count = kSeveralBlocks, .seed = 4,
-                                .threads = 3};
+  const GenerateOptions options{
+      .distribution = Distribution::disk, .count = kSeveralBlocks, .seed = 4, .threads = 3};
   const auto points = generated<double>(options);
   write_generated(path("d.txt"), options, Format::text);
   EXPECT_EQ(slurp(path("d.txt")), format_points<double>(points));
@@ -316,7 +320,8 @@ TEST_F(WriteGenerated, TextIsWhatFormatPointsWritesAndReadsBack) {
 TEST_F(WriteGenerated, FilesAreTheSameWhateverTheThreadCount) {
   for (const Format format : {Format::text, Format::f64, Format::f32}) {
     SCOPED_TRACE(format_name(format));
-    GenerateOptions options{.distribution = Distribution::circle, .count = kSeveralBlocks, .seed = 8, .threads = 1};
+    GenerateOptions options{
+        .distribution = Distribution::circle, .count = kSeveralBlocks, .seed = 8, .threads = 1};
     write_generated(path("one"), options, format);
     options.threads = 4;
     write_generated(path("four"), options, format);
@@ -329,8 +334,8 @@ TEST_F(WriteGenerated, BinaryThroughAPipeArrivesInOrder) {
   const std::string fifo = path("pipe");
   ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0) << std::strerror(errno);
   auto received = std::async(std::launch::async, [&] { return slurp(fifo); });
-  const GenerateOptions options{.distribution = Distribution::square, .count = kSeveralBlocks, .seed = 9,
-                                .threads = 4};
+  const GenerateOptions options{
+      .distribution = Distribution::square, .count = kSeveralBlocks, .seed = 9, .threads = 4};
   write_generated(fifo, options, Format::f64);
   const std::string bytes = received.get();
   const auto points = generated<double>(options);

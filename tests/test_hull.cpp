@@ -365,7 +365,8 @@ TEST(HullApi, ComputeHullChecksThePresortedPromise) {
   options.part = HullPart::upper;
   EXPECT_THROW(compute_hull<double>(pts, options), input_error);
   options.presorted = false;
-  EXPECT_EQ(compute_hull<double>(pts, options).vertices, (std::vector<Point2<double>>{{0, 0}, {1, 5}, {2, 1}}));
+  EXPECT_EQ(compute_hull<double>(pts, options).vertices,
+            (std::vector<Point2<double>>{{0, 0}, {1, 5}, {2, 1}}));
 }
 
 TEST(HullApi, VertexIndicesRejectAVertexThatIsNoPoint) {

@@ -69,11 +69,12 @@ std::vector<Point2<T>> random_points(std::mt19937_64& rng, std::size_t n) {
       if (std::isfinite(value)) return value;
     }
   };
-  std::vector<Point2<T>> points = {{T{0}, -T{0}},
-                                   {std::numeric_limits<T>::denorm_min(), -std::numeric_limits<T>::denorm_min()},
-                                   {std::numeric_limits<T>::min(), std::numeric_limits<T>::max()},
-                                   {std::numeric_limits<T>::lowest(), static_cast<T>(-0.1)},
-                                   {static_cast<T>(1) / 3, std::numeric_limits<T>::epsilon()}};
+  std::vector<Point2<T>> points = {
+      {T{0}, -T{0}},
+      {std::numeric_limits<T>::denorm_min(), -std::numeric_limits<T>::denorm_min()},
+      {std::numeric_limits<T>::min(), std::numeric_limits<T>::max()},
+      {std::numeric_limits<T>::lowest(), static_cast<T>(-0.1)},
+      {static_cast<T>(1) / 3, std::numeric_limits<T>::epsilon()}};
   if constexpr (std::is_same_v<T, double>) points.push_back({1e-300, -1e300});
   while (points.size() < n) points.push_back({random_value(), random_value()});
   return points;
@@ -111,13 +112,12 @@ class JsonReader {
   explicit JsonReader(std::string_view text) : text_(text) {}
 
   // The one value the text holds; false if anything is wrong or anything follows it.
-  bool read_document(Json& value) {
-    return read_value(value) && (skip_blanks(), position_ == text_.size());
-  }
+  bool read_document(Json& value) { return read_value(value) && (skip_blanks(), position_ == text_.size()); }
 
  private:
   void skip_blanks() {
-    while (position_ < text_.size() && std::isspace(static_cast<unsigned char>(text_[position_]))) ++position_;
+    while (position_ < text_.size() && std::isspace(static_cast<unsigned char>(text_[position_])))
+      ++position_;
   }
   bool take(char c) {
     skip_blanks();
@@ -172,7 +172,8 @@ class JsonReader {
     if (position_ < text_.size() && text_[position_] == '-') ++position_;
     const auto digits = [&] {
       const std::size_t first = position_;
-      while (position_ < text_.size() && std::isdigit(static_cast<unsigned char>(text_[position_]))) ++position_;
+      while (position_ < text_.size() && std::isdigit(static_cast<unsigned char>(text_[position_])))
+        ++position_;
       return position_ > first;
     };
     if (!digits()) return false;
@@ -338,7 +339,9 @@ TEST(FormatHull, EveryFormatOfSmallAndDegenerateHulls) {
       {OutputFormat::json, true, none, "[]\n"},
       {OutputFormat::json, true, one, "[[1.5,-2]]\n"},
       {OutputFormat::json, true, three, "[[0,0],[1,0],[-0,2.5]]\n"},
-      {OutputFormat::geojson, true, none, R"({"type":"Feature","geometry":null,"properties":{"vertices":0}})" "\n"},
+      {OutputFormat::geojson, true, none,
+       R"({"type":"Feature","geometry":null,"properties":{"vertices":0}})"
+       "\n"},
       {OutputFormat::geojson, true, one,
        R"({"type":"Feature","geometry":{"type":"Point","coordinates":[1.5,-2]},"properties":{"vertices":1}})"
        "\n"},
@@ -364,10 +367,12 @@ TEST(FormatHull, EveryFormatOfSmallAndDegenerateHulls) {
       {OutputFormat::f32, true, none, ""},
   };
   for (const Expected& expected : cases) {
-    SCOPED_TRACE(std::string(output_format_name(expected.format)) + (expected.closed ? " closed " : " open ") +
-                 std::to_string(expected.vertices.size()) + " vertices");
+    SCOPED_TRACE(std::string(output_format_name(expected.format)) +
+                 (expected.closed ? " closed " : " open ") + std::to_string(expected.vertices.size()) +
+                 " vertices");
     for (const unsigned threads : {1u, 3u}) {
-      EXPECT_EQ(format_hull<double>(expected.vertices, {expected.format, expected.closed, threads}), expected.bytes);
+      EXPECT_EQ(format_hull<double>(expected.vertices, {expected.format, expected.closed, threads}),
+                expected.bytes);
     }
   }
 }
@@ -375,7 +380,8 @@ TEST(FormatHull, EveryFormatOfSmallAndDegenerateHulls) {
 TEST(FormatHull, FloatVerticesPrintAsShortestFloats) {
   const std::vector<Point2<float>> vertices = {{0.1f, -1e-45f}, {3.4028235e38f, 1.0f / 3}};
   EXPECT_EQ(format_hull<float>(vertices, {OutputFormat::text}), "0.1 -1e-45\n3.4028235e+38 0.33333334\n");
-  EXPECT_EQ(format_hull<float>(vertices, {OutputFormat::json}), "[[0.1,-1e-45],[3.4028235e+38,0.33333334]]\n");
+  EXPECT_EQ(format_hull<float>(vertices, {OutputFormat::json}),
+            "[[0.1,-1e-45],[3.4028235e+38,0.33333334]]\n");
 }
 
 TEST_F(SeededTest, TextIsWhatFormatPointsWrites) {
@@ -440,13 +446,14 @@ TYPED_TEST(RoundTrip, TextCsvAndBinaryReadBackToTheSameBits) {
     // f32 of doubles holds each coordinate rounded to float (the ones in float's range).
     std::vector<Point2<double>> in_range;
     for (const Point2<double>& v : vertices) {
-      if (std::abs(v.x) <= std::numeric_limits<float>::max() && std::abs(v.y) <= std::numeric_limits<float>::max()) {
+      if (std::abs(v.x) <= std::numeric_limits<float>::max() &&
+          std::abs(v.y) <= std::numeric_limits<float>::max()) {
         in_range.push_back(v);
       }
     }
     ASSERT_GT(in_range.size(), 100u);
-    const auto floats = to_vector(parse_points<float>(format_hull<double>(in_range, {OutputFormat::f32}), "hull",
-                                                      {Format::f32}));
+    const auto floats = to_vector(
+        parse_points<float>(format_hull<double>(in_range, {OutputFormat::f32}), "hull", {Format::f32}));
     ASSERT_EQ(floats.size(), in_range.size());
     for (std::size_t i = 0; i < floats.size(); ++i) {
       ASSERT_TRUE(same_bits(floats[i].x, static_cast<float>(in_range[i].x)) &&
@@ -459,7 +466,8 @@ TYPED_TEST(RoundTrip, TextCsvAndBinaryReadBackToTheSameBits) {
 TYPED_TEST(RoundTrip, JsonHoldsEveryVertexToTheBit) {
   using T = TypeParam;
   const auto vertices = random_points<T>(this->rng_, 3000);
-  EXPECT_TRUE(same_bits(positions_of<T>(read_json(format_hull<T>(vertices, {OutputFormat::json}))), vertices));
+  EXPECT_TRUE(
+      same_bits(positions_of<T>(read_json(format_hull<T>(vertices, {OutputFormat::json}))), vertices));
 }
 
 TYPED_TEST(RoundTrip, GeoJsonPolygonIsOneClosedCounterClockwiseRing) {
@@ -494,9 +502,11 @@ TYPED_TEST(RoundTrip, GeoJsonUpperHullIsALineStringLeftToRight) {
 
 TYPED_TEST(RoundTrip, GeoJsonOfDegenerateHulls) {
   using T = TypeParam;
-  const std::vector<Point2<T>> vertices = {{static_cast<T>(0.1), -T{0}}, {T{2}, std::numeric_limits<T>::denorm_min()}};
+  const std::vector<Point2<T>> vertices = {{static_cast<T>(0.1), -T{0}},
+                                           {T{2}, std::numeric_limits<T>::denorm_min()}};
   for (const bool closed : {true, false}) {
-    const Json none = read_json(format_hull<T>(std::span(vertices).first(0), {OutputFormat::geojson, closed}));
+    const Json none =
+        read_json(format_hull<T>(std::span(vertices).first(0), {OutputFormat::geojson, closed}));
     EXPECT_EQ(none["type"].text, "Feature");
     EXPECT_EQ(none["geometry"].kind, Json::Kind::null);
     EXPECT_EQ(none["properties"]["vertices"].text, "0");
@@ -532,7 +542,8 @@ TYPED_TEST(RoundTrip, WktPolygonLineStringPointAndEmpty) {
     const Wkt<T> one = read_wkt<T>(format_hull<T>(std::span(vertices).first(1), {OutputFormat::wkt, closed}));
     EXPECT_EQ(one.type, "POINT");
     EXPECT_TRUE(same_bits(one.points, std::vector{vertices[0]}));
-    EXPECT_EQ(format_hull<T>(std::span(vertices).first(0), {OutputFormat::wkt, closed}), "GEOMETRYCOLLECTION EMPTY\n");
+    EXPECT_EQ(format_hull<T>(std::span(vertices).first(0), {OutputFormat::wkt, closed}),
+              "GEOMETRYCOLLECTION EMPTY\n");
   }
 }
 
@@ -571,15 +582,17 @@ TEST_F(SeededTest, BytesDoNotDependOnTheThreadCount) {
       const std::string one = format_hull<double>(doubles, {format, closed, 1});
       EXPECT_EQ(format_hull<double>(doubles, {format, closed, 7}), one);
       EXPECT_EQ(format_hull<double>(doubles, {format, closed, 2}), one);
-      EXPECT_EQ(format_hull<float>(floats, {format, closed, 7}), format_hull<float>(floats, {format, closed, 1}));
+      EXPECT_EQ(format_hull<float>(floats, {format, closed, 7}),
+                format_hull<float>(floats, {format, closed, 1}));
     }
   }
   // The joined slices read back to the vertices: nothing lost or doubled where slices meet.
-  EXPECT_TRUE(same_bits(to_vector(parse_points<double>(format_hull<double>(doubles, {OutputFormat::csv, true, 7}),
-                                                       "hull", {Format::csv})),
-                        doubles));
-  EXPECT_TRUE(same_bits(positions_of<double>(read_json(format_hull<double>(doubles, {OutputFormat::json, true, 7}))),
-                        doubles));
+  EXPECT_TRUE(
+      same_bits(to_vector(parse_points<double>(format_hull<double>(doubles, {OutputFormat::csv, true, 7}),
+                                               "hull", {Format::csv})),
+                doubles));
+  EXPECT_TRUE(same_bits(
+      positions_of<double>(read_json(format_hull<double>(doubles, {OutputFormat::json, true, 7}))), doubles));
   std::vector<std::int64_t> indices(100003);
   for (std::size_t i = 0; i < indices.size(); ++i) indices[i] = static_cast<std::int64_t>(i * 7919 % 100003);
   for (const OutputFormat format : {OutputFormat::text, OutputFormat::csv, OutputFormat::json}) {
@@ -646,7 +659,8 @@ TEST(FormatIndices, TextCsvAndJson) {
 
 TEST(FormatIndices, FormatsThatHoldCoordinatesAreRefused) {
   const std::vector<std::int64_t> indices = {0, 1, 2};
-  for (const OutputFormat format : {OutputFormat::geojson, OutputFormat::wkt, OutputFormat::f32, OutputFormat::f64}) {
+  for (const OutputFormat format :
+       {OutputFormat::geojson, OutputFormat::wkt, OutputFormat::f32, OutputFormat::f64}) {
     SCOPED_TRACE(output_format_name(format));
     try {
       format_indices(indices, {format});
@@ -691,7 +705,8 @@ TEST_F(WriteHull, FilesHoldWhatFormatHullGives) {
   write_indices((dir_ / "indices.csv").string(), indices, {OutputFormat::csv});
   EXPECT_EQ(slurp(dir_ / "indices.csv"), "index\n3\n1\n4\n1\n5\n");
   // Nothing left beside the files.
-  EXPECT_EQ(std::distance(fs::directory_iterator(dir_), fs::directory_iterator()), std::ssize(kAllFormats) + 1);
+  EXPECT_EQ(std::distance(fs::directory_iterator(dir_), fs::directory_iterator()),
+            std::ssize(kAllFormats) + 1);
 }
 
 TEST_F(WriteHull, FailuresLeaveTheOldFileAndNoTemporaries) {

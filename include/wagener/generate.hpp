@@ -57,6 +57,7 @@ void generate_points(std::span<Point2<T>> out, std::uint64_t first_index, const 
 /// written in order, so memory stays bounded (a few MiB per thread) whatever the count. Like
 /// write_file_atomically, a file is written to a temporary beside it and renamed into place.
 /// Throws input_error when the file cannot be written, std::invalid_argument for a bad count.
-void write_generated(const std::string& path, const GenerateOptions& options, Format format = Format::automatic);
+void write_generated(const std::string& path, const GenerateOptions& options,
+                     Format format = Format::automatic);
 
 }  // namespace wagener

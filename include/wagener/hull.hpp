@@ -13,7 +13,8 @@
 namespace wagener {
 
 enum class Backend {
-  automatic,  ///< the backend a cost model predicts to finish first (see choose_backend), cpu without a device
+  automatic,  ///< the backend a cost model predicts to finish first (see choose_backend), cpu without a
+              ///< device
   cpu,        ///< serial exact reference for presorted upper hulls; multi-core filter for full hulls
   pram,       ///< Wagener's rounds on the CPU PRAM emulator (the seed's algorithm, instrumented)
   cuda,       ///< Wagener's rounds on the GPU

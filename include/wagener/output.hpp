@@ -61,7 +61,8 @@ std::string format_indices(std::span<const std::int64_t> indices, const OutputOp
 /// renamed into place, as write_file_atomically does), without first joining it into one string.
 /// Throws input_error when the file cannot be written.
 template <class T>
-void write_hull(const std::string& path, std::span<const Point2<T>> vertices, const OutputOptions& options = {});
+void write_hull(const std::string& path, std::span<const Point2<T>> vertices,
+                const OutputOptions& options = {});
 
 /// Writes format_indices(indices, options) to path, the same way.
 void write_indices(const std::string& path, std::span<const std::int64_t> indices,

@@ -40,7 +40,8 @@ py::array_t<T> copy_to_array(std::span<const wagener::Point2<T>> points) {
 
 py::array_t<std::int64_t> copy_to_array(const std::vector<std::int64_t>& indices) {
   py::array_t<std::int64_t> out(static_cast<py::ssize_t>(indices.size()));
-  if (!indices.empty()) std::memcpy(out.mutable_data(), indices.data(), indices.size() * sizeof(std::int64_t));
+  if (!indices.empty())
+    std::memcpy(out.mutable_data(), indices.data(), indices.size() * sizeof(std::int64_t));
   return out;
 }
 
@@ -99,22 +100,27 @@ wagener::index_t convex_hull_device(std::uintptr_t points, wagener::index_t n, s
   const bool wide = is_double(dtype);
   py::gil_scoped_release release;
   auto* s = reinterpret_cast<void*>(stream);
-  if (wide) return wagener::cuda::convex_hull_device<double>(device_points<double>(points), n, device_hull<double>(hull), s);
-  return wagener::cuda::convex_hull_device<float>(device_points<float>(points), n, device_hull<float>(hull), s);
+  if (wide)
+    return wagener::cuda::convex_hull_device<double>(device_points<double>(points), n,
+                                                     device_hull<double>(hull), s);
+  return wagener::cuda::convex_hull_device<float>(device_points<float>(points), n, device_hull<float>(hull),
+                                                  s);
 }
 
 /// The same for points as two device arrays, x[i] and y[i] (an (n, 2) array in Fortran order).
-wagener::index_t convex_hull_device_soa(std::uintptr_t x, std::uintptr_t y, wagener::index_t n, std::uintptr_t hull,
-                                        std::uintptr_t stream, const std::string& dtype) {
+wagener::index_t convex_hull_device_soa(std::uintptr_t x, std::uintptr_t y, wagener::index_t n,
+                                        std::uintptr_t hull, std::uintptr_t stream,
+                                        const std::string& dtype) {
   const bool wide = is_double(dtype);
   py::gil_scoped_release release;
   auto* s = reinterpret_cast<void*>(stream);
   if (wide) {
     return wagener::cuda::convex_hull_device<double>(reinterpret_cast<const double*>(x),
-                                                     reinterpret_cast<const double*>(y), n, device_hull<double>(hull), s);
+                                                     reinterpret_cast<const double*>(y), n,
+                                                     device_hull<double>(hull), s);
   }
-  return wagener::cuda::convex_hull_device<float>(reinterpret_cast<const float*>(x), reinterpret_cast<const float*>(y),
-                                                  n, device_hull<float>(hull), s);
+  return wagener::cuda::convex_hull_device<float>(
+      reinterpret_cast<const float*>(x), reinterpret_cast<const float*>(y), n, device_hull<float>(hull), s);
 }
 
 /// wagener::cuda::upper_hull_device on (n, 2) points sorted by (x, y) (checked by the library).
@@ -123,8 +129,11 @@ wagener::index_t upper_hull_device(std::uintptr_t points, wagener::index_t n, st
   const bool wide = is_double(dtype);
   py::gil_scoped_release release;
   auto* s = reinterpret_cast<void*>(stream);
-  if (wide) return wagener::cuda::upper_hull_device<double>(device_points<double>(points), n, device_hull<double>(hull), s);
-  return wagener::cuda::upper_hull_device<float>(device_points<float>(points), n, device_hull<float>(hull), s);
+  if (wide)
+    return wagener::cuda::upper_hull_device<double>(device_points<double>(points), n,
+                                                    device_hull<double>(hull), s);
+  return wagener::cuda::upper_hull_device<float>(device_points<float>(points), n, device_hull<float>(hull),
+                                                 s);
 }
 
 /// The points of a file as an (n, 2) array. Points the reader owns are handed to numpy without a

@@ -6,10 +6,12 @@
 #include <memory>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "core/chains.hpp"
 #include "core/inner_polygon.hpp"
+#include "core/parallel_slices.hpp"
 #include "cpu/monotone_chain.hpp"
 #include "wagener/error.hpp"
 #include "wagener/predicates.hpp"
@@ -35,19 +37,13 @@ constexpr std::size_t kMaxPolygonVertices = 1024;
 constexpr double kMinUsefulDiscard = 0.1;
 
 std::size_t thread_count(std::size_t n) {
-  const std::size_t hw = std::max(1u, std::thread::hardware_concurrency());
-  return std::clamp<std::size_t>(n / kMinPointsPerThread, 1, hw);
+  return detail::slice_count(n, detail::resolve_threads(0), kMinPointsPerThread);
 }
 
 /// Runs body(t, begin, end) on `threads` contiguous slices of [0, n).
 template <class Body>
 void parallel_slices(std::size_t n, std::size_t threads, Body&& body) {
-  std::vector<std::thread> pool;
-  for (std::size_t t = 1; t < threads; ++t) {
-    pool.emplace_back([&, t] { body(t, n * t / threads, n * (t + 1) / threads); });
-  }
-  body(std::size_t{0}, std::size_t{0}, n / threads);
-  for (auto& th : pool) th.join();
+  detail::run_slices(n, threads, std::forward<Body>(body));
 }
 
 template <class T>

@@ -8,10 +8,10 @@
 #include <span>
 #include <stdexcept>
 #include <string>
-#include <thread>
 #include <type_traits>
 #include <vector>
 
+#include "core/parallel_slices.hpp"
 #include "wagener/hull.hpp"
 
 namespace wagener {
@@ -88,32 +88,28 @@ class VertexTable {
 }  // namespace
 
 template <class T>
-std::vector<std::int64_t> vertex_indices(std::span<const Point2<T>> points, std::span<const Point2<T>> vertices) {
+std::vector<std::int64_t> vertex_indices(std::span<const Point2<T>> points,
+                                         std::span<const Point2<T>> vertices) {
   const VertexTable<T> table(vertices);
   // Slices run in index order, so a slice's first match is the smallest only within it: keep the
   // minimum over slices.
   std::vector<std::atomic<std::int64_t>> first(vertices.size());
   for (auto& f : first) f.store(kUnset, std::memory_order_relaxed);
   const std::size_t n = points.size();
-  const std::size_t threads =
-      std::clamp<std::size_t>(n / kMinPointsPerThread, 1, std::max(1u, std::thread::hardware_concurrency()));
-  const auto scan = [&](std::size_t begin, std::size_t end) {
-    for (std::size_t i = begin; i < end; ++i) {
-      const std::int64_t v = table.find(points[i]);
-      if (v < 0) [[likely]]
-        continue;
-      auto& slot = first[static_cast<std::size_t>(v)];
-      auto seen = slot.load(std::memory_order_relaxed);
-      const auto index = static_cast<std::int64_t>(i);
-      while (index < seen && !slot.compare_exchange_weak(seen, index, std::memory_order_relaxed)) {
-      }
-    }
-  };
-  {
-    std::vector<std::jthread> pool;
-    for (std::size_t t = 1; t < threads; ++t) pool.emplace_back(scan, n * t / threads, n * (t + 1) / threads);
-    scan(0, n / threads);
-  }
+  detail::run_slices(
+      n, detail::slice_count(n, detail::resolve_threads(0), kMinPointsPerThread),
+      [&](std::size_t, std::size_t begin, std::size_t end) {
+        for (std::size_t i = begin; i < end; ++i) {
+          const std::int64_t v = table.find(points[i]);
+          if (v < 0) [[likely]]
+            continue;
+          auto& slot = first[static_cast<std::size_t>(v)];
+          auto seen = slot.load(std::memory_order_relaxed);
+          const auto index = static_cast<std::int64_t>(i);
+          while (index < seen && !slot.compare_exchange_weak(seen, index, std::memory_order_relaxed)) {
+          }
+        }
+      });
   std::vector<std::int64_t> out(vertices.size());
   for (std::size_t v = 0; v < vertices.size(); ++v) {
     // Every vertex is in the table; a repeated one shares its first copy's entry.
@@ -126,7 +122,8 @@ std::vector<std::int64_t> vertex_indices(std::span<const Point2<T>> points, std:
   return out;
 }
 
-template std::vector<std::int64_t> vertex_indices(std::span<const Point2<float>>, std::span<const Point2<float>>);
+template std::vector<std::int64_t> vertex_indices(std::span<const Point2<float>>,
+                                                  std::span<const Point2<float>>);
 template std::vector<std::int64_t> vertex_indices(std::span<const Point2<double>>,
                                                   std::span<const Point2<double>>);
 

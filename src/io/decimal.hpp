@@ -13,9 +13,9 @@ namespace wagener::detail {
 /// value needs at most max_digits10 significant digits plus a sign, a point and an exponent ("e-308");
 /// an integer at most digits10 + 1 digits and a sign.
 template <class T>
-inline constexpr std::size_t kMaxDecimalChars = std::is_floating_point_v<T>
-                                                    ? std::size_t{std::numeric_limits<T>::max_digits10} + 8
-                                                    : std::size_t{std::numeric_limits<T>::digits10} + 2;
+inline constexpr std::size_t kMaxDecimalChars =
+    std::is_floating_point_v<T> ? std::size_t{std::numeric_limits<T>::max_digits10} + 8
+                                : std::size_t{std::numeric_limits<T>::digits10} + 2;
 
 /// Writes value at p (kMaxDecimalChars<T> characters available): floating-point values in the
 /// shortest decimal that reads back to the same value. Returns the end of what it wrote.

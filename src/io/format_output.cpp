@@ -18,11 +18,11 @@
 #include <type_traits>
 #include <vector>
 
-#include "io/path_suffix.hpp"
+#include "core/parallel_slices.hpp"
 #include "io/decimal.hpp"
-#include "io/output_file.hpp"
 #include "io/ordered_blocks.hpp"
-#include "io/parallel_slices.hpp"
+#include "io/output_file.hpp"
+#include "io/path_suffix.hpp"
 #include "wagener/output.hpp"
 
 namespace wagener {
@@ -195,7 +195,8 @@ void emit_items(const Layout& layout, std::size_t count, std::size_t max_item_ch
   sink.reserve(layout.head.size() + count * max_chars + layout.tail.size());
   sink.append(layout.head);
   const auto make_formatter = [&] {
-    return [&, text = std::string(std::min(count, kItemsPerBlock) * max_chars, '\0')](std::uint64_t block) mutable {
+    return [&, text = std::string(std::min(count, kItemsPerBlock) * max_chars, '\0')](
+               std::uint64_t block) mutable {
       const std::size_t begin = static_cast<std::size_t>(block) * kItemsPerBlock;
       const std::size_t end = std::min(count, begin + kItemsPerBlock);
       char* p = text.data();
@@ -225,7 +226,8 @@ F narrow(T value, std::size_t vertex) {
   const F narrowed = static_cast<F>(value);
   if (std::isinf(narrowed) && !std::isinf(value)) {
     char digits[detail::kMaxDecimalChars<T>];
-    const std::string_view text(digits, static_cast<std::size_t>(detail::write_decimal(digits, value) - digits));
+    const std::string_view text(digits,
+                                static_cast<std::size_t>(detail::write_decimal(digits, value) - digits));
     throw std::invalid_argument("vertex " + std::to_string(vertex) + ": " + std::string(text) +
                                 " is out of range for f32");
   }
@@ -341,7 +343,8 @@ void write_hull(const std::string& path, std::span<const Point2<T>> vertices, co
   sink.commit();
 }
 
-void write_indices(const std::string& path, std::span<const std::int64_t> indices, const OutputOptions& options) {
+void write_indices(const std::string& path, std::span<const std::int64_t> indices,
+                   const OutputOptions& options) {
   FileSink sink(path);
   emit_indices(indices, options, sink);
   sink.commit();

@@ -2,6 +2,8 @@
 // outputs at positions [256 i, 256 i + 256) of the stream keyed by the seed. SplitMix64's output at
 // any position is one multiply-add and a mix, so a thread can start anywhere without running the
 // stream up to there, and the set does not depend on how it is cut among threads.
+#include "wagener/generate.hpp"
+
 #include <algorithm>
 #include <bit>
 #include <cmath>
@@ -14,11 +16,10 @@
 #include <string_view>
 #include <vector>
 
+#include "core/parallel_slices.hpp"
 #include "io/decimal.hpp"
 #include "io/ordered_blocks.hpp"
 #include "io/output_file.hpp"
-#include "io/parallel_slices.hpp"
-#include "wagener/generate.hpp"
 #include "wagener/io.hpp"
 
 namespace wagener {
@@ -112,7 +113,8 @@ template <class T>
 void generate_serially(std::span<Point2<T>> out, std::uint64_t first_index, const GenerateOptions& options) {
   const std::uint64_t seed = options.seed;
   switch (options.distribution) {
-    case Distribution::disk: return fill(out, first_index, [&](std::uint64_t i) { return disk_point(seed, i); });
+    case Distribution::disk:
+      return fill(out, first_index, [&](std::uint64_t i) { return disk_point(seed, i); });
     case Distribution::square:
       return fill(out, first_index, [&](std::uint64_t i) { return square_point(seed, i); });
     case Distribution::gaussian:
@@ -150,15 +152,16 @@ std::size_t block_size(std::uint64_t count) {
 // full block is as long) and a regular file, each block is written at its own offset instead, and no
 // thread waits for another.
 template <class MakeProducer>
-void write_blocks(detail::OutputFile& file, std::uint64_t count, unsigned threads, std::uint64_t fixed_block_bytes,
-                  const MakeProducer& make_producer) {
+void write_blocks(detail::OutputFile& file, std::uint64_t count, unsigned threads,
+                  std::uint64_t fixed_block_bytes, const MakeProducer& make_producer) {
   const bool positional = fixed_block_bytes != 0 && file.positional();
   detail::produce_blocks(
       (count + kBlockPoints - 1) / kBlockPoints, detail::resolve_threads(threads), !positional,
       [&] {
         return [&, produce = make_producer()](std::uint64_t block) mutable {
           const std::uint64_t first = block * kBlockPoints;
-          return produce(first, static_cast<std::size_t>(std::min<std::uint64_t>(kBlockPoints, count - first)));
+          return produce(first,
+                         static_cast<std::size_t>(std::min<std::uint64_t>(kBlockPoints, count - first)));
         };
       },
       [&](std::uint64_t block, std::string_view bytes) {
@@ -175,7 +178,7 @@ template <class F>
 void write_binary(detail::OutputFile& file, const GenerateOptions& options) {
   write_blocks(file, options.count, options.threads, kBlockPoints * sizeof(Point2<F>), [&] {
     return [&options, points = std::vector<Point2<F>>(block_size(options.count))](std::uint64_t first,
-                                                                     std::size_t size) mutable {
+                                                                                  std::size_t size) mutable {
       const std::span<Point2<F>> block(points.data(), size);
       generate_serially<F>(block, first, options);
       return std::string_view(reinterpret_cast<const char*>(block.data()), block.size_bytes());

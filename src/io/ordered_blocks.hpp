@@ -13,7 +13,7 @@
 #include <mutex>
 #include <string_view>
 
-#include "io/parallel_slices.hpp"
+#include "core/parallel_slices.hpp"
 
 namespace wagener::detail {
 
@@ -23,8 +23,8 @@ namespace wagener::detail {
 /// a block is made, from several threads at once (a positional write). Rethrows the first exception
 /// once all threads have stopped; after one, no further block is consumed in order.
 template <class MakeProducer, class Consume>
-void produce_blocks(std::uint64_t blocks, std::size_t threads, bool ordered, const MakeProducer& make_producer,
-                    const Consume& consume) {
+void produce_blocks(std::uint64_t blocks, std::size_t threads, bool ordered,
+                    const MakeProducer& make_producer, const Consume& consume) {
   if (blocks == 0) return;
   threads = static_cast<std::size_t>(std::clamp<std::uint64_t>(threads, 1, blocks));
   std::atomic<std::uint64_t> next_block{0};

@@ -1442,7 +1442,8 @@ PointSet<T> read_points(const std::string& path, const ReadOptions& options) {
     check_whole_records<T>(input.bytes.size(), name);
     const std::span<const Point2<T>> view(reinterpret_cast<const Point2<T>*>(input.bytes.data()),
                                           input.bytes.size() / kRecordBytes<T>);
-    if (options.check_values || options.require_sorted) validate_binary<T>(view, options.require_sorted, name);
+    if (options.check_values || options.require_sorted)
+      validate_binary<T>(view, options.require_sorted, name);
     return PointSet<T>(std::move(input.owner), view);
   }
   return parse_resolved<T>(input.bytes, format, name, options);

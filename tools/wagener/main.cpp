@@ -1,7 +1,7 @@
 // The wagener command line: argument parsing and calls into the library, no algorithm.
-#include <CLI/CLI.hpp>
 #include <unistd.h>
 
+#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -97,8 +97,8 @@ class ProgressLine {
       if (what_.empty() || now - since_ < kDelay) continue;
       if (!terminal_ && printed_ && now - last_line < kPipeRefresh) continue;
       const double seconds = std::chrono::duration<double>(now - since_).count();
-      std::fprintf(stderr, terminal_ ? "\r\033[Kwagener: %s ... %.0f s" : "wagener: %s ... %.0f s\n", what_.c_str(),
-                   seconds);
+      std::fprintf(stderr, terminal_ ? "\r\033[Kwagener: %s ... %.0f s" : "wagener: %s ... %.0f s\n",
+                   what_.c_str(), seconds);
       std::fflush(stderr);
       printed_ = shown_ = true;
       last_line = now;
@@ -366,10 +366,11 @@ int main(int argc, char** argv) {
       return e.what();
     }
   };
-  hull_cmd->add_option("--columns", hull.columns,
-                       "CSV or text columns holding x and y: header names or 0-based indices, e.g. "
-                       "--columns lon,lat or --columns 2,3 (default: the two columns, or those named x "
-                       "and y)")
+  hull_cmd
+      ->add_option("--columns", hull.columns,
+                   "CSV or text columns holding x and y: header names or 0-based indices, e.g. "
+                   "--columns lon,lat or --columns 2,3 (default: the two columns, or those named x "
+                   "and y)")
       ->check(column_check);
   hull_cmd->add_option("-o,--output", hull.output,
                        "Write the hull here (atomically) instead of standard output");
@@ -460,7 +461,8 @@ int main(int argc, char** argv) {
   gen_cmd->add_option("--seed", gen.seed, "Random seed")->capture_default_str();
   gen_cmd->add_option("-o,--output", gen.output, "Output file, '-' for standard output")
       ->capture_default_str();
-  gen_cmd->add_option("--format", gen.format, "text, csv, f32 or f64; auto: by the extension of -o, else text")
+  gen_cmd
+      ->add_option("--format", gen.format, "text, csv, f32 or f64; auto: by the extension of -o, else text")
       ->check(CLI::IsMember({"auto", "text", "csv", "f32", "f64"}))
       ->capture_default_str();
 
@@ -480,7 +482,8 @@ int main(int argc, char** argv) {
   return [&] {
     try {
       if (*hull_cmd) return hull.precision == "float" ? run_hull<float>(hull) : run_hull<double>(hull);
-      if (*render_cmd) return render.precision == "float" ? run_hull<float>(render) : run_hull<double>(render);
+      if (*render_cmd)
+        return render.precision == "float" ? run_hull<float>(render) : run_hull<double>(render);
       if (*demo_cmd) return run_demo(demo);
       if (*gen_cmd) return run_generate(gen);
     } catch (const wagener::input_error& e) {

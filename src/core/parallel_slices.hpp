@@ -1,6 +1,6 @@
-// Work split into contiguous slices, one thread each: what the writers use to format and generate in
-// parallel. Results must not depend on the number of slices; callers make each slice's work a function
-// of its own range alone.
+// Work split into contiguous slices, one thread each: the CPU backend's passes, the vertex indices,
+// and the writers' formatting and generating. Results must not depend on the number of slices; callers
+// make each slice's work a function of its own range alone.
 #pragma once
 
 #include <algorithm>
@@ -23,7 +23,8 @@ inline std::size_t slice_count(std::size_t n, std::size_t threads, std::size_t m
   return std::clamp<std::size_t>(n / std::max<std::size_t>(min_per_slice, 1), 1, threads);
 }
 
-/// Slice s of `slices` contiguous slices of [0, n): [slice_begin(n, slices, s), slice_begin(n, slices, s + 1)).
+/// Slice s of `slices` contiguous slices of [0, n): [slice_begin(n, slices, s), slice_begin(n, slices, s +
+/// 1)).
 inline std::size_t slice_begin(std::size_t n, std::size_t slices, std::size_t s) {
   // n * s can overflow only beyond 2^64 / threads items, far beyond any memory.
   return n / slices * s + n % slices * s / slices;
