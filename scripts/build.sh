@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 [ -x /usr/local/cuda/bin/nvcc ] && export PATH="/usr/local/cuda/bin:$PATH"
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DWAGENER_WERROR=ON "$@" >/dev/null
 cmake --build build -j "$(nproc)"
-if [ -d build/python/wagener ]; then
+if [ -d build/python/wagener ] && [ -n "${HOME:-}" ]; then
   # lib/python3.X/site-packages under ~/.local is that interpreter's user site.
   cmake --install build --component python --prefix "$HOME/.local" >/dev/null
   echo "build: the Python package is installed in $HOME/.local (for $(grep -m1 '^Python3_EXECUTABLE' build/CMakeCache.txt | cut -d= -f2))"
