@@ -1178,6 +1178,14 @@ std::uint32_t exponent_word(const char* value) {
   return word;
 }
 
+// Whether any point of [first, stop) comes before its predecessor; branch-free, so that it vectorizes.
+template <class T>
+unsigned block_out_of_order(const Point2<T>* points, std::size_t first, std::size_t stop) {
+  unsigned bad = 0;
+  for (std::size_t i = first; i < stop; ++i) bad |= out_of_order(points[i - 1], points[i]);
+  return bad;
+}
+
 // Flags the first block of points [begin, end) with a non-finite value or, if require_sorted, a point
 // before its predecessor; kNoProblem if none. The pair that straddles `begin` is the caller's.
 // Branch-free accumulation per block, which the compiler vectorizes. `points` are `bytes`.
@@ -1190,10 +1198,7 @@ std::size_t first_flagged_block(const char* bytes, const Point2<T>* points, std:
     for (std::size_t value = 2 * block; value < 2 * stop; ++value) {
       bad |= (exponent_word<T>(bytes + value * sizeof(T)) & kExponentWordMask<T>) == kExponentWordMask<T>;
     }
-    if (require_sorted) {
-      for (std::size_t i = std::max(block, begin + 1); i < stop; ++i)
-        bad |= out_of_order(points[i - 1], points[i]);
-    }
+    if (require_sorted) bad |= block_out_of_order(points, std::max(block, begin + 1), stop);
     if (bad) [[unlikely]]
       return block;
   }
@@ -1215,10 +1220,7 @@ std::size_t convert_and_flag(const char* bytes, Point2<T>* points, std::size_t b
       points[i] = {static_cast<T>(raw[0]), static_cast<T>(raw[1])};
     }
     // Rounding is monotone, so the order checked after conversion is the order the hull will see.
-    if (require_sorted) {
-      for (std::size_t i = std::max(block, begin + 1); i < stop; ++i)
-        bad |= out_of_order(points[i - 1], points[i]);
-    }
+    if (require_sorted) bad |= block_out_of_order<T>(points, std::max(block, begin + 1), stop);
     if (bad) [[unlikely]]
       return block;
   }
