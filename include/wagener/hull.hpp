@@ -104,6 +104,15 @@ template <class T>
 std::vector<std::int64_t> vertex_indices(std::span<const Point2<T>> points,
                                          std::span<const Point2<T>> vertices);
 
+/// The convex hull of the union of point sets, each given by its hull ("hull of hulls"): the one
+/// merge behind grouped hulls, several GPUs, MPI ranks and streamed chunks.
+/// Pre: points are finite. Each polygon is best given in convex_hull()'s convention
+///      (counter-clockwise from its lexicographically smallest vertex); any other point set is
+///      sorted first, so the result is exact for every input and only the speed depends on it.
+/// Post: convex_hull() of all the polygons' points. O(m log k) for m vertices in k hulls.
+template <class T>
+std::vector<Point2<T>> merge_hulls(std::span<const std::span<const Point2<T>>> hulls);
+
 /// True when this build has the CUDA backend and a CUDA device is usable (waits for the device's
 /// start-up if warm_up() began it).
 bool cuda_available();
