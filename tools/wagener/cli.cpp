@@ -111,6 +111,7 @@ wagener::HullOptions hull_options(const HullCommand& cmd, wagener::HullStats* st
   options.part = cmd.upper ? wagener::HullPart::upper : wagener::HullPart::full;
   options.presorted = cmd.presorted;  // already checked while reading; checked again, cheaply
   options.indices = cmd.indices;
+  if (!cmd.devices.empty()) options.devices = wagener::parse_devices(cmd.devices);
   return options;
 }
 
@@ -313,6 +314,18 @@ void add_hull_options(CLI::App& command, HullCommand& hull) {
   command.add_option("--svg", hull.svg,
                      "Also draw the points and the hull as SVG here (with --trace: the rounds too)");
   command.add_option("--ps", hull.ps, "Also draw them as PostScript here");
+  command
+      .add_option("--devices", hull.devices,
+                  "Several GPUs of this machine (cuda or auto backend): all, or device numbers such as "
+                  "0,1; the points are split among them and their hulls merged")
+      ->check([](const std::string& list) -> std::string {
+        try {
+          wagener::parse_devices(list);
+          return {};
+        } catch (const std::invalid_argument& e) {
+          return e.what();
+        }
+      });
 }
 
 int run_hull_command(const HullCommand& cmd) {
