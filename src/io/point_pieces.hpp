@@ -16,10 +16,11 @@ namespace wagener::detail {
 
 /// Raw little-endian records (`format` f32 or f64) that start `base` bytes into the file, whole
 /// records only, checked and converted to T as read_points() does; input_error names the file and
-/// the byte offset of a non-finite or out-of-range value.
+/// the byte offset of a non-finite or out-of-range value. The points replace what `points` held,
+/// in its storage (a reader of many pieces then faults its pages in once).
 template <class T>
-std::vector<Point2<T>> decode_binary_piece(std::string_view bytes, Format format, std::uint64_t base,
-                                           std::string_view name);
+void decode_binary_piece(std::string_view bytes, Format format, std::uint64_t base, std::string_view name,
+                         std::vector<Point2<T>>& points);
 
 /// Text or csv read as consecutive pieces of whole lines, in file order. The first pieces hold the
 /// preamble (comments, a csv header, the seed's count), which decides how the rest is read; the

@@ -1420,17 +1420,16 @@ void check_selection(const ColumnSelection& columns, Format format, std::string_
 namespace detail {
 
 template <class T>
-std::vector<Point2<T>> decode_binary_piece(std::string_view bytes, Format format, std::uint64_t base,
-                                           std::string_view name) {
+void decode_binary_piece(std::string_view bytes, Format format, std::uint64_t base, std::string_view name,
+                         std::vector<Point2<T>>& points) {
   const auto decode = [&]<class F>(F) {
     const std::size_t n = bytes.size() / kRecordBytes<F>;
-    std::vector<Point2<T>> points(n);
+    points.resize(n);
     const std::size_t flagged = convert_and_flag<T, F>(bytes.data(), points.data(), 0, n, false);
     if (flagged != kNoProblem) [[unlikely]] {
       fail_in_block<T, F>(bytes.data(), points, flagged, std::min(n, flagged + kValidationBlock), false, name,
                           base);
     }
-    return points;
   };
   if (format == Format::f32) return decode(float{});
   if (format == Format::f64) return decode(double{});
@@ -1522,10 +1521,10 @@ void TextPieceParser<T>::finish() {
       .finish_counted(st.preamble.count, st.count_line, st.counted);
 }
 
-template std::vector<Point2<float>> decode_binary_piece<float>(std::string_view, Format, std::uint64_t,
-                                                               std::string_view);
-template std::vector<Point2<double>> decode_binary_piece<double>(std::string_view, Format, std::uint64_t,
-                                                                 std::string_view);
+template void decode_binary_piece<float>(std::string_view, Format, std::uint64_t, std::string_view,
+                                         std::vector<Point2<float>>&);
+template void decode_binary_piece<double>(std::string_view, Format, std::uint64_t, std::string_view,
+                                          std::vector<Point2<double>>&);
 template class TextPieceParser<float>;
 template class TextPieceParser<double>;
 

@@ -237,14 +237,13 @@ ChunkSource<T> binary_source(SequentialFile& file, Format format, const std::str
   return [&file, format, name, record, check_whole_records, buffer = std::string(),
           offset = std::uint64_t{0}](std::vector<Point2<T>>& chunk, std::size_t max_points) mutable {
     buffer.clear();
-    std::vector<Point2<T>>().swap(chunk);  // the old chunk goes before the new one comes
     // Records wider than the points (f64 read as float) take no more than the points would.
     const std::size_t records =
         std::max<std::size_t>(1, max_points * sizeof(Point2<T>) / std::max(record, sizeof(Point2<T>)));
     const std::size_t got = file.read_into(buffer, records * record);
     if (got == 0) return false;
     check_whole_records(offset + got);
-    chunk = detail::decode_binary_piece<T>(buffer, format, offset, name);
+    detail::decode_binary_piece<T>(buffer, format, offset, name, chunk);  // in the chunk's storage
     offset += got;
     return true;
   };
