@@ -3,14 +3,17 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <exception>
 #include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "cpu/monotone_chain.hpp"
 #include "cuda/check.cuh"
 #include "cuda/cuda_backend.hpp"
+#include "wagener/error.hpp"
 #include "wagener/hull.hpp"
 
 namespace wagener::cuda {
@@ -68,7 +71,16 @@ std::vector<Point2<T>> convex_hull_on_devices(std::span<const Point2<T>> points,
     }
   }  // joins
   for (const auto& error : errors) {
-    if (error) std::rethrow_exception(error);  // the first slice's: a non-finite point names it
+    if (!error) continue;
+    try {
+      std::rethrow_exception(error);
+    } catch (const input_error&) {
+      // A slice names a non-finite point by its index in the slice: name it in the whole input.
+      if (const std::int64_t bad = cpu::first_non_finite(points); bad >= 0) {
+        throw input_error("point " + std::to_string(bad) + " is not finite");
+      }
+      throw;
+    }
   }
   if (stats) {
     for (const HullStats& s : slice_stats) {
