@@ -3,6 +3,8 @@
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstddef>
 #include <limits>
 #include <random>
 #include <stdexcept>
@@ -12,6 +14,7 @@
 #include "generators.hpp"
 #include "wagener/error.hpp"
 #include "wagener/hull.hpp"
+#include "wagener/stream.hpp"
 
 namespace wagener {
 namespace {
@@ -119,6 +122,28 @@ TEST_F(MultiDevice, StatsReportTheCudaBackend) {
   EXPECT_EQ(stats.backend, Backend::cuda);
   EXPECT_EQ(stats.hull_vertices, static_cast<std::int64_t>(hull.size()));
   EXPECT_GT(stats.survivors, 0);
+}
+
+TEST_F(MultiDevice, StreamedChunksOnTheDevicesEqualTheCpu) {
+  // --memory-limit with --backend cuda: each chunk's survivors are hulled on the device(s).
+  SCOPED_TRACE("seed " + std::to_string(seed_));
+  const auto points = testing::gaussian<double>(std::size_t{3} << 20, rng_);
+  const auto expected = convex_hull<double>(points, {Backend::cpu, nullptr});
+  for (const std::vector<int>& devices : {std::vector<int>{}, std::vector<int>{all_devices}}) {
+    HullOptions options{Backend::cuda, nullptr};
+    options.devices = devices;
+    options.memory_limit = std::size_t{16} << 20;
+    std::size_t at = 0;
+    const ChunkSource<double> source = [&](std::vector<Point2<double>>& chunk, std::size_t most) {
+      if (at == points.size()) return false;
+      const std::size_t take = std::min(most, points.size() - at);
+      chunk.assign(points.begin() + static_cast<std::ptrdiff_t>(at),
+                   points.begin() + static_cast<std::ptrdiff_t>(at + take));
+      at += take;
+      return true;
+    };
+    EXPECT_EQ(hull_of_chunks<double>(source, options).vertices, expected) << devices.size() << " devices";
+  }
 }
 
 }  // namespace
