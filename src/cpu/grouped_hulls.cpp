@@ -1,11 +1,12 @@
 // Grouped hulls on the CPU: contiguous runs of groups, one per core, balanced by points; in each
-// group the extreme-quadrilateral filter, a sort of the survivors and the monotone chain
+// group the extreme-polygon filter, a sort of the survivors and the monotone chain
 // (src/core/small_hull.hpp), all in a scratch buffer reused from group to group.
 #include "cpu/grouped_hulls.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <type_traits>
 
 #include "core/parallel_slices.hpp"
 #include "core/small_hull.hpp"
@@ -28,19 +29,54 @@ struct Keyed {
 };
 
 template <class T>
-bool keyed_less(const Keyed<T>& a, const Keyed<T>& b) {
+const Point2<T>& point_of(const Point2<T>& p) {
+  return p;
+}
+template <class T>
+const Point2<T>& point_of(const Keyed<T>& e) {
+  return e.p;
+}
+template <class T>
+Point2<T> make_element(const Point2<T>& p, std::uint32_t, std::type_identity<Point2<T>>) {
+  return p;
+}
+template <class T>
+Keyed<T> make_element(const Point2<T>& p, std::uint32_t index, std::type_identity<Keyed<T>>) {
+  return {p, index};
+}
+
+template <class T>
+bool element_less(const Point2<T>& a, const Point2<T>& b) {
+  return lex_less(a, b);
+}
+template <class T>
+bool element_less(const Keyed<T>& a, const Keyed<T>& b) {
   if (a.p.x != b.p.x) return a.p.x < b.p.x;
   if (a.p.y != b.p.y) return a.p.y < b.p.y;
   return a.index < b.index;
 }
 
-template <class T>
-[[noreturn]] void not_finite(std::int64_t index) {
+// Up to this many survivors an insertion sort beats std::sort's set-up (a 100-point disk leaves
+// about 30).
+constexpr std::uint32_t kMaxInsertionSort = 48;
+
+template <class Element>
+void sort_elements(Element* first, std::uint32_t m) {
+  const auto less = [](const Element& a, const Element& b) { return element_less(a, b); };
+  if (m > kMaxInsertionSort) return std::sort(first, first + m, less);
+  for (std::uint32_t i = 1; i < m; ++i) {
+    const Element e = first[i];
+    std::uint32_t j = i;
+    for (; j > 0 && less(e, first[j - 1]); --j) first[j] = first[j - 1];
+    first[j] = e;
+  }
+}
+
+[[noreturn, gnu::cold]] void not_finite(std::int64_t index) {
   throw input_error("point " + std::to_string(index) + " is not finite");
 }
 
-/// One core's run of groups [first, last): their vertices (and global indices) appended to `vertices`
-/// (`indices`), each group's vertex count in counts[g].
+/// One core's run of groups: their vertices (and global indices), and the large groups it left.
 template <class T>
 struct Slice {
   std::vector<Point2<T>> vertices;
@@ -48,13 +84,21 @@ struct Slice {
   std::vector<std::int64_t> large_groups;
 };
 
-template <class T>
+/// Groups [first, last): each group's vertex count in counts[g], its vertices appended to the slice.
+template <class T, class Element>
 void hull_groups(std::span<const Point2<T>> points, std::span<const std::int64_t> offsets, std::size_t first,
-                 std::size_t last, HullPart part, bool with_indices, std::vector<std::int64_t>& counts,
+                 std::size_t last, std::size_t reserve_to, HullPart part, std::int64_t* counts,
                  Slice<T>& slice) {
-  std::vector<Keyed<T>> kept;
-  std::vector<Keyed<T>> chain;
-  const auto point_of = [](const Keyed<T>& e) -> const Point2<T>& { return e.p; };
+  constexpr bool kIndices = std::is_same_v<Element, Keyed<T>>;
+  std::vector<Element> kept;
+  std::vector<Element> chain;
+  const auto point = [](const Element& e) -> const Point2<T>& { return point_of(e); };
+  // About a fifth of a random group's points are vertices; the vectors grow past that if need be.
+  // Slice 0's vector becomes the result, so it reserves room for every slice's vertices (only the
+  // pages written are touched): the others are appended without moving it.
+  const auto expected = static_cast<std::size_t>(offsets[reserve_to] - offsets[first]) / 4 + 16;
+  slice.vertices.reserve(expected);
+  if constexpr (kIndices) slice.indices.reserve(expected);
   for (std::size_t g = first; g < last; ++g) {
     const std::int64_t begin = offsets[g];
     const std::int64_t size = offsets[g + 1] - begin;
@@ -66,31 +110,45 @@ void hull_groups(std::span<const Point2<T>> points, std::span<const std::int64_t
     }
     const Point2<T>* group = points.data() + begin;
     const auto n = static_cast<std::uint32_t>(size);
-    kept.resize(n);
+    if (kept.size() < n) {
+      kept.resize(n);
+      chain.resize(n + 1);
+    }
     std::uint32_t m = 0;
+    bool finite = true;
     if (n < kMinPointsToFilter) {
       for (std::uint32_t i = 0; i < n; ++i) {
-        if (!std::isfinite(group[i].x) || !std::isfinite(group[i].y)) not_finite<T>(begin + i);
-        kept[m++] = {group[i], i};
+        finite &= std::isfinite(group[i].x) & std::isfinite(group[i].y);
+        kept[m++] = make_element(group[i], i, std::type_identity<Element>{});
       }
     } else {
-      core::ExtremeQuad<T> quad;
-      quad.start(group[0]);
+      core::ExtremePolygon<T> polygon;
+      polygon.start(group[0]);
       for (std::uint32_t i = 0; i < n; ++i) {
-        if (!std::isfinite(group[i].x) || !std::isfinite(group[i].y)) not_finite<T>(begin + i);
-        quad.add(group[i]);
+        finite &= std::isfinite(group[i].x) & std::isfinite(group[i].y);
+        polygon.add(group[i]);
       }
-      for (std::uint32_t i = 0; i < n; ++i) {
-        if (!quad.strictly_inside(group[i])) kept[m++] = {group[i], i};
+      polygon.finish();
+      if (finite) {
+        // Branch-free: whether a point survives is unpredictable.
+        for (std::uint32_t i = 0; i < n; ++i) {
+          kept[m] = make_element(group[i], i, std::type_identity<Element>{});
+          m += !polygon.strictly_inside(group[i]);
+        }
       }
     }
-    std::sort(kept.begin(), kept.begin() + m, keyed_less<T>);
-    chain.resize(m + 1);
-    const int k = core::chain_sorted(kept.data(), static_cast<int>(m), chain.data(), part, point_of);
+    if (!finite) {
+      for (std::uint32_t i = 0; i < n; ++i) {
+        if (!std::isfinite(group[i].x) || !std::isfinite(group[i].y)) not_finite(begin + i);
+      }
+    }
+    sort_elements(kept.data(), m);
+    const int k = core::chain_sorted(kept.data(), static_cast<int>(m), chain.data(), part, point);
     counts[g] = k;
     for (int v = 0; v < k; ++v) {
-      slice.vertices.push_back(chain[static_cast<std::size_t>(v)].p);
-      if (with_indices) slice.indices.push_back(begin + chain[static_cast<std::size_t>(v)].index);
+      const Element& e = chain[static_cast<std::size_t>(v)];
+      slice.vertices.push_back(point_of(e));
+      if constexpr (kIndices) slice.indices.push_back(begin + e.index);
     }
   }
 }
@@ -114,21 +172,28 @@ GroupedHulls<T> small_group_hulls(std::span<const Point2<T>> points, std::span<c
                                               offsets.begin());
   }
   first_group[0] = 0;
-  std::vector<std::int64_t> counts(groups);
+  // Group g's vertex count goes to out.offsets[g + 1], which a prefix sum then turns into offsets.
+  GroupedHulls<T> out;
+  out.offsets.assign(groups + 1, 0);
+  std::int64_t* counts = out.offsets.data() + 1;
   std::vector<Slice<T>> parts(slices);
+  const auto reserve_to = [&](std::size_t s) { return s == 0 ? groups : first_group[s + 1]; };
   detail::run_slices(slices, slices, [&](std::size_t s, std::size_t, std::size_t) {
-    hull_groups(points, offsets, first_group[s], first_group[s + 1], part, with_indices, counts, parts[s]);
+    if (with_indices) {
+      hull_groups<T, Keyed<T>>(points, offsets, first_group[s], first_group[s + 1], reserve_to(s), part,
+                               counts, parts[s]);
+    } else {
+      hull_groups<T, Point2<T>>(points, offsets, first_group[s], first_group[s + 1], reserve_to(s), part,
+                                counts, parts[s]);
+    }
   });
 
-  GroupedHulls<T> out;
-  out.offsets.resize(groups + 1);
-  out.offsets[0] = 0;
-  for (std::size_t g = 0; g < groups; ++g) out.offsets[g + 1] = out.offsets[g] + counts[g];
-  const auto total = static_cast<std::size_t>(out.offsets[groups]);
-  out.vertices.reserve(total);
-  if (with_indices) out.indices.reserve(total);
-  large_groups.clear();
-  for (auto& slice : parts) {
+  for (std::size_t g = 0; g < groups; ++g) out.offsets[g + 1] += out.offsets[g];
+  out.vertices = std::move(parts[0].vertices);
+  out.indices = std::move(parts[0].indices);
+  large_groups = std::move(parts[0].large_groups);
+  for (std::size_t s = 1; s < slices; ++s) {
+    const Slice<T>& slice = parts[s];
     out.vertices.insert(out.vertices.end(), slice.vertices.begin(), slice.vertices.end());
     out.indices.insert(out.indices.end(), slice.indices.begin(), slice.indices.end());
     large_groups.insert(large_groups.end(), slice.large_groups.begin(), slice.large_groups.end());
