@@ -39,6 +39,22 @@ class ExtremePolygon {
     }
   }
 
+#if defined(__CUDACC__)
+  /// Combines the extremes of a warp's lanes (each over its own points): afterwards every lane holds
+  /// extremes of all of them. Ties may leave lanes with different, equally extreme corners, which is
+  /// fine: any input points are valid corners.
+  __device__ void reduce_warp() {
+    for (int offset = 16; offset > 0; offset /= 2) {
+      for (int k = 0; k < kCorners; ++k) {
+        const double key = __shfl_xor_sync(0xffffffffu, key_[k], offset);
+        const T x = __shfl_xor_sync(0xffffffffu, corner_[k].x, offset);
+        const T y = __shfl_xor_sync(0xffffffffu, corner_[k].y, offset);
+        if (k < 4 ? key < key_[k] : key > key_[k]) key_[k] = key, corner_[k] = {x, y};
+      }
+    }
+  }
+#endif
+
   /// Drops repeated consecutive corners (an edge of length 0 certifies nothing). After this, fewer
   /// than 3 corners disable the test.
   WAGENER_HD void finish() {
