@@ -8,6 +8,7 @@
 #include <string>
 #include <unordered_map>
 
+#include "core/huge_pages.hpp"
 #include "cpu/grouped_hulls.hpp"
 #include "cpu/monotone_chain.hpp"
 #include "cuda/grouped_backend.hpp"
@@ -196,8 +197,15 @@ GroupedHulls<T> convex_hulls_by_id(std::span<const Point2<T>> points, std::span<
   std::vector<std::int64_t> offsets(ids.size() + 1, 0);
   for (const std::uint32_t g : dense) ++offsets[g + 1];
   for (std::size_t g = 0; g < ids.size(); ++g) offsets[g + 1] += offsets[g];
-  std::vector<Point2<T>> grouped(n);
-  std::vector<std::int64_t> origin(n);
+  // Fresh and large: in huge pages, as faults cost more than the scatter itself.
+  std::vector<Point2<T>> grouped;
+  std::vector<std::int64_t> origin;
+  grouped.reserve(n);
+  origin.reserve(n);
+  detail::want_huge_pages(grouped);
+  detail::want_huge_pages(origin);
+  grouped.resize(n);
+  origin.resize(n);
   {
     std::vector<std::int64_t> next(offsets.begin(), offsets.end() - 1);
     for (std::size_t i = 0; i < n; ++i) {

@@ -8,6 +8,7 @@
 #include <string>
 #include <type_traits>
 
+#include "core/huge_pages.hpp"
 #include "core/parallel_slices.hpp"
 #include "core/small_hull.hpp"
 #include "wagener/error.hpp"
@@ -98,7 +99,11 @@ void hull_groups(std::span<const Point2<T>> points, std::span<const std::int64_t
   // pages written are touched): the others are appended without moving it.
   const auto expected = static_cast<std::size_t>(offsets[reserve_to] - offsets[first]) / 4 + 16;
   slice.vertices.reserve(expected);
-  if constexpr (kIndices) slice.indices.reserve(expected);
+  detail::want_huge_pages(slice.vertices);
+  if constexpr (kIndices) {
+    slice.indices.reserve(expected);
+    detail::want_huge_pages(slice.indices);
+  }
   for (std::size_t g = first; g < last; ++g) {
     const std::int64_t begin = offsets[g];
     const std::int64_t size = offsets[g + 1] - begin;

@@ -35,6 +35,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/huge_pages.hpp"
 #include "io/path_suffix.hpp"
 #include "wagener/error.hpp"
 #include "wagener/io.hpp"
@@ -267,23 +268,8 @@ InputBytes read_file(const std::string& path) {
   return StreamBuffer().read_all(fd.get(), path, expected_size);
 }
 
-// Advises the pages wholly inside [begin, end) (addresses), rounded in to `alignment`; a kernel that
-// does not know the advice refuses it, harmlessly.
-void advise(std::uintptr_t begin, std::uintptr_t end, std::uintptr_t alignment, int advice) {
-  begin = (begin + alignment - 1) / alignment * alignment;
-  end = end / alignment * alignment;
-  if (end > begin) ::madvise(reinterpret_cast<void*>(begin), end - begin, advice);
-}
-
-// Asks for the storage of a vector, reserved but not yet written, to be backed by transparent huge
-// pages: faults are most of what filling a large vector costs (see zeroed_points). Reading 10^7
-// points of text (2-core KVM guest) took 1250 ms with the parsers' vectors and the concatenation in
-// 4 KiB pages, 320 ms in 2 MiB pages.
-template <class V>
-void want_huge_pages(const std::vector<V>& vector) {
-  const auto first = reinterpret_cast<std::uintptr_t>(vector.data());
-  advise(first, first + vector.capacity() * sizeof(V), std::uintptr_t{2} << 20, MADV_HUGEPAGE);
-}
+using detail::advise;
+using detail::want_huge_pages;
 
 // ---------------------------------------------------------------------------------------------
 // Text and CSV
