@@ -32,6 +32,7 @@
 #include "cuda/upper_hull.cuh"
 #include "families.hpp"
 #include "thrust_peer.cuh"
+#include "wagener/cuda.hpp"
 
 using wagener::index_t;
 using wagener::Point2;
@@ -386,6 +387,57 @@ void crossover(cudaStream_t stream) {
 
 }  // namespace
 
+// ---- grouped hulls: many small groups from device memory ----
+
+/// Group g holds points g*size .. (g+1)*size - 1: a uniform disk of radius 1 around its own centre.
+template <class T>
+__global__ void generate_groups_kernel(Point2<T>* out, index_t n, index_t size) {
+  for (index_t i = blockIdx.x * static_cast<index_t>(blockDim.x) + threadIdx.x; i < n;
+       i += static_cast<index_t>(gridDim.x) * blockDim.x) {
+    const auto g = static_cast<std::uint64_t>(i / size);
+    const double cx = 2000.0 * unit_hash(2 * g) - 1000.0, cy = 2000.0 * unit_hash(2 * g + 1) - 1000.0;
+    const double r = sqrt(unit_hash(3 * static_cast<std::uint64_t>(i) + 7));
+    const double a = 6.283185307179586 * unit_hash(3 * static_cast<std::uint64_t>(i) + 8);
+    out[i] = {static_cast<T>(cx + r * cos(a)), static_cast<T>(cy + r * sin(a))};
+  }
+}
+
+__global__ void group_offsets_kernel(std::int64_t* offsets, index_t groups, index_t size) {
+  for (index_t g = blockIdx.x * static_cast<index_t>(blockDim.x) + threadIdx.x; g <= groups;
+       g += static_cast<index_t>(gridDim.x) * blockDim.x) {
+    offsets[g] = g * size;
+  }
+}
+
+/// wagener::cuda::convex_hulls_device on `groups` groups of `size` points in device memory against
+/// the floor (reading the points once); prints a markdown table.
+template <class T>
+void grouped(index_t groups, index_t size, cudaStream_t stream) {
+  const index_t n = groups * size;
+  DeviceBuffer<Point2<T>> points(static_cast<std::size_t>(n)), hull(static_cast<std::size_t>(n));
+  DeviceBuffer<std::int64_t> offsets(static_cast<std::size_t>(groups + 1)),
+      hull_offsets(static_cast<std::size_t>(groups + 1));
+  generate_groups_kernel<T><<<1024, 256, 0, stream>>>(points.data(), n, size);
+  WAGENER_CUDA_CHECK_LAUNCH();
+  group_offsets_kernel<<<1024, 256, 0, stream>>>(offsets.data(), groups, size);
+  WAGENER_CUDA_CHECK_LAUNCH();
+  WAGENER_CUDA_CHECK(cudaStreamSynchronize(stream));
+  const auto run = [&] {
+    return wcuda::convex_hulls_device<T>(points.data(), offsets.data(), n, groups, hull.data(),
+                                         hull_offsets.data(), nullptr, wagener::HullPart::full, stream);
+  };
+  const index_t vertices = run();  // warm-up
+  const double ms = median_ms(7, [&] { return wall_ms(run); });
+  const double floor = floor_ms(points.data(), n, stream, 7);
+  std::printf(
+      "| precision | groups | points per group | hull vertices | wagener ms (device memory) | floor ms | x "
+      "floor |\n"
+      "|---|---|---|---|---|---|---|\n"
+      "| %s | %lld | %lld | %lld | %.3f | %.4f | %.1f |\n",
+      sizeof(T) == 4 ? "float" : "double", static_cast<long long>(groups), static_cast<long long>(size),
+      static_cast<long long>(vertices), ms, floor, ms / floor);
+}
+
 int main(int argc, char** argv) {
   std::string markdown, only_precision, only_input;
   int max_log2 = 28, min_log2 = 0;
@@ -407,6 +459,14 @@ int main(int argc, char** argv) {
       return 0;
     }
     if (!std::strcmp(argv[i], "--family") && i + 1 < argc) only_family = argv[++i];
+    if (!std::strcmp(argv[i], "--grouped")) {  // bench_cuda --grouped [GROUPS [SIZE]]
+      const index_t groups = i + 1 < argc ? std::atoll(argv[i + 1]) : 1000000;
+      const index_t size = i + 2 < argc ? std::atoll(argv[i + 2]) : 100;
+      wcuda::Stream stream;
+      grouped<double>(groups, size, stream.get());
+      grouped<float>(groups, size, stream.get());
+      return 0;
+    }
   }
   cudaDeviceProp prop{};
   WAGENER_CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));

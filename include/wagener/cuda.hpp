@@ -1,7 +1,10 @@
 // Entry points for data already in GPU memory (CUDA builds only; throws unsupported_error otherwise).
 #pragma once
 
+#include <cstdint>
+
 #include "wagener/config.hpp"
+#include "wagener/hull.hpp"
 #include "wagener/point.hpp"
 
 namespace wagener::cuda {
@@ -24,5 +27,19 @@ index_t convex_hull_device(const Point2<T>* d_points, index_t n, Point2<T>* d_hu
 /// The same for points given as two device arrays (structure of arrays): point i is (d_x[i], d_y[i]).
 template <class T>
 index_t convex_hull_device(const T* d_x, const T* d_y, index_t n, Point2<T>* d_hull, void* stream = nullptr);
+
+/// The hull of every group of points in device memory, in one device pipeline (never one launch per
+/// group): group g is d_points[d_offsets[g], d_offsets[g + 1]), d_offsets (device memory, groups + 1
+/// entries) as convex_hulls() takes them (not checked here: validate them on the host). Writes the
+/// vertices of all the hulls to d_hull (which must hold n points), group g's at
+/// d_hull[d_hull_offsets[g], d_hull_offsets[g + 1]) (d_hull_offsets: groups + 1 entries, device
+/// memory), each hull as compute_hull() gives `part`, and, unless d_indices is nullptr, each vertex's
+/// smallest input index within its group (into d_points, n entries). Returns the number of
+/// vertices. Blocks until done. Throws input_error for a non-finite point, cuda_error on a CUDA
+/// failure. See wagener/grouped.hpp.
+template <class T>
+index_t convex_hulls_device(const Point2<T>* d_points, const std::int64_t* d_offsets, index_t n,
+                            index_t groups, Point2<T>* d_hull, std::int64_t* d_hull_offsets,
+                            std::int64_t* d_indices, HullPart part = HullPart::full, void* stream = nullptr);
 
 }  // namespace wagener::cuda

@@ -9,6 +9,7 @@
 //   f64   raw little-endian binary, double x,y pairs
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <span>
 #include <string>
@@ -123,6 +124,31 @@ PointSet<T> read_points(const std::string& path, const ReadOptions& options = {}
 /// The same, from a buffer; `name` stands for the file in messages.
 template <class T>
 PointSet<T> parse_points(std::string_view data, std::string_view name, const ReadOptions& options = {});
+
+/// Points of a csv file with a group column (the command line's --group-by): each point's group
+/// and the groups' ids as written, numbered in the order of each id's first row.
+template <class T>
+struct GroupedPoints {
+  std::vector<Point2<T>> points;
+  std::vector<std::int64_t> group_ids;   ///< per point: its group's number (an index into group_names)
+  std::vector<std::string> group_names;  ///< per group: its id's text (blanks around and quotes removed)
+  std::string group_column;              ///< the group column's name in the header
+};
+
+/// Reads csv with a header, one row per point: x and y as ReadOptions::columns selects them (or the
+/// columns named x and y), and the group column `group_column` (a header name or a 0-based index,
+/// as a column selection takes them), whose fields may hold any text. Throws input_error
+/// ("FILE:LINE: message") for what read_points refuses in csv, for a missing header, a group column
+/// that is missing or is the x or y column, and for input that is not csv. options.require_sorted
+/// is ignored (sortedness belongs to each group: convex_hulls checks it). One thread.
+template <class T>
+GroupedPoints<T> read_grouped_points(const std::string& path, std::string_view group_column,
+                                     const ReadOptions& options = {});
+
+/// The same, from a buffer; `name` stands for the file in messages.
+template <class T>
+GroupedPoints<T> parse_grouped_points(std::string_view data, std::string_view name,
+                                      std::string_view group_column, const ReadOptions& options = {});
 
 /// One "x y" line per point, each coordinate in shortest round-trip decimal.
 template <class T>

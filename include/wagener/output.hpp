@@ -10,6 +10,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "wagener/point.hpp"
 
@@ -56,6 +57,28 @@ std::string format_hull(std::span<const Point2<T>> vertices, const OutputOptions
 /// hold coordinates, and a geojson or wkt geometry needs them too, so f32, f64, geojson and wkt throw
 /// std::invalid_argument: an f64 file of integers would read back as garbage without a complaint.
 std::string format_indices(std::span<const std::int64_t> indices, const OutputOptions& options = {});
+
+/// Grouped hulls with their groups' ids (wagener hull --group-by), as format_grouped_hulls takes them.
+template <class T>
+struct GroupedOutput {
+  std::span<const std::string> ids;       ///< per group, its id's text
+  std::string_view id_header;             ///< csv: the id column's name ("id" when empty)
+  std::span<const std::int64_t> offsets;  ///< groups + 1 entries: group g is [offsets[g], offsets[g + 1])
+  std::span<const Point2<T>> vertices;
+  std::span<const std::int64_t> indices;  ///< with_indices: per vertex, its input index
+  bool with_indices = false;
+};
+
+/// A grouped hull file: every vertex with its group's id, group after group, each group's vertices
+/// in the order given (docs/formats.md):
+///   csv   a header "ID,x,y" (ID: id_header), then "id,x,y" rows; an id is quoted when it holds a
+///         comma, a quote or '#', or is empty
+///   text  "id x y" lines; an id that is empty or holds a blank or '#' throws std::invalid_argument
+///   json  an object from id to the group's [[x,y],...], keys in group order
+/// with_indices writes each vertex's input index in place of x and y ("ID,index", "id index",
+/// {"id":[i,...]}). Other formats throw std::invalid_argument: they cannot hold ids.
+template <class T>
+std::string format_grouped_hulls(const GroupedOutput<T>& hulls, const OutputOptions& options);
 
 /// Writes format_hull(vertices, options) to path ("-": standard output), atomically (a temporary file
 /// renamed into place, as write_file_atomically does), without first joining it into one string.

@@ -4,6 +4,7 @@
 #include "wagener/cuda.hpp"
 #include "wagener/error.hpp"
 #include "wagener/generate.hpp"
+#include "wagener/grouped.hpp"
 #include "wagener/hull.hpp"
 #include "wagener/io.hpp"
 #include "wagener/output.hpp"

@@ -20,6 +20,7 @@
 
 #include "wagener/cuda.hpp"
 #include "wagener/error.hpp"
+#include "wagener/grouped.hpp"
 #include "wagener/hull.hpp"
 #include "wagener/io.hpp"
 #include "wagener/predicates.hpp"
@@ -76,6 +77,50 @@ py::tuple hull(const PointArray<T>& array, bool upper, bool presorted, const std
   py::object index_array = py::none();
   if (indices) index_array = copy_to_array(result.indices);
   return py::make_tuple(copy_to_array<T>(result.vertices), index_array);
+}
+
+using IndexArray = py::array_t<std::int64_t, py::array::c_style>;
+
+/// convex_hulls() (offsets) or convex_hulls_by_id() (ids) on the array's own memory: exactly one of
+/// offsets and ids is given (the package checks). Returns (vertices, hull offsets, indices or None,
+/// group ids or None).
+template <class T>
+py::tuple grouped_hulls(const PointArray<T>& array, const std::optional<IndexArray>& offsets,
+                        const std::optional<IndexArray>& ids, bool upper, bool presorted,
+                        const std::string& backend, bool indices) {
+  if (array.ndim() != 2 || array.shape(1) != 2) throw py::value_error("points must have shape (n, 2)");
+  const IndexArray& groups = offsets ? *offsets : *ids;
+  if (groups.ndim() != 1)
+    throw py::value_error(std::string(offsets ? "offsets" : "groups") + " must be one-dimensional");
+  wagener::HullOptions options;
+  options.backend = wagener::parse_backend(backend);
+  options.part = upper ? wagener::HullPart::upper : wagener::HullPart::full;
+  options.presorted = presorted;
+  options.indices = indices;
+  const auto n = static_cast<std::size_t>(array.shape(0));
+  const T* data = array.data();
+  const std::span<const std::int64_t> group_span(groups.data(), static_cast<std::size_t>(groups.shape(0)));
+  wagener::GroupedHulls<T> result;
+  {
+    py::gil_scoped_release release;
+    std::vector<wagener::Point2<T>> aligned;
+    std::span<const wagener::Point2<T>> points;
+    if (reinterpret_cast<std::uintptr_t>(data) % alignof(wagener::Point2<T>) == 0) {
+      points = {reinterpret_cast<const wagener::Point2<T>*>(data), n};
+    } else {
+      aligned.resize(n);
+      std::memcpy(aligned.data(), data, n * sizeof(wagener::Point2<T>));
+      points = aligned;
+    }
+    result = offsets ? wagener::convex_hulls<T>(points, group_span, options)
+                     : wagener::convex_hulls_by_id<T>(points, group_span, options);
+  }
+  py::object index_array = py::none();
+  if (indices) index_array = copy_to_array(result.indices);
+  py::object id_array = py::none();
+  if (ids) id_array = copy_to_array(result.group_ids);
+  return py::make_tuple(copy_to_array<T>(result.vertices), copy_to_array(result.offsets), index_array,
+                        id_array);
 }
 
 template <class T>
@@ -213,6 +258,14 @@ PYBIND11_MODULE(_wagener, m) {
   m.def("hull", &hull<double>, py::arg("points").noconvert(), py::arg("upper"), py::arg("presorted"),
         py::arg("backend"), py::arg("indices"),
         "(vertices, indices or None) of a C-contiguous (n, 2) float32 or float64 array");
+  m.def("grouped_hulls", &grouped_hulls<float>, py::arg("points").noconvert(), py::arg("offsets").noconvert(),
+        py::arg("ids").noconvert(), py::arg("upper"), py::arg("presorted"), py::arg("backend"),
+        py::arg("indices"));
+  m.def("grouped_hulls", &grouped_hulls<double>, py::arg("points").noconvert(),
+        py::arg("offsets").noconvert(), py::arg("ids").noconvert(), py::arg("upper"), py::arg("presorted"),
+        py::arg("backend"), py::arg("indices"),
+        "(vertices, hull offsets, indices or None, group ids or None) of a C-contiguous (n, 2) float32 or "
+        "float64 array and int64 offsets (groups + 1) or ids (one per point)");
   m.def("convex_hull_device", &convex_hull_device, py::arg("points"), py::arg("n"), py::arg("hull"),
         py::arg("stream"), py::arg("dtype"), "wagener::cuda::convex_hull_device on device pointers");
   m.def("convex_hull_device_soa", &convex_hull_device_soa, py::arg("x"), py::arg("y"), py::arg("n"),

@@ -11,7 +11,8 @@ Every hull is exact: it equals the hull computed with exact arithmetic for any f
            [2., 2.],
            [0., 2.]])
 
-Functions: ``convex_hull``, ``merge_hulls``, ``read_points``, ``orient2d``, ``cuda_available``; the class
+Functions: ``convex_hull``, ``convex_hulls`` (one hull per group), ``merge_hulls``, ``read_points``, ``orient2d``,
+``cuda_available``; the class
 ``ConvexHull`` (the attributes of ``scipy.spatial.ConvexHull`` in 2D, computed exactly). Errors:
 bad input raises ``ValueError`` (``wagener.InputError``, a subclass, when the library found it),
 a CUDA failure ``wagener.CudaError`` and a request this build cannot serve (the CUDA backend
@@ -22,7 +23,7 @@ from __future__ import annotations
 
 import math
 import os
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -39,7 +40,9 @@ __all__ = [
     "InputError",
     "UnsupportedError",
     "__version__",
+    "GroupedHulls",
     "convex_hull",
+    "convex_hulls",
     "cuda_available",
     "merge_hulls",
     "orient2d",
@@ -131,6 +134,111 @@ def merge_hulls(hulls: Any) -> np.ndarray:
         return np.empty((0, 2))
     dtype = np.float32 if arrays and all(a.dtype == np.float32 for a in arrays) else np.float64
     return _wagener.merge_hulls([np.ascontiguousarray(a, dtype=dtype) for a in arrays])
+
+
+class GroupedHulls(NamedTuple):
+    """What ``convex_hulls`` returns: group g's hull is ``vertices[offsets[g]:offsets[g + 1]]``."""
+
+    vertices: Any
+    """(m, 2) array: every group's hull, group after group, in ``convex_hull``'s conventions."""
+    offsets: np.ndarray
+    """(g + 1,) int64: where each group's hull starts in ``vertices``, then the total."""
+    indices: np.ndarray | None
+    """With ``return_indices=True``: (m,) int64, each vertex's first row in ``points`` within its
+    group; None otherwise."""
+    groups: np.ndarray | None
+    """With ``groups=``: (g,) the group labels, in the order of their first appearance; None with
+    ``offsets=``."""
+
+    def hull(self, g: int) -> Any:
+        """Group g's hull."""
+        return self.vertices[self.offsets[g] : self.offsets[g + 1]]
+
+
+def convex_hulls(
+    points: Any,
+    offsets: Any = None,
+    groups: Any = None,
+    *,
+    upper: bool = False,
+    presorted: bool = False,
+    backend: str = "auto",
+    return_indices: bool = False,
+) -> GroupedHulls:
+    """The exact convex hull of each group of 2D points, in one call (a hull per track, cluster, mask).
+
+    Parameters
+    ----------
+    points : (n, 2) array-like
+        The points of all groups, as ``convex_hull`` takes them (host arrays; CUDA arrays raise
+        TypeError: the device entry point ``wagener::cuda::convex_hulls_device`` is C++ only so far).
+    offsets : (g + 1,) integer array-like
+        Groups as consecutive rows: group g is ``points[offsets[g]:offsets[g + 1]]``. offsets[0] must
+        be 0, the last n, and they must not decrease (empty groups are allowed); ValueError naming
+        the first bad entry otherwise.
+    groups : (n,) array-like
+        Instead of offsets: each row's group label, in any order (integers, or any labels numpy can
+        sort, e.g. strings). The points are grouped by a stable counting sort; the hulls come in the
+        order of each label's first row, and ``result.groups`` lists the labels in that order.
+    upper, presorted, backend, return_indices
+        As for ``convex_hull``, applied to every group (``presorted``: each group is sorted; checked).
+        "auto" and "cpu" hull the groups in parallel, each large group itself in parallel; "pram"
+        runs the groups one by one on the emulator; "cuda" runs all groups in one device pipeline.
+
+    Returns
+    -------
+    GroupedHulls
+        ``(vertices, offsets, indices, groups)``; ``result.hull(g)`` is group g's hull, equal to
+        ``convex_hull`` of the group's points alone with the same options.
+
+    The GIL is released while the library runs.
+    """
+    if (offsets is None) == (groups is None):
+        raise ValueError("convex_hulls takes exactly one of offsets (consecutive groups) and groups (a label per row)")
+    if _arrays.device_library(points) is not None:
+        raise TypeError("convex_hulls takes host arrays; the grouped device entry point is C++ only so far "
+                        "(wagener::cuda::convex_hulls_device): copy the points to the host")
+    source, wrap = _arrays.host_input(points)
+    array = _arrays.host_points(source)
+    labels = None
+    if offsets is not None:
+        offset_array = _index_array(offsets, "offsets")
+        ids = None
+    else:
+        label_array = np.asarray(groups)
+        if label_array.ndim != 1 or len(label_array) != len(array):
+            raise ValueError(f"groups must hold one label per point ({len(array)}), got shape {label_array.shape}")
+        kind = "i" if label_array.size == 0 else label_array.dtype.kind  # [] is no labels
+        fits = kind in "ib" or (kind == "u" and (label_array.size == 0 or label_array.max() <= np.iinfo(np.int64).max))
+        if fits:
+            ids = np.ascontiguousarray(label_array, dtype=np.int64)
+        elif kind in "fcmM":
+            raise TypeError(f"groups must be integer or string labels, not dtype {label_array.dtype}")
+        else:
+            # Strings, objects, huge unsigned integers: their ranks stand for them in the library.
+            labels, codes = np.unique(label_array, return_inverse=True)
+            ids = np.ascontiguousarray(codes.reshape(-1), dtype=np.int64)
+        offset_array = None
+    vertices, hull_offsets, indices, group_ids = _wagener.grouped_hulls(
+        array, offset_array, ids, bool(upper), bool(presorted), str(backend), bool(return_indices)
+    )
+    if group_ids is not None and labels is not None:
+        group_ids = labels[group_ids]
+    return GroupedHulls(wrap(vertices), hull_offsets, indices if return_indices else None, group_ids)
+
+
+def _index_array(values: Any, name: str) -> np.ndarray:
+    """A C-contiguous int64 array of integer values (TypeError for any other dtype)."""
+    array = np.asarray(values)
+    if array.size == 0 and array.dtype.kind == "f":  # [] is no entries
+        array = array.astype(np.int64)
+    if array.dtype.kind not in "iu":
+        raise TypeError(f"{name} must be integers, not dtype {array.dtype}")
+    if array.ndim != 1:
+        raise ValueError(f"{name} must be one-dimensional, got shape {array.shape}")
+    if array.dtype.kind == "u" and array.size and array.max() > np.iinfo(np.int64).max:
+        raise ValueError(f"{name} holds values beyond int64")
+    return np.ascontiguousarray(array, dtype=np.int64)
 
 
 def read_points(

@@ -1,7 +1,7 @@
 # Type stubs of the wagener package (see __init__.py for the documentation).
 import os
 from collections.abc import Sequence
-from typing import Any, Literal, overload
+from typing import Any, Literal, NamedTuple, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -44,6 +44,23 @@ def convex_hull(
     backend: Backend = ...,
     return_indices: bool = ...,
 ) -> Any: ...
+class GroupedHulls(NamedTuple):
+    vertices: Any
+    offsets: npt.NDArray[np.int64]
+    indices: npt.NDArray[np.int64] | None
+    groups: npt.NDArray[Any] | None
+    def hull(self, g: int) -> Any: ...
+
+def convex_hulls(
+    points: HostPoints,
+    offsets: npt.ArrayLike | None = ...,
+    groups: npt.ArrayLike | None = ...,
+    *,
+    upper: bool = ...,
+    presorted: bool = ...,
+    backend: Backend = ...,
+    return_indices: bool = ...,
+) -> GroupedHulls: ...
 def read_points(
     path: str | os.PathLike[str],
     *,

@@ -31,9 +31,11 @@
 #include <system_error>
 #include <thread>
 #include <type_traits>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
+#include "core/huge_pages.hpp"
 #include "io/path_suffix.hpp"
 #include "io/point_pieces.hpp"
 #include "wagener/error.hpp"
@@ -267,23 +269,8 @@ InputBytes read_file(const std::string& path) {
   return StreamBuffer().read_all(fd.get(), path, expected_size);
 }
 
-// Advises the pages wholly inside [begin, end) (addresses), rounded in to `alignment`; a kernel that
-// does not know the advice refuses it, harmlessly.
-void advise(std::uintptr_t begin, std::uintptr_t end, std::uintptr_t alignment, int advice) {
-  begin = (begin + alignment - 1) / alignment * alignment;
-  end = end / alignment * alignment;
-  if (end > begin) ::madvise(reinterpret_cast<void*>(begin), end - begin, advice);
-}
-
-// Asks for the storage of a vector, reserved but not yet written, to be backed by transparent huge
-// pages: faults are most of what filling a large vector costs (see zeroed_points). Reading 10^7
-// points of text (2-core KVM guest) took 1250 ms with the parsers' vectors and the concatenation in
-// 4 KiB pages, 320 ms in 2 MiB pages.
-template <class V>
-void want_huge_pages(const std::vector<V>& vector) {
-  const auto first = reinterpret_cast<std::uintptr_t>(vector.data());
-  advise(first, first + vector.capacity() * sizeof(V), std::uintptr_t{2} << 20, MADV_HUGEPAGE);
-}
+using detail::advise;
+using detail::want_huge_pages;
 
 // ---------------------------------------------------------------------------------------------
 // Text and CSV
@@ -590,6 +577,76 @@ class TextParser {
 
   std::vector<Point2<T>> parse_csv(const ColumnSelection& selection) {
     return parse_csv_rows(csv_preamble(selection).layout);
+  }
+
+  // CSV with a header naming a group column among the columns of x and y: every row's point and
+  // its group's number, groups numbered in the order of their first row. One pass, one thread.
+  GroupedPoints<T> parse_grouped_csv(const ColumnSelection& selection, std::string_view group_spec) {
+    GroupedPoints<T> out;
+    const char* p = nullptr;
+    const char* e = nullptr;
+    RowLayout layout;
+    index_t group_column = -1;
+    while (next_line(p, e)) {
+      const char* first = skip_blanks(p, e);
+      if (first == e || *first == '#') continue;
+      const std::vector<CsvField> fields = csv_fields(first, e);
+      const bool header = std::none_of(fields.begin(), fields.end(), [](const CsvField& field) {
+        return looks_like_number<T>(field.text);
+      });
+      if (!header) {
+        fail_at_line(name_, line_,
+                     "grouping needs a header line naming the columns, but this first line is data");
+      }
+      const std::vector<std::string> names = column_names(fields);
+      layout = header_layout(fields, selection);
+      if (!layout.selected) {  // two columns: nothing left to group by, which header_column says below
+        layout = {.selected = true, .width = 2, .width_line = line_, .width_from_header = true};
+      }
+      group_column = header_column(group_spec, names);
+      if (group_column == layout.x || group_column == layout.y) {
+        fail_at_line(name_, line_,
+                     "the group column " + quote(trim(group_spec)) + " is also the " +
+                         (group_column == layout.x ? "x" : "y") + " column: " + describe_columns(names));
+      }
+      out.group_column = names[static_cast<std::size_t>(group_column)];
+      break;
+    }
+    if (group_column < 0) return out;  // no header, no rows
+    reserve_for_lines();
+    std::unordered_map<std::string, std::int64_t> numbers;
+    std::string id;
+    while (next_line(p, e)) {
+      const char* first = skip_blanks(p, e);
+      if (first == e || *first == '#') continue;
+      CsvField field;
+      CsvField x_field;
+      CsvField y_field;
+      CsvField group_field;
+      index_t fields = 0;
+      for (bool more = true; more; ++fields) {
+        more = next_csv_field(first, e, field);
+        if (fields == layout.x) x_field = field;
+        if (fields == layout.y) y_field = field;
+        if (fields == group_column) group_field = field;
+      }
+      if (fields != layout.width) [[unlikely]] {
+        fail_width(layout, fields, true);
+      }
+      const T x = parse_field(x_field.text);
+      const T y = parse_field(y_field.text);
+      push({x, y}, line_);
+      id.assign(group_field.text);
+      if (group_field.quoted) {
+        for (std::size_t at = id.find("\"\""); at != std::string::npos; at = id.find("\"\"", at + 1))
+          id.erase(at, 1);
+      }
+      const auto [it, fresh] = numbers.try_emplace(id, static_cast<std::int64_t>(out.group_names.size()));
+      if (fresh) out.group_names.push_back(id);
+      out.group_ids.push_back(it->second);
+    }
+    out.points = std::move(points_);
+    return out;
   }
 
  private:
@@ -1607,6 +1664,35 @@ PointSet<T> parse_points(std::string_view data, std::string_view name, const Rea
   return parse_resolved<T>(data, format, display_name(name), options);
 }
 
+template <class T>
+GroupedPoints<T> parse_grouped_points(std::string_view data, std::string_view name,
+                                      std::string_view group_column, const ReadOptions& options) {
+  const std::string shown = display_name(name);
+  const Format format = options.format == Format::automatic ? Format::csv : options.format;
+  if (format != Format::csv) {
+    throw input_error(shown + ": grouping reads csv with a header, not " + std::string(format_name(format)));
+  }
+  if (trim(group_column).empty()) throw std::invalid_argument("the group column is empty");
+  data = skip_byte_order_mark(data, shown);
+  // Sortedness is a property of each group here, which the hull checks (convex_hulls, presorted).
+  return TextParser<T>(data, shown, false).parse_grouped_csv(options.columns, group_column);
+}
+
+template <class T>
+GroupedPoints<T> read_grouped_points(const std::string& path, std::string_view group_column,
+                                     const ReadOptions& options) {
+  const InputBytes input = read_file(path);
+  return parse_grouped_points<T>(input.bytes, path, group_column, options);
+}
+
+template GroupedPoints<float> parse_grouped_points<float>(std::string_view, std::string_view,
+                                                          std::string_view, const ReadOptions&);
+template GroupedPoints<double> parse_grouped_points<double>(std::string_view, std::string_view,
+                                                            std::string_view, const ReadOptions&);
+template GroupedPoints<float> read_grouped_points<float>(const std::string&, std::string_view,
+                                                         const ReadOptions&);
+template GroupedPoints<double> read_grouped_points<double>(const std::string&, std::string_view,
+                                                           const ReadOptions&);
 template class PointSet<float>;
 template class PointSet<double>;
 template PointSet<float> read_points<float>(const std::string&, const ReadOptions&);

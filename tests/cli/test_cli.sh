@@ -170,6 +170,80 @@ expect_input_error wide-without-columns "$dir/wide.csv" "wide.csv:1:.*--columns"
 "$bin" hull "$dir/wide.csv" --columns lon >/dev/null 2>&1
 [ $? -eq 2 ] && pass || fail "--columns with one name should be a usage error"
 
+# --- grouped hulls: --group-by ---------------------------------------------------------------------
+# expected_groups CSV COLUMN_OF_ID [hull args]: each group's hull from a single-hull run on its rows
+# alone, as "id,x,y" rows, groups in the order of their first rows (ids hold no comma or quote).
+expected_groups() {
+  local file=$1 col=$2
+  shift 2
+  local id
+  for id in $(awk -F, -v c="$col" 'NR > 1 && !seen[$c]++ { print $c }' "$file"); do
+    awk -F, -v c="$col" -v id="$id" 'NR == 1 { print "x,y" } NR > 1 && $c == id { print $2 "," $3 }' "$file" \
+      >"$dir/one.csv"
+    "$bin" hull "$dir/one.csv" --output-format csv "$@" | tail -n +2 | sed "s/^/$id,/"
+  done
+}
+"$bin" generate --distribution gaussian -n 4000 --seed "$RANDOM" -o "$dir/gg.txt" || fail "generate for groups"
+# 37 groups of ids "t0".."t36", interleaved, plus a group of collinear points, one of one point
+# repeated, and integer ids.
+awk 'BEGIN { print "track,x,y" } { print "t" (NR % 37) "," $1 "," $2 }
+     END { for (i = 0; i < 9; ++i) print "line," i "," 2 * i; for (i = 0; i < 3; ++i) print "7,1.5,-2" }' \
+  "$dir/gg.txt" >"$dir/groups.csv"
+for args in "" "--upper" "--precision float" "--backend pram"; do
+  # shellcheck disable=SC2086
+  got=$("$bin" hull "$dir/groups.csv" --group-by track $args)
+  # shellcheck disable=SC2086
+  want=$(printf 'track,x,y\n'; expected_groups "$dir/groups.csv" 1 $args)
+  [ -n "$got" ] && [ "$got" = "$want" ] && pass || fail "--group-by with '$args' differs from single-hull runs"
+done
+# One group; the id column by index and after x and y; -o writes atomically; text and json.
+awk -F, 'NR == 1 { print "x,y,id" } NR > 1 { print $2 "," $3 ",only" }' "$dir/groups.csv" >"$dir/one_group.csv"
+"$bin" hull "$dir/one_group.csv" --group-by 2 -o "$dir/one_hull.csv" || fail "--group-by -o"
+want=$(printf 'id,x,y\n'; "$bin" hull "$dir/one_group.csv" --output-format csv | tail -n +2 | sed 's/^/only,/')
+[ "$(cat "$dir/one_hull.csv")" = "$want" ] && pass || fail "one group: '$(head -3 "$dir/one_hull.csv")'"
+got=$("$bin" hull "$dir/one_group.csv" --group-by id --output-format text)
+[ "$got" = "$(echo "$want" | tail -n +2 | tr , ' ')" ] && pass || fail "--group-by text output"
+if /usr/bin/python3 -c 'import json' 2>/dev/null; then
+  "$bin" hull "$dir/groups.csv" --group-by track --output-format json >"$dir/groups.json"
+  "$bin" hull "$dir/groups.csv" --group-by track >"$dir/groups_out.csv"
+  /usr/bin/python3 - "$dir/groups.json" "$dir/groups_out.csv" <<'PY' && pass || fail "--group-by json differs from csv"
+import csv, json, sys
+groups = json.load(open(sys.argv[1]))
+rows = list(csv.reader(open(sys.argv[2])))[1:]
+flat = [(k, float(x), float(y)) for k, hull in groups.items() for x, y in hull]
+assert flat == [(r[0], float(r[1]), float(r[2])) for r in rows], "json and csv disagree"
+PY
+fi
+# Quoted ids, ids with commas and blanks round-trip through csv: hulling the output again by id
+# gives the output again (a hull is its own hull).
+printf 'name,x,y\n"a, b",0,0\n"a, b",2,0\n"a, b",1,1\n"a, b",1,3\nsay ""hi"",5,5\n"#c",1,1\n#comment\n"a, b",0,2\n' \
+  >"$dir/quoted.csv"
+"$bin" hull "$dir/quoted.csv" --group-by name >"$dir/quoted_out.csv" || fail "--group-by quoted ids"
+"$bin" hull "$dir/quoted_out.csv" --group-by name >"$dir/quoted_again.csv" || fail "--group-by its own output"
+cmp -s "$dir/quoted_out.csv" "$dir/quoted_again.csv" && [ "$(wc -l <"$dir/quoted_out.csv")" -eq 7 ] && pass ||
+  fail "quoted ids do not round-trip: $(cat "$dir/quoted_out.csv")"
+[ "$(sed -n 2p "$dir/quoted_out.csv")" = '"a, b",0,0' ] && pass || fail "quoted id: $(sed -n 2p "$dir/quoted_out.csv")"
+"$bin" hull "$dir/quoted.csv" --group-by name --output-format text >/dev/null 2>"$dir/err"
+[ $? -eq 2 ] && grep -q "text output cannot hold it" "$dir/err" && pass || fail "text output of an id with a blank"
+# Bad input: the reader's messages, exit 2, nothing written.
+printf 'track,x,y\na,0,0\na,1,zz\n' >"$dir/bad_row.csv"
+expect_input_error group-bad-value "$dir/bad_row.csv" "bad_row.csv:3: not a number" --group-by track
+printf 'track,x,y\na,0,0\na,1\n' >"$dir/short_row.csv"
+expect_input_error group-short-row "$dir/short_row.csv" "short_row.csv:3: expected 3 fields" --group-by track
+printf 'track,x,y\na,0,0\na,nan,1\n' >"$dir/nan_row.csv"
+expect_input_error group-nan "$dir/nan_row.csv" "nan_row.csv:3: non-finite" --group-by track
+expect_input_error group-missing-column "$dir/groups.csv" "groups.csv:1: no column named \"vehicle\"" --group-by vehicle
+expect_input_error group-column-is-x "$dir/groups.csv" "groups.csv:1: the group column \"x\" is also the x column" \
+  --group-by x
+printf 'a,0,0\nb,1,1\n' >"$dir/no_header.csv"
+expect_input_error group-no-header "$dir/no_header.csv" "no_header.csv:1: grouping needs a header" --group-by 0
+echo keep >"$dir/kept.csv"
+"$bin" hull "$dir/bad_row.csv" --group-by track -o "$dir/kept.csv" 2>/dev/null
+[ "$(cat "$dir/kept.csv")" = keep ] && pass || fail "--group-by -o replaced the file after an error"
+"$bin" hull "$dir/groups.csv" --group-by track --output-format wkt >"$dir/out" 2>"$dir/err"
+[ $? -eq 2 ] && [ ! -s "$dir/out" ] && grep -q "cannot hold group ids" "$dir/err" && pass ||
+  fail "--group-by with wkt should be refused"
+
 # --- auto, devices, progress -----------------------------------------------------------------------
 "$bin" hull "$dir/d.txt" --stats 2>"$dir/stats" >/dev/null
 grep -q "^backend  *cpu" "$dir/stats" && pass || fail "auto should pick the cpu for 50000 points: $(cat "$dir/stats")"

@@ -236,6 +236,64 @@ int run_hull(const HullCommand& cmd) {
   return 0;
 }
 
+/// The output format of grouped hulls: csv unless asked (or named by the extension of -o) otherwise.
+wagener::OutputOptions grouped_output_options(const HullCommand& cmd) {
+  wagener::OutputOptions output;
+  if (cmd.output_format != "auto") {
+    output.format = wagener::parse_output_format(cmd.output_format);
+  } else {
+    const wagener::OutputFormat guessed = wagener::guess_output_format(cmd.output);
+    const bool by_extension = guessed != wagener::OutputFormat::text || cmd.output.ends_with(".txt");
+    output.format = by_extension ? guessed : wagener::OutputFormat::csv;
+  }
+  using F = wagener::OutputFormat;
+  if (output.format != F::csv && output.format != F::text && output.format != F::json) {
+    throw usage_error("--group-by writes csv, text or json: --output-format " +
+                      std::string(wagener::output_format_name(output.format)) + " cannot hold group ids");
+  }
+  return output;
+}
+
+/// wagener hull FILE.csv --group-by COLUMN: one hull per group, the groups in the order of their
+/// first rows, each with its id.
+template <class T>
+int run_grouped(const HullCommand& cmd) {
+  if (cmd.render || !cmd.trace.empty() || !cmd.svg.empty() || !cmd.ps.empty()) {
+    throw usage_error(
+        "--group-by writes the groups' hulls only: --trace, --svg, --ps and render take one hull");
+  }
+  if (cmd.presorted)
+    throw usage_error("--presorted promises one sorted sequence; --group-by takes any order");
+  const wagener::OutputOptions output = grouped_output_options(cmd);
+  ProgressLine progress(!cmd.quiet && (cmd.progress || ::isatty(STDERR_FILENO) == 1));
+  progress.phase("reading " + (cmd.input == "-" ? std::string("standard input") : cmd.input));
+  const auto input = wagener::read_grouped_points<T>(cmd.input, cmd.group_by, read_options(cmd));
+  wagener::HullStats stats;
+  const wagener::HullOptions options = hull_options(cmd, &stats, nullptr);
+  progress.phase("hulling " + std::to_string(input.group_names.size()) + " groups");
+  const auto hulls = wagener::convex_hulls_by_id<T>(input.points, input.group_ids, options);
+  progress.phase("writing " + (cmd.output == "-" ? std::string("the hulls") : cmd.output));
+  // The reader numbers the groups in the order of their first rows, as convex_hulls_by_id orders
+  // them: group g's id is group_names[hulls.group_ids[g]].
+  std::vector<std::string> ids;
+  ids.reserve(hulls.group_ids.size());
+  for (const std::int64_t g : hulls.group_ids) ids.push_back(input.group_names[static_cast<std::size_t>(g)]);
+  wagener::GroupedOutput<T> grouped;
+  grouped.ids = ids;
+  grouped.id_header = input.group_column;
+  grouped.offsets = hulls.offsets;
+  grouped.vertices = hulls.vertices;
+  grouped.indices = hulls.indices;
+  grouped.with_indices = cmd.indices;
+  wagener::write_file_atomically(cmd.output, wagener::format_grouped_hulls<T>(grouped, output));
+  progress.finish();
+  if (cmd.stats) {
+    print_stats(stats, cmd.precision, cmd.upper);
+    std::fprintf(stderr, "groups          %zu\n", ids.size());
+  }
+  return 0;
+}
+
 struct DemoCommand {
   std::int64_t points = 1'000'000;
   std::uint64_t seed = 1;
@@ -320,6 +378,14 @@ void add_hull_options(CLI::App& command, HullCommand& hull) {
                   "--columns lon,lat or --columns 2,3 (default: the two columns, or those named x "
                   "and y)")
       ->check(column_check);
+  command
+      .add_option("--group-by", hull.group_by,
+                  "One hull per group: the csv column (header name or 0-based index) holding each row's "
+                  "group id (any text); prints id,x,y rows (csv, also text or json), group after group in "
+                  "the order of each id's first row")
+      ->check([](const std::string& spec) -> std::string {
+        return spec.find_first_not_of(" \t") == std::string::npos ? "the group column is empty" : "";
+      });
   command.add_option("-o,--output", hull.output,
                      "Write the hull here (atomically) instead of standard output");
   command
@@ -378,6 +444,8 @@ void add_hull_options(CLI::App& command, HullCommand& hull) {
 }
 
 int run_hull_command(const HullCommand& cmd) {
+  if (!cmd.group_by.empty())
+    return cmd.precision == "float" ? run_grouped<float>(cmd) : run_grouped<double>(cmd);
   return cmd.precision == "float" ? run_hull<float>(cmd) : run_hull<double>(cmd);
 }
 

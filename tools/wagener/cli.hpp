@@ -24,7 +24,8 @@ struct HullCommand {
   std::string backend = "auto";
   std::string precision = "double";
   std::string format = "auto";
-  std::string columns;  // --columns X,Y ; "" = the default columns
+  std::string columns;   // --columns X,Y ; "" = the default columns
+  std::string group_by;  // --group-by COLUMN ; "" = one hull of all the points
   std::string output_format = "auto";
   bool indices = false;
   bool quiet = false;

@@ -1,0 +1,216 @@
+// Grouped hulls on the CPU: contiguous runs of groups, one per core, balanced by points; in each
+// group the extreme-polygon filter, a sort of the survivors and the monotone chain
+// (src/core/small_hull.hpp), all in a scratch buffer reused from group to group.
+#include "cpu/grouped_hulls.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <type_traits>
+
+#include "core/huge_pages.hpp"
+#include "core/parallel_slices.hpp"
+#include "core/small_hull.hpp"
+#include "wagener/error.hpp"
+
+namespace wagener::cpu {
+namespace {
+
+// Below this many points per thread, starting a thread costs more than it saves.
+constexpr std::size_t kMinPointsPerThread = std::size_t{1} << 14;
+// Below this many points the filter's extra pass costs more than the sort it saves.
+constexpr std::size_t kMinPointsToFilter = 16;
+
+/// A point with its index within its group: sorting by (x, y, index) puts the first of equal points
+/// first, which the chain keeps, so the kept copy carries the smallest index.
+template <class T>
+struct Keyed {
+  Point2<T> p;
+  std::uint32_t index;
+};
+
+template <class T>
+const Point2<T>& point_of(const Point2<T>& p) {
+  return p;
+}
+template <class T>
+const Point2<T>& point_of(const Keyed<T>& e) {
+  return e.p;
+}
+template <class T>
+Point2<T> make_element(const Point2<T>& p, std::uint32_t, std::type_identity<Point2<T>>) {
+  return p;
+}
+template <class T>
+Keyed<T> make_element(const Point2<T>& p, std::uint32_t index, std::type_identity<Keyed<T>>) {
+  return {p, index};
+}
+
+template <class T>
+bool element_less(const Point2<T>& a, const Point2<T>& b) {
+  return lex_less(a, b);
+}
+template <class T>
+bool element_less(const Keyed<T>& a, const Keyed<T>& b) {
+  if (a.p.x != b.p.x) return a.p.x < b.p.x;
+  if (a.p.y != b.p.y) return a.p.y < b.p.y;
+  return a.index < b.index;
+}
+
+// Up to this many survivors an insertion sort beats std::sort's set-up (a 100-point disk leaves
+// about 30).
+constexpr std::uint32_t kMaxInsertionSort = 48;
+
+template <class Element>
+void sort_elements(Element* first, std::uint32_t m) {
+  const auto less = [](const Element& a, const Element& b) { return element_less(a, b); };
+  if (m > kMaxInsertionSort) return std::sort(first, first + m, less);
+  for (std::uint32_t i = 1; i < m; ++i) {
+    const Element e = first[i];
+    std::uint32_t j = i;
+    for (; j > 0 && less(e, first[j - 1]); --j) first[j] = first[j - 1];
+    first[j] = e;
+  }
+}
+
+[[noreturn, gnu::cold]] void not_finite(std::int64_t index) {
+  throw input_error("point " + std::to_string(index) + " is not finite");
+}
+
+/// One core's run of groups: their vertices (and global indices), and the large groups it left.
+template <class T>
+struct Slice {
+  std::vector<Point2<T>> vertices;
+  std::vector<std::int64_t> indices;
+  std::vector<std::int64_t> large_groups;
+};
+
+/// Groups [first, last): each group's vertex count in counts[g], its vertices appended to the slice.
+template <class T, class Element>
+void hull_groups(std::span<const Point2<T>> points, std::span<const std::int64_t> offsets, std::size_t first,
+                 std::size_t last, std::size_t reserve_to, HullPart part, std::int64_t* counts,
+                 Slice<T>& slice) {
+  constexpr bool kIndices = std::is_same_v<Element, Keyed<T>>;
+  std::vector<Element> kept;
+  std::vector<Element> chain;
+  const auto point = [](const Element& e) -> const Point2<T>& { return point_of(e); };
+  // About a fifth of a random group's points are vertices; the vectors grow past that if need be.
+  // Slice 0's vector becomes the result, so it reserves room for every slice's vertices (only the
+  // pages written are touched): the others are appended without moving it.
+  const auto expected = static_cast<std::size_t>(offsets[reserve_to] - offsets[first]) / 4 + 16;
+  slice.vertices.reserve(expected);
+  detail::want_huge_pages(slice.vertices);
+  if constexpr (kIndices) {
+    slice.indices.reserve(expected);
+    detail::want_huge_pages(slice.indices);
+  }
+  for (std::size_t g = first; g < last; ++g) {
+    const std::int64_t begin = offsets[g];
+    const std::int64_t size = offsets[g + 1] - begin;
+    counts[g] = 0;
+    if (size == 0) continue;
+    if (size > kLargeGroupPoints) {
+      slice.large_groups.push_back(static_cast<std::int64_t>(g));
+      continue;
+    }
+    const Point2<T>* group = points.data() + begin;
+    const auto n = static_cast<std::uint32_t>(size);
+    if (kept.size() < n) {
+      kept.resize(n);
+      chain.resize(n + 1);
+    }
+    std::uint32_t m = 0;
+    bool finite = true;
+    if (n < kMinPointsToFilter) {
+      for (std::uint32_t i = 0; i < n; ++i) {
+        finite &= std::isfinite(group[i].x) & std::isfinite(group[i].y);
+        kept[m++] = make_element(group[i], i, std::type_identity<Element>{});
+      }
+    } else {
+      core::ExtremePolygon<T> polygon;
+      polygon.start(group[0]);
+      for (std::uint32_t i = 0; i < n; ++i) {
+        finite &= std::isfinite(group[i].x) & std::isfinite(group[i].y);
+        polygon.add(group[i]);
+      }
+      polygon.finish();
+      if (finite) {
+        // Branch-free: whether a point survives is unpredictable.
+        for (std::uint32_t i = 0; i < n; ++i) {
+          kept[m] = make_element(group[i], i, std::type_identity<Element>{});
+          m += !polygon.strictly_inside(group[i]);
+        }
+      }
+    }
+    if (!finite) {
+      for (std::uint32_t i = 0; i < n; ++i) {
+        if (!std::isfinite(group[i].x) || !std::isfinite(group[i].y)) not_finite(begin + i);
+      }
+    }
+    sort_elements(kept.data(), m);
+    const int k = core::chain_sorted(kept.data(), static_cast<int>(m), chain.data(), part, point);
+    counts[g] = k;
+    for (int v = 0; v < k; ++v) {
+      const Element& e = chain[static_cast<std::size_t>(v)];
+      slice.vertices.push_back(point_of(e));
+      if constexpr (kIndices) slice.indices.push_back(begin + e.index);
+    }
+  }
+}
+
+}  // namespace
+
+template <class T>
+GroupedHulls<T> small_group_hulls(std::span<const Point2<T>> points, std::span<const std::int64_t> offsets,
+                                  HullPart part, bool with_indices, std::vector<std::int64_t>& large_groups) {
+  const std::size_t groups = offsets.size() - 1;
+  const std::size_t n = points.size();
+  const std::size_t slices =
+      std::min(std::max<std::size_t>(groups, 1),
+               detail::slice_count(n, detail::resolve_threads(0), kMinPointsPerThread));
+  // Slice s takes the groups that start in its share of the points, so that each core hulls about
+  // n / slices points whatever the sizes of the groups.
+  std::vector<std::size_t> first_group(slices + 1, groups);
+  for (std::size_t s = 0; s < slices; ++s) {
+    const auto start = static_cast<std::int64_t>(detail::slice_begin(n, slices, s));
+    first_group[s] = static_cast<std::size_t>(std::lower_bound(offsets.begin(), offsets.end() - 1, start) -
+                                              offsets.begin());
+  }
+  first_group[0] = 0;
+  // Group g's vertex count goes to out.offsets[g + 1], which a prefix sum then turns into offsets.
+  GroupedHulls<T> out;
+  out.offsets.assign(groups + 1, 0);
+  std::int64_t* counts = out.offsets.data() + 1;
+  std::vector<Slice<T>> parts(slices);
+  const auto reserve_to = [&](std::size_t s) { return s == 0 ? groups : first_group[s + 1]; };
+  detail::run_slices(slices, slices, [&](std::size_t s, std::size_t, std::size_t) {
+    if (with_indices) {
+      hull_groups<T, Keyed<T>>(points, offsets, first_group[s], first_group[s + 1], reserve_to(s), part,
+                               counts, parts[s]);
+    } else {
+      hull_groups<T, Point2<T>>(points, offsets, first_group[s], first_group[s + 1], reserve_to(s), part,
+                                counts, parts[s]);
+    }
+  });
+
+  for (std::size_t g = 0; g < groups; ++g) out.offsets[g + 1] += out.offsets[g];
+  out.vertices = std::move(parts[0].vertices);
+  out.indices = std::move(parts[0].indices);
+  large_groups = std::move(parts[0].large_groups);
+  for (std::size_t s = 1; s < slices; ++s) {
+    const Slice<T>& slice = parts[s];
+    out.vertices.insert(out.vertices.end(), slice.vertices.begin(), slice.vertices.end());
+    out.indices.insert(out.indices.end(), slice.indices.begin(), slice.indices.end());
+    large_groups.insert(large_groups.end(), slice.large_groups.begin(), slice.large_groups.end());
+  }
+  return out;
+}
+
+#define WAGENER_INSTANTIATE(T)                                                                          \
+  template GroupedHulls<T> small_group_hulls(std::span<const Point2<T>>, std::span<const std::int64_t>, \
+                                             HullPart, bool, std::vector<std::int64_t>&);
+WAGENER_INSTANTIATE(float)
+WAGENER_INSTANTIATE(double)
+#undef WAGENER_INSTANTIATE
+
+}  // namespace wagener::cpu
