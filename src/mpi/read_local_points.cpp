@@ -281,7 +281,25 @@ Piece<T> read_text_piece(const MappedFile& file, const std::string& name, const 
     const std::int64_t before = exclusive_sum(comm, mine);
     const std::int64_t total = total_sum(comm, mine);
     if (total != 2 * static_cast<std::int64_t>(count)) {
-      throw input_error(name + ":" + std::to_string(count_line) + ": count says " + std::to_string(count) +
+      // As the reader: the line of the first value too many, else (too few) the count's line.
+      std::int64_t line = count_line;
+      if (total > 2 * static_cast<std::int64_t>(count)) {
+        const std::int64_t excess = 2 * static_cast<std::int64_t>(count) - before;  // in this piece
+        std::int64_t excess_line = 0;
+        const std::int64_t lines_before =
+            count_newlines(data, 0, body) + exclusive_sum(comm, count_newlines(data, begin, end));
+        if (excess >= 0 && excess < mine) {
+          const std::size_t excess_end = [&] {
+            std::size_t p = begin;
+            for (std::int64_t k = 0; k <= excess; ++k) p = after_next_value(data, p);
+            return p;
+          }();
+          excess_line = lines_before + count_newlines(data, begin, excess_end) + 1;
+        }
+        check_mpi(MPI_Allreduce(MPI_IN_PLACE, &excess_line, 1, MPI_INT64_T, MPI_MAX, comm), "MPI_Allreduce");
+        line = excess_line;
+      }
+      throw input_error(name + ":" + std::to_string(line) + ": count says " + std::to_string(count) +
                         (count == 1 ? " point" : " points") + " but the file holds " + std::to_string(total) +
                         (total == 1 ? " value" : " values"));
     }
