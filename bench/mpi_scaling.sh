@@ -22,7 +22,8 @@ dir=${DIR:-$build/bench-mpi}
 mkdir -p "$dir"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl_vader_single_copy_mechanism=none
 
-median() { sort -g | awk '{a[NR]=$1} END {print (NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2)}'; }
+# The median of numbers on standard input; "-" for none (wagener hull has no per-rank phases).
+median() { sort -g | awk '{a[NR]=$1} END {if (NR == 0) print "-"; else print (NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2)}'; }
 
 file_of() {  # file_of N: generates it once
   local f="$dir/$distribution-$1.$format"
@@ -36,7 +37,7 @@ stat_of() { awk -v label="$1" 'index($0, label) == 1 {for (i = 1; i <= NF; ++i) 
 
 # measure LABEL N FILE K|-: medians of RUNS runs; K "-" is wagener hull in one process
 measure() {
-  local label=$1 n=$2 file=$3 k=$4 wall=() read=() local_=() merge=() total=()
+  local label=$1 n=$2 file=$3 k=$4 wall=() read=() local_=() receive=() merge=() total=()
   for ((i = 0; i < runs; ++i)); do
     local start end
     start=$(date +%s.%N)
@@ -50,17 +51,18 @@ measure() {
     wall+=("$(awk -v a="$start" -v b="$end" 'BEGIN {print (b - a) * 1000}')")
     read+=("$(stat_of 'read (slowest)' "$dir/stats")")
     local_+=("$(stat_of 'local hulls' "$dir/stats")")
+    receive+=("$(stat_of 'merge receive' "$dir/stats")")
     merge+=("$(stat_of 'merge   ' "$dir/stats")")
     total+=("$(stat_of 'total' "$dir/stats")")
   done
-  printf '| %s | %s | %s | %.0f | %s | %s | %s | %s |\n' "$label" "$n" "$k" \
+  printf '| %s | %s | %s | %.0f | %s | %s | %s | %s | %s |\n' "$label" "$n" "$k" \
     "$(printf '%s\n' "${wall[@]}" | median)" "$(printf '%s\n' "${total[@]}" | grep . | median)" \
     "$(printf '%s\n' "${read[@]}" | grep . | median)" "$(printf '%s\n' "${local_[@]}" | grep . | median)" \
-    "$(printf '%s\n' "${merge[@]}" | grep . | median)"
+    "$(printf '%s\n' "${receive[@]}" | grep . | median)" "$(printf '%s\n' "${merge[@]}" | grep . | median)"
 }
 
-echo "| run | points | ranks | whole command ms | rank 0 total ms | read ms (slowest) | local hulls ms (slowest) | merge ms |"
-echo "|---|---|---|---|---|---|---|---|"
+echo "| run | points | ranks | whole command ms | rank 0 total ms | read ms (slowest) | local hulls ms (slowest) | receive ms | merge ms |"
+echo "|---|---|---|---|---|---|---|---|---|"
 for n in "${sizes[@]}"; do
   file=$(file_of "$n")
   measure "wagener hull (one process)" "$n" "$file" -

@@ -21,7 +21,8 @@ struct ReductionStats {
   int ranks = 0;
   double local_milliseconds = 0;    ///< the slowest rank's local hull
   double wait_milliseconds = 0;     ///< the root waiting for its partners' hulls to be sent
-  double merge_milliseconds = 0;    ///< the root receiving hulls and merging them (merge_hulls)
+  double receive_milliseconds = 0;  ///< the root receiving its partners' hulls, once they are sent
+  double merge_milliseconds = 0;    ///< the root merging hulls (merge_hulls, and the indices)
   std::int64_t local_vertices = 0;  ///< the local hulls' vertices, summed over the ranks
 };
 

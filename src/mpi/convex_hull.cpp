@@ -138,7 +138,7 @@ HullResult<T> convex_hull(MPI_Comm comm, std::span<const Point2<T>> local, const
   for (auto& index : part.indices) index += first_index;
   double local_ms = milliseconds_since(local_start);
 
-  double wait_ms = 0, merge_ms = 0;
+  double wait_ms = 0, receive_ms = 0, merge_ms = 0;
   std::int64_t vertices = static_cast<std::int64_t>(part.vertices.size());
   for (int step = 1; step < size; step *= 2) {
     if (rank % (2 * step) == step) {
@@ -151,11 +151,13 @@ HullResult<T> convex_hull(MPI_Comm comm, std::span<const Point2<T>> local, const
       const auto wait_start = Clock::now();
       detail::check_mpi(MPI_Probe(rank + step, kTagVertices, comm, MPI_STATUS_IGNORE), "MPI_Probe");
       wait_ms += milliseconds_since(wait_start);
-      const auto merge_start = Clock::now();
+      const auto receive_start = Clock::now();
       HullResult<T> right;
       right.vertices = detail::receive_vector<Point2<T>>(rank + step, kTagVertices, comm);
       if (options.indices)
         right.indices = detail::receive_vector<std::int64_t>(rank + step, kTagIndices, comm);
+      receive_ms += milliseconds_since(receive_start);
+      const auto merge_start = Clock::now();
       part = merge_parts(part, right, options);
       merge_ms += milliseconds_since(merge_start);
     }
@@ -169,7 +171,7 @@ HullResult<T> convex_hull(MPI_Comm comm, std::span<const Point2<T>> local, const
   detail::check_mpi(MPI_Reduce(&local_ms, &slowest_local_ms, 1, MPI_DOUBLE, MPI_MAX, 0, comm), "MPI_Reduce");
   if (rank != 0) return {};
   if (reduction) {
-    *reduction = {size, slowest_local_ms, wait_ms, merge_ms, local_vertices};
+    *reduction = {size, slowest_local_ms, wait_ms, receive_ms, merge_ms, local_vertices};
   }
   if (options.stats) {
     *options.stats = local_stats;

@@ -4,6 +4,18 @@
 // sends it to the others, so every rank builds the same points and the same split.
 #include <gtest/gtest.h>
 #include <mpi.h>
+#ifdef WAGENER_HAVE_CUDA
+#include <cuda_runtime.h>
+#else
+namespace {
+// Without CUDA the GPU test skips before it asks.
+constexpr int cudaSuccess = 0;
+int cudaGetDeviceCount(int* count) {
+  *count = 0;
+  return cudaSuccess;
+}
+}  // namespace
+#endif
 
 #include <algorithm>
 #include <cstdint>
@@ -12,6 +24,7 @@
 #include <span>
 #include <vector>
 
+#include "cuda/cuda_backend.hpp"
 #include "generators.hpp"
 #include "wagener/error.hpp"
 #include "wagener/hull.hpp"
@@ -114,6 +127,44 @@ TEST(MpiConvexHull, NonFinitePointOnOneRankFailsOnEveryRank) {
   if (world_rank() == world_size() - 1) local.push_back({std::numeric_limits<double>::quiet_NaN(), 0});
   EXPECT_THROW(wagener::mpi::convex_hull<double>(MPI_COMM_WORLD, local, {wagener::Backend::cpu}),
                wagener::input_error);
+}
+
+// On a machine with GPUs (label cuda; skipped on every rank when any rank lacks a device): every
+// rank hulls its part on the GPU, ranks on one host on device (local rank mod count), and the hull
+// is the CPU's.
+TEST(MpiConvexHullCuda, RanksHullOnDeviceLocalRankModCount) {
+  int usable = wagener::cuda_available() ? 1 : 0;
+  MPI_Allreduce(MPI_IN_PLACE, &usable, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  if (usable == 0) GTEST_SKIP() << "no CUDA device on some rank";
+  const std::uint64_t seed = shared_fresh_seed();
+  SCOPED_TRACE("WAGENER_TEST_SEED=" + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  const auto rank = static_cast<std::size_t>(world_rank());
+  for (const auto& family : wagener::testing::all_families<float>()) {
+    SCOPED_TRACE(family.name);
+    const auto points = family.make(std::size_t{1} << 21, rng);
+    const auto cuts = random_cuts(points.size(), rng);
+    const std::span<const wagener::Point2<float>> all(points);
+    wagener::HullOptions options;
+    options.backend = wagener::Backend::cuda;
+    options.indices = true;
+    const auto result = wagener::mpi::convex_hull<float>(
+        MPI_COMM_WORLD, all.subspan(cuts[rank], cuts[rank + 1] - cuts[rank]), options);
+    if (rank == 0) {
+      options.backend = wagener::Backend::cpu;
+      const auto expected = wagener::compute_hull<float>(all, options);
+      EXPECT_EQ(result.vertices, expected.vertices);
+      EXPECT_EQ(result.indices, expected.indices);
+    }
+  }
+  MPI_Comm host = MPI_COMM_NULL;
+  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &host);
+  int local_rank = 0;
+  MPI_Comm_rank(host, &local_rank);
+  MPI_Comm_free(&host);
+  int devices = 0;
+  ASSERT_EQ(cudaGetDeviceCount(&devices), cudaSuccess);
+  EXPECT_EQ(wagener::cuda::chosen_device_ordinal(), local_rank % devices);
 }
 
 }  // namespace

@@ -70,13 +70,15 @@ int run_hull(const cli::HullCommand& cmd, MPI_Comm comm) {
                  "ranks           %d\n"
                  "read (slowest)  %.3f ms\n"
                  "local hulls     %.3f ms (slowest rank), %lld vertices in all\n"
-                 "merge wait      %.3f ms\n"
-                 "merge           %.3f ms (receiving and merging hulls on rank 0)\n"
+                 "merge wait      %.3f ms (rank 0 waiting for its partners' hulls)\n"
+                 "merge receive   %.3f ms\n"
+                 "merge           %.3f ms (merge_hulls on rank 0)\n"
                  "output          %.3f ms\n"
                  "total           %.3f ms\n",
                  reduction.ranks, slowest_read_ms, reduction.local_milliseconds,
                  static_cast<long long>(reduction.local_vertices), reduction.wait_milliseconds,
-                 reduction.merge_milliseconds, output_ms, milliseconds_since(start));
+                 reduction.receive_milliseconds, reduction.merge_milliseconds, output_ms,
+                 milliseconds_since(start));
   }
   return 0;
 }
