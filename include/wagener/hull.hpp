@@ -1,6 +1,7 @@
 // upper_hull() and convex_hull(): the library's two entry points.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -64,7 +65,25 @@ struct HullOptions {
   bool presorted = false;
   /// compute_hull() only: also return, for each vertex, the smallest input index holding it.
   bool indices = false;
+  /// The cuda backend (and automatic, when it picks cuda) on several GPUs of this process: the points
+  /// are split into one contiguous slice per device, each hulled on its device by a host thread of its
+  /// own, and the slices' hulls merged by merge_hulls(). Empty: the current device alone, as without
+  /// this option. {all_devices}: every device. parse_devices() reads the command line's form. A
+  /// device that does not exist is an std::invalid_argument; a list with the cpu or pram backend,
+  /// or with a trace, is an std::invalid_argument too.
+  std::vector<int> devices = {};
+  /// hull_of_file() (wagener/stream.hpp): the most bytes of points and buffers it may hold at once;
+  /// 0: no limit (the whole file is read, as read_points() does). compute_hull() ignores it.
+  std::size_t memory_limit = 0;
 };
+
+/// HullOptions::devices holding only this value means every device of the machine.
+inline constexpr int all_devices = -1;
+
+/// Parses the command line's --devices: "all" ({all_devices}) or device numbers separated by commas
+/// ("0,1"), each at most once. Throws std::invalid_argument otherwise. Whether the devices exist is
+/// checked when a hull runs on them.
+std::vector<int> parse_devices(std::string_view list);
 
 /// What compute_hull() returns: the vertices and, when asked (HullOptions::indices), their input
 /// indices (what scipy's ConvexHull.vertices gives).

@@ -181,6 +181,7 @@ expect_error "unsorted at the end with --presorted" "^$(message_of "$dir/unsorte
 expect_error "unsorted where a part begins, --presorted" "^wagener: $dir/halves\.txt:[0-9]+: points not sorted" "$dir/halves.txt" --presorted
 expect_error "--trace refused" "not available in wagener-mpi" "$dir/disk.txt" --trace "$dir/t.txt"
 expect_error "--svg refused" "not available in wagener-mpi" "$dir/disk.txt" --svg "$dir/t.svg"
+expect_error "--memory-limit refused" "not available in wagener-mpi" "$dir/disk.txt" --memory-limit 1G
 expect_error "standard input refused" "standard input" -
 expect_error "--indices with wkt refused" "indices" "$dir/disk.txt" --indices --output-format wkt
 

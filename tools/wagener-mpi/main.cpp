@@ -36,6 +36,11 @@ int run_hull(const cli::HullCommand& cmd, MPI_Comm comm) {
         "--trace, --svg and --ps are not available in wagener-mpi: they need every point "
         "(or every round) in one process; use wagener hull");
   }
+  if (!cmd.memory_limit.empty()) {
+    throw cli::usage_error(
+        "--memory-limit is not available in wagener-mpi: each rank maps its part of the "
+        "file whole; more ranks make the parts smaller");
+  }
   const wagener::OutputOptions output = cli::output_options(cmd);
   wagener::ReadOptions read = cli::read_options(cmd);
   read.check_values = false;  // binary: the hull's pass checks the values; a second read names the byte
@@ -106,7 +111,7 @@ int run(int argc, char** argv, int rank) {
       "Each rank reads its part of FILE (binary: a range of points; text and csv: a range of lines),\n"
       "hulls it with --backend (GPU ranks on one host use device local-rank mod count), and the hulls\n"
       "are merged in a tree to rank 0, which writes the hull exactly as `wagener hull` does.\n"
-      "Not available: standard input, --trace, --svg, --ps (exit 2).\n"
+      "Not available: standard input, --trace, --svg, --ps, --memory-limit (exit 2).\n"
       "Exit codes, the same on every rank: 0 success, 2 bad input or usage (one message, from rank 0,\n"
       "naming the file and line or byte), 1 any other failure. No output file is left after an error.");
   cli::HullCommand hull;

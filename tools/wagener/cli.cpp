@@ -111,6 +111,7 @@ wagener::HullOptions hull_options(const HullCommand& cmd, wagener::HullStats* st
   options.part = cmd.upper ? wagener::HullPart::upper : wagener::HullPart::full;
   options.presorted = cmd.presorted;  // already checked while reading; checked again, cheaply
   options.indices = cmd.indices;
+  if (!cmd.devices.empty()) options.devices = wagener::parse_devices(cmd.devices);
   return options;
 }
 
@@ -130,6 +131,39 @@ template void write_result<double>(const HullCommand&, const wagener::HullResult
 
 namespace {
 
+/// --memory-limit: the file is read and hulled a chunk at a time (wagener/stream.hpp), so nothing
+/// that needs every point at once (pictures, a trace, indices, the check of --presorted) applies.
+template <class T>
+int run_streamed_hull(const HullCommand& cmd, const wagener::OutputOptions& output, ProgressLine& progress) {
+  const auto refuse = [](const char* what) {
+    throw usage_error(std::string(what) + " needs every point at once: it takes no --memory-limit");
+  };
+  if (cmd.render || !cmd.svg.empty() || !cmd.ps.empty()) refuse("a picture");
+  if (!cmd.trace.empty()) refuse("a trace");
+  if (cmd.indices) refuse("--indices");
+  if (cmd.presorted) refuse("--presorted (checked over the whole input)");
+  wagener::HullStats stats;
+  wagener::HullOptions options = hull_options(cmd, &stats, nullptr);
+  options.presorted = false;
+  options.memory_limit = wagener::parse_memory_size(cmd.memory_limit);
+  wagener::ReadOptions read = read_options(cmd);
+  read.require_sorted = false;
+  progress.phase("hulling " + (cmd.input == "-" ? std::string("standard input") : cmd.input) + " in chunks");
+  const auto result = wagener::hull_of_file<T>(cmd.input, read, options);
+  progress.phase("writing " + (cmd.output == "-" ? std::string("the hull") : cmd.output));
+  const auto start = std::chrono::steady_clock::now();
+  write_result<T>(cmd, result, output);
+  const double output_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  progress.finish();
+  if (cmd.stats) {
+    print_stats(stats, cmd.precision, cmd.upper);
+    std::fprintf(stderr, "memory limit    %s (%zu bytes)\n", cmd.memory_limit.c_str(), options.memory_limit);
+    std::fprintf(stderr, "output          %.3f ms\n", output_ms);
+  }
+  return 0;
+}
+
 template <class T>
 int run_hull(const HullCommand& cmd) {
   const bool tracing = !cmd.trace.empty() || cmd.render_trace;
@@ -142,6 +176,7 @@ int run_hull(const HullCommand& cmd) {
   // auto picks the CPU for most inputs. auto starts it once the cost model has chosen it.
 
   ProgressLine progress(!cmd.quiet && (cmd.progress || ::isatty(STDERR_FILENO) == 1));
+  if (!cmd.memory_limit.empty()) return run_streamed_hull<T>(cmd, output, progress);
   progress.phase("reading " + (cmd.input == "-" ? std::string("standard input") : cmd.input));
   wagener::ReadOptions read = read_options(cmd);
   const auto points = wagener::read_points<T>(cmd.input, read);
@@ -313,6 +348,33 @@ void add_hull_options(CLI::App& command, HullCommand& hull) {
   command.add_option("--svg", hull.svg,
                      "Also draw the points and the hull as SVG here (with --trace: the rounds too)");
   command.add_option("--ps", hull.ps, "Also draw them as PostScript here");
+  command
+      .add_option("--devices", hull.devices,
+                  "Several GPUs of this machine (cuda or auto backend): all, or device numbers such as "
+                  "0,1; the points are split among them and their hulls merged")
+      ->check([](const std::string& list) -> std::string {
+        try {
+          wagener::parse_devices(list);
+          return {};
+        } catch (const std::invalid_argument& e) {
+          return e.what();
+        }
+      });
+  command
+      .add_option("--memory-limit", hull.memory_limit,
+                  "Hull in bounded memory, e.g. 512M or 2G (at least 1M): the file is read a chunk at a "
+                  "time, each chunk filtered against the hull so far and merged into it; hull-like input "
+                  "whose hull outgrows an eighth of the limit fails (exit 1). Not with pictures, --trace, "
+                  "--indices or --presorted")
+      ->check([](const std::string& size) -> std::string {
+        try {
+          if (wagener::parse_memory_size(size) < wagener::kMinMemoryLimit)
+            return "a memory limit must be at least 1M";
+          return {};
+        } catch (const std::invalid_argument& e) {
+          return e.what();
+        }
+      });
 }
 
 int run_hull_command(const HullCommand& cmd) {

@@ -34,7 +34,9 @@ struct HullCommand {
   bool stats = false;
   std::string trace;  // --trace FILE (hull) ; "" = none
   std::string trace_format = "auto";
-  std::string svg, ps;  // --svg FILE, --ps FILE (hull)
+  std::string svg, ps;       // --svg FILE, --ps FILE (hull)
+  std::string devices;       // --devices all|LIST ; "" = the current device alone
+  std::string memory_limit;  // --memory-limit SIZE ; "" = no limit
   // render only
   bool render = false;
   bool render_trace = false;  // draw the rounds as small multiples
