@@ -2,6 +2,7 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstring>
 #include <future>
@@ -55,6 +56,11 @@ StartupState& startup_state() {
   return *state;
 }
 
+// The process's device: its local rank (choose_device_for_local_rank) mod the device count, fixed
+// by the start-up, so that ranks sharing a host spread over its devices.
+std::atomic<int> local_rank{0};
+std::atomic<int> chosen_device{0};
+
 std::string start_driver_and_context() {
   int count = 0;
   if (const cudaError_t e = cudaGetDeviceCount(&count); e != cudaSuccess) {
@@ -62,6 +68,11 @@ std::string start_driver_and_context() {
     return std::string(cudaGetErrorString(e)) + " (" + cudaGetErrorName(e) + ")";
   }
   if (count == 0) return "the driver reports no device";
+  chosen_device = local_rank.load() % count;
+  if (const cudaError_t e = cudaSetDevice(chosen_device.load()); e != cudaSuccess) {
+    cudaGetLastError();
+    return "cannot select device " + std::to_string(chosen_device.load()) + ": " + cudaGetErrorString(e);
+  }
   if (const cudaError_t e = cudaFree(nullptr); e != cudaSuccess) {  // creates the primary context
     cudaGetLastError();
     return std::string("cannot create a context: ") + cudaGetErrorString(e);
@@ -103,9 +114,24 @@ DeviceStartup device_startup() {
   return out;
 }
 
+// The calling thread works on the chosen device (a thread starts on device 0).
+bool use_chosen_device() {
+  if (!startup_state().outcome.get().empty()) return false;
+  WAGENER_CUDA_CHECK(cudaSetDevice(chosen_device.load()));
+  return true;
+}
+
 bool device_available() {
   start_device();
-  return startup_state().outcome.get().empty();
+  return use_chosen_device();
+}
+
+void choose_device_for_local_rank(int rank) {
+  local_rank = rank < 0 ? 0 : rank;
+}
+
+int chosen_device_ordinal() {
+  return device_available() ? chosen_device.load() : -1;
 }
 
 void require_device() {
@@ -113,6 +139,7 @@ void require_device() {
   if (const std::string& reason = startup_state().outcome.get(); !reason.empty()) {
     throw cuda_error("no CUDA device available: " + reason);
   }
+  use_chosen_device();
 }
 
 template <class T>

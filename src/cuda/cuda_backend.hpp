@@ -1,4 +1,4 @@
-// Host-side entry points of the CUDA backend. Only src/hull.cpp includes this.
+// Host-side entry points of the CUDA backend. Only src/hull.cpp and src/mpi/ include this.
 #pragma once
 
 #include <functional>
@@ -28,6 +28,11 @@ DeviceStartup device_startup();
 bool device_available();
 /// Throws cuda_error("no CUDA device available: REASON") unless device_available().
 void require_device();
+/// Processes sharing a host (MPI ranks): this one uses device `local_rank` mod the device count
+/// (default: device 0). Call before the device starts; the start-up fixes the choice.
+void choose_device_for_local_rank(int local_rank);
+/// The device this process uses (starts it and waits), or -1 without one.
+int chosen_device_ordinal();
 
 /// Upper hull of sorted host points on the device (copied in through pinned staging).
 template <class T>

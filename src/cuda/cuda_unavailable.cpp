@@ -24,6 +24,12 @@ void require_device() {
   no_cuda();
 }
 
+void choose_device_for_local_rank(int) {}
+
+int chosen_device_ordinal() {
+  return -1;
+}
+
 template <class T>
 std::vector<Point2<T>> upper_hull(std::span<const Point2<T>>, HullStats*) {
   no_cuda();
