@@ -64,11 +64,25 @@ std::vector<Point2<T>> square_with_edge_points(int e, std::size_t n, std::mt1993
   return pts;
 }
 
-/// The families of tests/generators.hpp, and the square with edge points at scale 1 and near both
-/// ends of the exponent range.
+/// PBBS's Kuzmin distribution: a uniform direction at radius sqrt(1 / (1 - s)^2 - 1), s uniform in
+/// [0, 1): a dense core and a heavy tail, so the hull's few vertices lie far from most points.
+template <class T>
+std::vector<Point2<T>> kuzmin(std::size_t n, std::mt19937_64& rng) {
+  std::uniform_real_distribution<double> u(0, 1);
+  std::vector<Point2<T>> pts(n);
+  for (auto& p : pts) {
+    const double s = u(rng), a = 2 * std::numbers::pi * u(rng), r = std::sqrt(1 / ((1 - s) * (1 - s)) - 1);
+    p = {static_cast<T>(r * std::cos(a)), static_cast<T>(r * std::sin(a))};
+  }
+  return pts;
+}
+
+/// The families of tests/generators.hpp, Kuzmin's, and the square with edge points at scale 1 and
+/// near both ends of the exponent range.
 template <class T>
 std::vector<testing::Family<T>> filter_families() {
   auto families = testing::all_families<T>();
+  families.push_back({"kuzmin", kuzmin<T>});
   const int big = std::numeric_limits<T>::max_exponent - 4, small = std::numeric_limits<T>::min_exponent + 4;
   for (const int e : {0, big, small}) {
     families.push_back(
