@@ -1,10 +1,11 @@
 // bench_cpu_floor [--sizes N,N,...] [--families F,F,...] [--precisions f64,f32] [--runs R]
-//                 [--peers-up-to N] [--kernel widest|avx512|avx2|scalar]
+//                 [--peers-up-to N] [--kernel widest|avx512|avx2|scalar] [--threads T]
 // wagener's cpu backend in memory (the hull call alone) against the floor: reading the same array
 // once with the same number of threads the backend uses, in the same process, right before. With
 // --peers-up-to N (default 10^7; 0: none), CGAL's convex_hull_2 and Qhull on the f64 inputs up to N
-// points. Prints a markdown table on stdout (progress on stderr); exits 1 when CGAL's hull differs
-// from wagener's.
+// points (where the benchmark was built with them). --threads T (default: one per hardware thread) caps the
+// backend's threads and the floor's alike; the public convex_hull() column always uses every hardware thread.
+// Prints a markdown table on stdout (progress on stderr); exits 1 when CGAL's hull differs from wagener's.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -20,11 +21,13 @@
 #include <thread>
 #include <vector>
 
+#if defined(WAGENER_BENCH_PEERS)
 #include "cgal_peer.hpp"
+#include "qhull_peer.hpp"
+#endif
 #include "core/parallel_slices.hpp"
 #include "cpu/filter_pass.hpp"
 #include "families.hpp"
-#include "qhull_peer.hpp"
 #include "wagener/hull.hpp"
 
 namespace {
@@ -81,7 +84,7 @@ std::uint64_t read_once(std::span<const Point2<T>> pts, std::size_t threads) {
   return s;
 }
 
-std::vector<Point2<double>> canonical(std::vector<Point2<double>> hull) {
+[[maybe_unused]] std::vector<Point2<double>> canonical(std::vector<Point2<double>> hull) {
   std::rotate(hull.begin(), std::min_element(hull.begin(), hull.end(), wagener::lex_less<double>),
               hull.end());
   return hull;
@@ -100,6 +103,7 @@ struct Options {
   int runs = 9;
   std::size_t peers_up_to = 10'000'000;
   wagener::cpu::FilterKernel kernel = wagener::cpu::FilterKernel::widest;
+  unsigned threads = 0;  // 0: one per hardware thread
 };
 
 std::vector<std::string> split(const std::string& list) {
@@ -126,6 +130,7 @@ const char* kernel_name(wagener::cpu::FilterKernel kernel) {
   return "?";
 }
 
+#if defined(WAGENER_BENCH_PEERS)
 /// CGAL and Qhull on the same f64 points; their medians into `cgal` and `qhull`. False when CGAL's
 /// hull is not wagener's.
 bool run_peers(const Options& o, const std::vector<Point2<double>>& pts,
@@ -153,6 +158,8 @@ bool run_peers(const Options& o, const std::vector<Point2<double>>& pts,
   return ok;
 }
 
+#endif
+
 /// One table row: the floor, wagener, and (f64, small enough) the peers. Returns false on a mismatch.
 template <class T>
 bool bench_case(const Options& o, const std::string& family, std::size_t n, const char* precision) {
@@ -165,14 +172,14 @@ bool bench_case(const Options& o, const std::string& family, std::size_t n, cons
                                   pts[i] = bench::full_family_point<T>(i, f);
                               });
   const std::size_t threads =
-      wagener::detail::slice_count(n, wagener::detail::resolve_threads(0), kMinPointsPerThread);
+      wagener::detail::slice_count(n, wagener::detail::resolve_threads(o.threads), kMinPointsPerThread);
   const std::span<const Point2<T>> span(pts);
 
   const Timing floor = time_runs("floor: read once, " + std::to_string(threads) + " threads", o.runs,
                                  [&] { return read_once(span, threads); });
   std::vector<Point2<T>> hull;
   std::int64_t survivors = 0;
-  const wagener::cpu::FilterPolicy policy{wagener::cpu::FilterUse::automatic, o.kernel};
+  const wagener::cpu::FilterPolicy policy{wagener::cpu::FilterUse::automatic, o.kernel, o.threads};
   const Timing ours = time_runs("wagener cpu", o.runs, [&] {
     hull = wagener::cpu::convex_hull_parallel<T>(span, &survivors, policy);
     return hull.size();
@@ -184,9 +191,11 @@ bool bench_case(const Options& o, const std::string& family, std::size_t n, cons
 
   std::string cgal = "—", qhull = "—";
   bool ok = true;
+#if defined(WAGENER_BENCH_PEERS)
   if constexpr (std::is_same_v<T, double>) {
     if (n <= o.peers_up_to) ok = run_peers(o, pts, hull, cgal, qhull);
   }
+#endif
   std::printf(
       "| %s | %s | %zu | %zu | %.2f | %.2f (%.2f–%.2f) | **%.2f×** | %.2f | %.3f %% | %zu | %s | %s |\n",
       family.c_str(), precision, n, threads, floor.median_ms, ours.median_ms, ours.min_ms, ours.max_ms,
@@ -216,6 +225,8 @@ int main(int argc, char** argv) {
         o.precisions = split(value);
       } else if (arg == "--runs") {
         o.runs = std::stoi(value);
+      } else if (arg == "--threads") {
+        o.threads = static_cast<unsigned>(std::stoul(value));
       } else if (arg == "--peers-up-to") {
         o.peers_up_to = static_cast<std::size_t>(std::stod(value));
       } else if (arg == "--kernel") {
@@ -238,7 +249,7 @@ int main(int argc, char** argv) {
         stderr,
         "bench_cpu_floor: %s\nusage: bench_cpu_floor [--sizes 1e6,1e7,1e8] [--families "
         "disk,square,gaussian,in-circle,kuzmin] [--precisions f64,f32] [--runs 9] [--peers-up-to 1e7] "
-        "[--kernel widest|avx512|avx2|scalar]\n",
+        "[--kernel widest|avx512|avx2|scalar] [--threads T]\n",
         e.what());
     return 2;
   }

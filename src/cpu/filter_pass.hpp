@@ -23,6 +23,7 @@ enum class FilterUse { automatic, always, never };
 struct FilterPolicy {
   FilterUse use = FilterUse::automatic;
   FilterKernel kernel = FilterKernel::widest;
+  unsigned threads = 0;  // at most this many threads; 0: one per hardware thread
 };
 
 /// Whether this processor can run `kernel` (widest and scalar: always).

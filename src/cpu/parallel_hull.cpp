@@ -39,8 +39,8 @@ constexpr std::size_t kMaxPolygonVertices = 1024;
 // the filter would cost a ring test per point and save nothing, so every point is kept untested.
 constexpr double kMinUsefulDiscard = 0.1;
 
-std::size_t thread_count(std::size_t n) {
-  return detail::slice_count(n, detail::resolve_threads(0), kMinPointsPerThread);
+std::size_t thread_count(std::size_t n, unsigned requested) {
+  return detail::slice_count(n, detail::resolve_threads(requested), kMinPointsPerThread);
 }
 
 /// Runs body(t, begin, end) on `threads` contiguous slices of [0, n).
@@ -166,7 +166,7 @@ std::vector<Point2<T>> convex_hull_parallel(std::span<const Point2<T>> points, s
                                             const FilterPolicy& policy) {
   const std::size_t n = points.size();
   if (n == 0) return {};
-  const std::size_t threads = thread_count(n);
+  const std::size_t threads = thread_count(n, policy.threads);
 
   InnerPolygon inner;
   if (policy.use == FilterUse::always || (policy.use == FilterUse::automatic && n >= kMinPointsToFilter)) {
