@@ -22,14 +22,31 @@ WAGENER_HD inline double unit_hash(std::uint64_t i) {
 
 inline constexpr const char* kFullFamilies[] = {"square", "disk", "gaussian", "circle"};
 inline constexpr int kCircle = 3;
+// PBBS's two other random inputs (its convex hull benchmark's "in circle" and "kuzmin"), beyond
+// kFullFamilies so that the GPU tables keep their rows; full_family_point(i, kInCircle) and so on.
+inline constexpr int kInCircle = 4, kKuzmin = 5;
+inline constexpr const char* kAllFamilies[] = {"square", "disk", "gaussian", "circle", "in-circle", "kuzmin"};
 
 /// Point i of an unsorted family: 0 uniform square, 1 disk (area-preserving map), 2 gaussian
-/// (Box-Muller), 3 circle (cos, sin of a uniform angle: every point on or next to the hull).
+/// (Box-Muller), 3 circle (cos, sin of a uniform angle: every point on or next to the hull),
+/// 4 in-circle (uniform in the unit disk by rejection from the square, as PBBS draws it), 5 kuzmin
+/// (a uniform direction at radius sqrt(1 / (1 - s)^2 - 1), s uniform: a dense core and a heavy tail,
+/// PBBS's Kuzmin distribution).
 template <class T>
 WAGENER_HD wagener::Point2<T> full_family_point(std::uint64_t i, int family) {
   const double u = unit_hash(2 * i), v = unit_hash(2 * i + 1);
   double x = 2 * u - 1, y = 2 * v - 1;
-  if (family == 1) {
+  if (family == kInCircle) {
+    // Attempt k of point i draws from its own stream; 64 misses in a row have probability 1e-43.
+    for (std::uint64_t k = 1; k < 64 && x * x + y * y > 1; ++k) {
+      x = 2 * unit_hash(2 * (i << 6 | k) + (1ull << 62)) - 1;
+      y = 2 * unit_hash(2 * (i << 6 | k) + 1 + (1ull << 62)) - 1;
+    }
+  } else if (family == kKuzmin) {
+    const double r = sqrt(1 / ((1 - u) * (1 - u)) - 1), a = 2 * M_PI * v;
+    x = r * cos(a);
+    y = r * sin(a);
+  } else if (family == 1) {
     const double r = sqrt(u), a = 2 * M_PI * v;
     x = r * cos(a);
     y = r * sin(a);

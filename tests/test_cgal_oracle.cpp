@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <random>
 
+#include "cpu/filter_pass.hpp"
 #include "generators.hpp"
 #include "wagener/hull.hpp"
 
@@ -59,6 +60,24 @@ TYPED_TEST(CgalOracle, CpuAndPramEqualCgalOnEveryFamily) {
         SCOPED_TRACE(std::string(backend_name(backend)));
         ASSERT_EQ(convex_hull<T>(pts, {backend, nullptr}), expected);
         ASSERT_EQ(upper_hull<T>(sorted, {backend, nullptr}), upper_part(expected));
+      }
+    }
+  }
+}
+
+TYPED_TEST(CgalOracle, CpuWithTheFilterForcedOnAndOffEqualsCgalOnEveryFamily) {
+  using T = TypeParam;
+  const auto seed = testing::fresh_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  for (const auto& family : testing::all_families<T>()) {
+    for (std::size_t n : {3u, 257u, 5000u, 140009u}) {
+      SCOPED_TRACE(family.name + " n=" + std::to_string(n));
+      const auto pts = family.make(n, rng);
+      const auto expected = cgal_hull(pts);
+      for (const auto use : {cpu::FilterUse::always, cpu::FilterUse::never}) {
+        SCOPED_TRACE(use == cpu::FilterUse::always ? "filter forced on" : "filter off");
+        ASSERT_EQ(cpu::convex_hull_parallel<T>(pts, nullptr, {use, cpu::FilterKernel::widest}), expected);
       }
     }
   }

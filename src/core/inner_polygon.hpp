@@ -101,8 +101,11 @@ class InnerPolygon {
   InnerPolygon() = default;
 
   /// `poly`: strictly convex, counter-clockwise, finite; each vertex an input point. At most
-  /// `max_vertices` of them are kept, so that the lookup tables stay in cache.
-  explicit InnerPolygon(std::vector<Point2<double>> poly, std::size_t max_vertices = 1024) {
+  /// `max_vertices` of them are kept, so that the lookup tables stay in cache. `preferred_center`
+  /// (optional: where most points are, such as a sample's median) is tried first as the center of
+  /// the disk and the box; any center strictly inside is correct, one amid the points is fast.
+  explicit InnerPolygon(std::vector<Point2<double>> poly, std::size_t max_vertices = 1024,
+                        const Point2<double>* preferred_center = nullptr) {
     if (poly.size() > max_vertices) {
       // Every step-th vertex of a strictly convex polygon forms a strictly convex polygon inside it.
       const std::size_t step = (poly.size() + max_vertices - 1) / max_vertices;
@@ -111,7 +114,7 @@ class InnerPolygon {
       poly.swap(thinned);
     }
     if (poly.size() < 3) return;
-    if (!choose_center(poly)) return;
+    if (!choose_center(poly, preferred_center)) return;
     usable_ = true;
     build_fan(poly);
     build_disk(poly);
@@ -139,9 +142,10 @@ class InnerPolygon {
   const std::vector<int>& buckets() const { return bucket_; }
 
  private:
-  // The center: the middle of the polygon's bounding box, else the centroid of three spread
-  // vertices, each rounded, so each is certified strictly inside with the exact orient2d.
-  bool choose_center(const std::vector<Point2<double>>& poly) {
+  // The center: the preferred one if given, else the middle of the polygon's bounding box, else the
+  // centroid of three spread vertices, each rounded, so each is certified strictly inside with the
+  // exact orient2d.
+  bool choose_center(const std::vector<Point2<double>>& poly, const Point2<double>* preferred) {
     double xmin = poly[0].x, xmax = xmin, ymin = poly[0].y, ymax = ymin;
     for (const auto& v : poly) {
       xmin = std::min(xmin, v.x), xmax = std::max(xmax, v.x);
@@ -150,9 +154,10 @@ class InnerPolygon {
     const std::size_t k = poly.size();
     const auto &a = poly[0], &b = poly[k / 3], &c = poly[2 * k / 3];
     // Halves and thirds first: the sums cannot overflow.
-    const Point2<double> candidates[] = {{xmin / 2 + xmax / 2, ymin / 2 + ymax / 2},
+    const Point2<double> candidates[] = {preferred ? *preferred : Point2<double>{NAN, NAN},
+                                         {xmin / 2 + xmax / 2, ymin / 2 + ymax / 2},
                                          {a.x / 3 + b.x / 3 + c.x / 3, a.y / 3 + b.y / 3 + c.y / 3}};
-    for (const auto& cand : candidates) {
+    for (const auto& cand : candidates) {  // strictly_inside_exact refuses NaN
       if (strictly_inside_exact(poly, cand)) {
         scalars_.cx = cand.x, scalars_.cy = cand.y;
         xmin_ = xmin, xmax_ = xmax, ymin_ = ymin, ymax_ = ymax;

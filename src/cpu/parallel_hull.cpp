@@ -12,6 +12,7 @@
 #include "core/chains.hpp"
 #include "core/inner_polygon.hpp"
 #include "core/parallel_slices.hpp"
+#include "cpu/filter_pass.hpp"
 #include "cpu/monotone_chain.hpp"
 #include "wagener/error.hpp"
 #include "wagener/predicates.hpp"
@@ -29,6 +30,8 @@ constexpr std::size_t kMinPointsToFilter = 512;
 // 3.4 ms); 32k was the fastest overall.
 constexpr std::size_t kSampleSize = 1 << 15;
 constexpr std::size_t kMinSampleStride = 4;
+// About this many sample points choose the center of the inner polygon's disk and box.
+constexpr std::size_t kMedianSample = 1024;
 // The inner polygon keeps at most this many of the sample hull's vertices, so that its lookup
 // tables stay in the L1/L2 cache whatever the input.
 constexpr std::size_t kMaxPolygonVertices = 1024;
@@ -36,8 +39,8 @@ constexpr std::size_t kMaxPolygonVertices = 1024;
 // the filter would cost a ring test per point and save nothing, so every point is kept untested.
 constexpr double kMinUsefulDiscard = 0.1;
 
-std::size_t thread_count(std::size_t n) {
-  return detail::slice_count(n, detail::resolve_threads(0), kMinPointsPerThread);
+std::size_t thread_count(std::size_t n, unsigned requested) {
+  return detail::slice_count(n, detail::resolve_threads(requested), kMinPointsPerThread);
 }
 
 /// Runs body(t, begin, end) on `threads` contiguous slices of [0, n).
@@ -54,33 +57,6 @@ bool is_finite(const Point2<T>& p) {
 using core::InnerPolygon;
 using core::InnerPolygonView;
 
-// The fan test is rare (points near the polygon's boundary) and long: out of line, it keeps the
-// quick loop small.
-[[gnu::noinline]] bool fan_inside(const InnerPolygonView& poly, double px, double py) {
-  return poly.fan_inside(px, py);
-}
-
-/// Writes each point of [in, in + len) to out (which may be in) in turn, advancing past it unless
-/// it is certified inside the polygon: the kept points end up first, in order, with no branch on the
-/// outcome. Returns how many were kept.
-template <class T>
-std::size_t compact(const InnerPolygon& inner, const Point2<T>* in, std::size_t len, Point2<T>* out) {
-  // A local copy, so that the quick tests' constants stay in registers: read through a reference
-  // they might, for all the compiler knows, alias the points stored to out.
-  const InnerPolygonView poly = inner.view();
-  std::size_t kept = 0;
-  for (std::size_t i = 0; i < len; ++i) {
-    const Point2<T> p = in[i];
-    out[kept] = p;
-    const double px = static_cast<double>(p.x), py = static_cast<double>(p.y);
-    bool inside = poly.quick_inside(px, py);
-    if (!inside) [[unlikely]]
-      inside = fan_inside(poly, px, py);
-    kept += !inside;
-  }
-  return kept;
-}
-
 /// The exact hull of `points` (finite, any order), serially, by the same method as the whole
 /// input: the hull of a sub-sample bounds an inner polygon, and only the points it does not certify
 /// inside are sorted. Sorting 32k sample points outright cost more than the filter pass itself.
@@ -91,7 +67,7 @@ std::vector<Point2<double>> hull_by_filter(std::vector<Point2<double>> points) {
     for (std::size_t i = 0; i < points.size(); i += kStride) sub.push_back(points[i]);
     const InnerPolygon inner(hull_by_filter(std::move(sub)), kMaxPolygonVertices);
     if (inner.enabled()) {
-      points.resize(compact(inner, points.data(), points.size(), points.data()));
+      points.resize(keep_uncertified(inner.view(), points.data(), points.size(), points.data()));
     }
   }
   std::sort(points.begin(), points.end(), lex_less<double>);
@@ -99,18 +75,54 @@ std::vector<Point2<double>> hull_by_filter(std::vector<Point2<double>> points) {
 }
 
 /// The inner polygon from the exact hull of every stride-th finite point (all of them input points,
-/// so the polygon lies inside the hull); disabled when that hull is degenerate, or when it would
-/// discard too few points to pay for its test (a hull-like input such as a circle), judged by how
-/// many of the sample points it discards.
+/// so the polygon lies inside the hull); disabled when that hull is degenerate, or, unless `forced`,
+/// when it would discard too few points to pay for its test (a hull-like input such as a circle),
+/// judged by how many of the sample points it discards.
 template <class T>
-InnerPolygon sample_polygon(std::span<const Point2<T>> points, std::size_t stride) {
-  std::vector<Point2<double>> sample;
-  sample.reserve(points.size() / stride + 1);
-  for (std::size_t i = 0; i < points.size(); i += stride) {
-    const auto& p = points[i];
-    if (is_finite(p)) sample.push_back({static_cast<double>(p.x), static_cast<double>(p.y)});
+InnerPolygon sample_polygon(std::span<const Point2<T>> points, std::size_t stride, bool forced,
+                            std::size_t threads) {
+  // Each thread gathers and hulls its share of the sample; the hull of those hulls' vertices is the
+  // sample's hull. (On one thread, the gather's cache misses and the hull were ~1 ms before the pass.)
+  std::vector<std::vector<Point2<double>>> parts(threads), part_hulls(threads);
+  parallel_slices(points.size(), threads, [&](std::size_t t, std::size_t begin, std::size_t end) {
+    std::vector<Point2<double>>& part = parts[t];
+    for (std::size_t i = (begin + stride - 1) / stride * stride; i < end; i += stride) {
+      const auto& p = points[i];
+      if (is_finite(p)) part.push_back({static_cast<double>(p.x), static_cast<double>(p.y)});
+    }
+    part_hulls[t] = hull_by_filter(part);
+  });
+  std::vector<Point2<double>> sample, vertices;
+  for (std::size_t t = 0; t < threads; ++t) {
+    sample.insert(sample.end(), parts[t].begin(), parts[t].end());
+    vertices.insert(vertices.end(), part_hulls[t].begin(), part_hulls[t].end());
   }
-  InnerPolygon inner(hull_by_filter(sample), kMaxPolygonVertices);
+  // The center of the polygon's disk and box: the bounding box's middle or the median of a
+  // sub-sample, whichever certifies more of the sub-sample by the quick tests. The median is amid
+  // the points even where the hull is far away on one side (Kuzmin's heavy tail left the middle
+  // outside the dense core, so every point went to the fan test); on a disk it is a little off the
+  // middle, which costs the inscribed disk a few percent of its area.
+  std::vector<Point2<double>> sub;
+  for (std::size_t i = 0; i < sample.size(); i += sample.size() / kMedianSample + 1) sub.push_back(sample[i]);
+  std::vector<double> xs, ys;
+  for (const auto& p : sub) xs.push_back(p.x), ys.push_back(p.y);
+  Point2<double> median{NAN, NAN};
+  if (!sub.empty()) {
+    std::nth_element(xs.begin(), xs.begin() + static_cast<std::ptrdiff_t>(xs.size() / 2), xs.end());
+    std::nth_element(ys.begin(), ys.begin() + static_cast<std::ptrdiff_t>(ys.size() / 2), ys.end());
+    median = {xs[xs.size() / 2], ys[ys.size() / 2]};
+  }
+  const auto quick_certified = [&](const InnerPolygon& polygon) {
+    const InnerPolygonView view = polygon.view();
+    std::size_t certified = 0;
+    for (const auto& p : sub) certified += view.quick_inside(p.x, p.y);
+    return certified;
+  };
+  std::vector<Point2<double>> hull = hull_by_filter(std::move(vertices));
+  InnerPolygon centered(hull, kMaxPolygonVertices, &median);
+  InnerPolygon inner(std::move(hull), kMaxPolygonVertices);
+  if (!inner.enabled() || quick_certified(centered) > quick_certified(inner)) inner = std::move(centered);
+  if (forced) return inner;
   const InnerPolygonView view = inner.view();
   std::size_t discarded = 0;
   for (const auto& p : sample) discarded += view.certainly_inside(p.x, p.y);
@@ -168,18 +180,27 @@ std::vector<Point2<T>> hull_of_sorted_parallel(std::span<const Point2<T>> sorted
 
 template <class T>
 std::vector<Point2<T>> convex_hull_parallel(std::span<const Point2<T>> points, std::int64_t* survivors) {
+  return convex_hull_parallel(points, survivors, FilterPolicy{});
+}
+
+template <class T>
+std::vector<Point2<T>> convex_hull_parallel(std::span<const Point2<T>> points, std::int64_t* survivors,
+                                            const FilterPolicy& policy) {
   const std::size_t n = points.size();
   if (n == 0) return {};
-  const std::size_t threads = thread_count(n);
+  const std::size_t threads = thread_count(n, policy.threads);
 
   InnerPolygon inner;
-  if (n >= kMinPointsToFilter) {
-    inner = sample_polygon(points, std::max(kMinSampleStride, n / kSampleSize));
+  if (policy.use == FilterUse::always || (policy.use == FilterUse::automatic && n >= kMinPointsToFilter)) {
+    // Forced, a small input is its own sample: the polygon is then its exact hull, whose boundary
+    // points the tests must never certify inside.
+    const bool forced = policy.use == FilterUse::always;
+    inner = sample_polygon(points, std::max(forced ? 1 : kMinSampleStride, n / kSampleSize), forced, threads);
   }
 
-  // One pass: every point is written to the slice's buffer, and the cursor advances past it unless
-  // it is certified inside (no branch to mispredict). A point with a NaN or infinite coordinate is
-  // never certified inside, so checking the survivors finds every one.
+  // One pass: each slice's points that the polygon does not certify inside go to the slice's buffer.
+  // A point with a NaN or infinite coordinate is never certified inside, so checking the survivors
+  // finds every one.
   std::vector<Kept<T>> kept(threads);
   parallel_slices(n, threads, [&](std::size_t t, std::size_t begin, std::size_t end) {
     Kept<T>& k = kept[t];
@@ -187,7 +208,7 @@ std::vector<Point2<T>> convex_hull_parallel(std::span<const Point2<T>> points, s
     Point2<T>* out = k.buffer.get();
     std::size_t m = 0;
     if (inner.enabled()) {
-      m = compact(inner, points.data() + begin, end - begin, out);
+      m = keep_uncertified(inner.view(), points.data() + begin, end - begin, out, policy.kernel);
     } else {
       std::copy(points.begin() + static_cast<std::ptrdiff_t>(begin),
                 points.begin() + static_cast<std::ptrdiff_t>(end), out);
@@ -205,7 +226,8 @@ std::vector<Point2<T>> convex_hull_parallel(std::span<const Point2<T>> points, s
         }
       }
     }
-    std::sort(out, out + m, lex_less<T>);
+    // A lambda, not the function pointer, so that the comparison is inlined into the sort.
+    std::sort(out, out + m, [](const Point2<T>& a, const Point2<T>& b) { return lex_less(a, b); });
   });
   for (const auto& k : kept) {
     if (k.first_non_finite >= 0) {
@@ -237,5 +259,9 @@ std::vector<Point2<T>> convex_hull_parallel(std::span<const Point2<T>> points, s
 
 template std::vector<Point2<float>> convex_hull_parallel(std::span<const Point2<float>>, std::int64_t*);
 template std::vector<Point2<double>> convex_hull_parallel(std::span<const Point2<double>>, std::int64_t*);
+template std::vector<Point2<float>> convex_hull_parallel(std::span<const Point2<float>>, std::int64_t*,
+                                                         const FilterPolicy&);
+template std::vector<Point2<double>> convex_hull_parallel(std::span<const Point2<double>>, std::int64_t*,
+                                                          const FilterPolicy&);
 
 }  // namespace wagener::cpu

@@ -1,0 +1,290 @@
+// bench_cpu_floor [--sizes N,N,...] [--families F,F,...] [--precisions f64,f32] [--runs R]
+//                 [--peers-up-to N] [--kernel widest|avx512|avx2|scalar] [--threads T]
+// wagener's cpu backend in memory (the hull call alone) against the floor: reading the same array
+// once with the same number of threads the backend uses, in the same process, right before. With
+// --peers-up-to N (default 10^7; 0: none), CGAL's convex_hull_2 and Qhull on the f64 inputs up to N
+// points (where the benchmark was built with them). --threads T (default: one per hardware thread) caps the
+// backend's threads and the floor's alike; the public convex_hull() column always uses every hardware thread.
+// Prints a markdown table on stdout (progress on stderr); exits 1 when CGAL's hull differs from wagener's.
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <exception>
+#include <span>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+#if defined(WAGENER_BENCH_PEERS)
+#include "cgal_peer.hpp"
+#include "qhull_peer.hpp"
+#endif
+#include "core/parallel_slices.hpp"
+#include "cpu/filter_pass.hpp"
+#include "families.hpp"
+#include "wagener/hull.hpp"
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using wagener::Point2;
+static_assert(sizeof(Point2<double>) == 2 * sizeof(double), "Qhull is handed the points as a flat array");
+
+// The cpu backend's slicing (src/cpu/parallel_hull.cpp: kMinPointsPerThread): the floor uses the
+// thread count the backend uses for the same n.
+constexpr std::size_t kMinPointsPerThread = 1 << 16;
+
+struct Timing {
+  double median_ms = 0, min_ms = 0, max_ms = 0;
+};
+
+/// One untimed warm-up, then `runs` timed calls; the median is robust to the odd preempted run on a
+/// shared machine. run() returns a digest of its result, which every run must reproduce.
+template <class Run>
+Timing time_runs(const std::string& what, int runs, Run&& run) {
+  std::fprintf(stderr, "  %s\n", what.c_str());
+  const std::uint64_t digest = run();
+  std::vector<double> ms;
+  for (int i = 0; i < runs; ++i) {
+    const auto start = Clock::now();
+    const std::uint64_t d = run();
+    ms.push_back(std::chrono::duration<double, std::milli>(Clock::now() - start).count());
+    if (d != digest) throw std::runtime_error(what + " gave different results on identical runs");
+  }
+  std::sort(ms.begin(), ms.end());
+  const std::size_t m = ms.size() / 2;
+  return {ms.size() % 2 ? ms[m] : (ms[m - 1] + ms[m]) / 2, ms.front(), ms.back()};
+}
+
+/// The floor: every byte of the array read once, on `threads` threads started the way the backend
+/// starts its own (core/parallel_slices.hpp). Summing the raw bits as integers lets the compiler
+/// vectorise freely, so memory bandwidth is the only limit.
+template <class T>
+std::uint64_t read_once(std::span<const Point2<T>> pts, std::size_t threads) {
+  std::vector<std::uint64_t> partial(threads);
+  wagener::detail::run_slices(pts.size() * sizeof(Point2<T>) / 8, threads,
+                              [&](std::size_t t, std::size_t begin, std::size_t end) {
+                                const auto* words = reinterpret_cast<const unsigned char*>(pts.data());
+                                std::uint64_t s = 0;
+                                for (std::size_t i = begin; i < end; ++i) {
+                                  std::uint64_t w;
+                                  std::memcpy(&w, words + 8 * i, 8);
+                                  s += w;
+                                }
+                                partial[t] = s;
+                              });
+  std::uint64_t s = 0;
+  for (const std::uint64_t p : partial) s += p;
+  return s;
+}
+
+[[maybe_unused]] std::vector<Point2<double>> canonical(std::vector<Point2<double>> hull) {
+  std::rotate(hull.begin(), std::min_element(hull.begin(), hull.end(), wagener::lex_less<double>),
+              hull.end());
+  return hull;
+}
+
+std::string fmt(const char* format, double value) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, format, value);
+  return buf;
+}
+
+struct Options {
+  std::vector<std::size_t> sizes = {1'000'000, 10'000'000, 100'000'000};
+  std::vector<std::string> families = {"disk", "square", "gaussian", "in-circle", "kuzmin"};
+  std::vector<std::string> precisions = {"f64", "f32"};
+  int runs = 9;
+  std::size_t peers_up_to = 10'000'000;
+  wagener::cpu::FilterKernel kernel = wagener::cpu::FilterKernel::widest;
+  unsigned threads = 0;  // 0: one per hardware thread
+};
+
+std::vector<std::string> split(const std::string& list) {
+  std::vector<std::string> items;
+  std::stringstream in(list);
+  for (std::string item; std::getline(in, item, ',');) items.push_back(item);
+  return items;
+}
+
+int family_index(const std::string& name) {
+  for (int f = 0; f < static_cast<int>(std::size(bench::kAllFamilies)); ++f) {
+    if (name == bench::kAllFamilies[f]) return f;
+  }
+  throw std::invalid_argument("unknown family " + name);
+}
+
+const char* kernel_name(wagener::cpu::FilterKernel kernel) {
+  switch (kernel) {
+    case wagener::cpu::FilterKernel::widest: return "widest";
+    case wagener::cpu::FilterKernel::avx512: return "avx512";
+    case wagener::cpu::FilterKernel::avx2: return "avx2";
+    case wagener::cpu::FilterKernel::scalar: return "scalar";
+  }
+  return "?";
+}
+
+#if defined(WAGENER_BENCH_PEERS)
+/// CGAL and Qhull on the same f64 points; their medians into `cgal` and `qhull`. False when CGAL's
+/// hull is not wagener's.
+bool run_peers(const Options& o, const std::vector<Point2<double>>& pts,
+               const std::vector<Point2<double>>& hull, std::string& cgal, std::string& qhull) {
+  const std::size_t n = pts.size();
+  bool ok = true;
+  std::vector<bench::CgalPoint> cgal_pts;
+  cgal_pts.reserve(n);
+  for (const auto& p : pts) cgal_pts.emplace_back(static_cast<double>(p.x), static_cast<double>(p.y));
+  std::vector<Point2<double>> cgal_hull;
+  const Timing c = time_runs("CGAL", std::min(o.runs, 5), [&] {
+    const auto h = bench::cgal_hull(cgal_pts.begin(), cgal_pts.end());
+    cgal_hull.clear();
+    for (const auto& p : h) cgal_hull.push_back({p.x(), p.y()});
+    return h.size();
+  });
+  if (canonical(cgal_hull) != hull) {
+    std::fprintf(stderr, "*** MISMATCH: CGAL %zu vertices, wagener %zu ***\n", cgal_hull.size(), hull.size());
+    ok = false;
+  }
+  cgal = fmt("%.1f", c.median_ms);
+  const std::span<const double> flat(&pts.data()->x, 2 * n);
+  const Timing q = time_runs("Qhull", std::min(o.runs, 5), [&] { return bench::qhull_hull(flat).size(); });
+  qhull = fmt("%.1f", q.median_ms);
+  return ok;
+}
+
+#endif
+
+/// One table row: the floor, wagener, and (f64, small enough) the peers. Returns false on a mismatch.
+template <class T>
+bool bench_case(const Options& o, const std::string& family, std::size_t n, const char* precision) {
+  std::fprintf(stderr, "%s %s n=%zu: generating\n", family.c_str(), precision, n);
+  const int f = family_index(family);
+  std::vector<Point2<T>> pts(n);
+  wagener::detail::run_slices(n, wagener::detail::resolve_threads(0),
+                              [&](std::size_t, std::size_t b, std::size_t e) {
+                                for (std::size_t i = b; i < e; ++i)
+                                  pts[i] = bench::full_family_point<T>(i, f);
+                              });
+  const std::size_t threads =
+      wagener::detail::slice_count(n, wagener::detail::resolve_threads(o.threads), kMinPointsPerThread);
+  const std::span<const Point2<T>> span(pts);
+
+  const Timing floor = time_runs("floor: read once, " + std::to_string(threads) + " threads", o.runs,
+                                 [&] { return read_once(span, threads); });
+  std::vector<Point2<T>> hull;
+  std::int64_t survivors = 0;
+  const wagener::cpu::FilterPolicy policy{wagener::cpu::FilterUse::automatic, o.kernel, o.threads};
+  const Timing ours = time_runs("wagener cpu", o.runs, [&] {
+    hull = wagener::cpu::convex_hull_parallel<T>(span, &survivors, policy);
+    return hull.size();
+  });
+  // The public entry point (input checks, dispatch) on top of the backend call, for comparison.
+  const Timing api = time_runs("wagener::convex_hull", o.runs, [&] {
+    return wagener::convex_hull<T>(span, {wagener::Backend::cpu, nullptr}).size();
+  });
+
+  std::string cgal = "—", qhull = "—";
+  bool ok = true;
+#if defined(WAGENER_BENCH_PEERS)
+  if constexpr (std::is_same_v<T, double>) {
+    if (n <= o.peers_up_to) ok = run_peers(o, pts, hull, cgal, qhull);
+  }
+#endif
+  std::printf(
+      "| %s | %s | %zu | %zu | %.2f | %.2f (%.2f–%.2f) | **%.2f×** | %.2f | %.3f %% | %zu | %s | %s |\n",
+      family.c_str(), precision, n, threads, floor.median_ms, ours.median_ms, ours.min_ms, ours.max_ms,
+      ours.median_ms / floor.median_ms, api.median_ms,
+      100.0 * static_cast<double>(survivors) / static_cast<double>(n), hull.size(), cgal.c_str(),
+      qhull.c_str());
+  std::fflush(stdout);
+  return ok;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Options o;
+  try {
+    for (int i = 1; i < argc; ++i) {
+      const std::string arg = argv[i];
+      if (i + 1 >= argc) throw std::invalid_argument("missing value after " + arg);
+      const std::string value = argv[++i];
+      if (arg == "--sizes") {
+        o.sizes.clear();
+        for (const auto& s : split(value)) o.sizes.push_back(static_cast<std::size_t>(std::stod(s)));
+      } else if (arg == "--families") {
+        o.families = split(value);
+        for (const auto& f : o.families) family_index(f);
+      } else if (arg == "--precisions") {
+        o.precisions = split(value);
+      } else if (arg == "--runs") {
+        o.runs = std::stoi(value);
+      } else if (arg == "--threads") {
+        o.threads = static_cast<unsigned>(std::stoul(value));
+      } else if (arg == "--peers-up-to") {
+        o.peers_up_to = static_cast<std::size_t>(std::stod(value));
+      } else if (arg == "--kernel") {
+        using wagener::cpu::FilterKernel;
+        const FilterKernel kernels[] = {FilterKernel::widest, FilterKernel::avx512, FilterKernel::avx2,
+                                        FilterKernel::scalar};
+        bool found = false;
+        for (const FilterKernel k : kernels) {
+          if (value == kernel_name(k)) o.kernel = k, found = true;
+        }
+        if (!found || !wagener::cpu::filter_kernel_supported(o.kernel))
+          throw std::invalid_argument("kernel " + value + " is unknown or not supported here");
+      } else {
+        throw std::invalid_argument("unknown option " + arg);
+      }
+    }
+    if (o.runs < 5) throw std::invalid_argument("--runs must be at least 5 for a meaningful median");
+  } catch (const std::exception& e) {
+    std::fprintf(
+        stderr,
+        "bench_cpu_floor: %s\nusage: bench_cpu_floor [--sizes 1e6,1e7,1e8] [--families "
+        "disk,square,gaussian,in-circle,kuzmin] [--precisions f64,f32] [--runs 9] [--peers-up-to 1e7] "
+        "[--kernel widest|avx512|avx2|scalar] [--threads T]\n",
+        e.what());
+    return 2;
+  }
+  const auto kernel =
+      o.kernel == wagener::cpu::FilterKernel::widest ? wagener::cpu::widest_filter_kernel() : o.kernel;
+  std::printf(
+      "Filter kernel: %s; hardware threads: %u; median of %d runs after one warm-up (CGAL, Qhull: %d).\n\n",
+      kernel_name(kernel), std::thread::hardware_concurrency(), o.runs, std::min(o.runs, 5));
+  std::printf(
+      "| family | type | n | threads | floor ms | wagener cpu ms (min–max) | ratio to floor | convex_hull() "
+      "ms | "
+      "survivors | vertices | CGAL ms | Qhull ms |\n");
+  std::printf("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+  bool ok = true;
+  try {
+    for (const std::size_t n : o.sizes) {
+      for (const auto& precision : o.precisions) {
+        for (const auto& family : o.families) {
+          if (precision == "f64") {
+            ok &= bench_case<double>(o, family, n, "f64");
+          } else if (precision == "f32") {
+            ok &= bench_case<float>(o, family, n, "f32");
+          } else {
+            throw std::invalid_argument("unknown precision " + precision);
+          }
+        }
+      }
+    }
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "bench_cpu_floor: %s\n", e.what());
+    return 1;
+  }
+  if (!ok) {
+    std::fprintf(stderr, "bench_cpu_floor: hull mismatch (see above)\n");
+    return 1;
+  }
+  return 0;
+}

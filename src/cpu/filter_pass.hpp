@@ -1,0 +1,48 @@
+// The CPU backend's filter pass: one read of the points, keeping those the inner polygon does not
+// certify strictly inside. Internal: the switches below exist for tests and benchmarks, not users.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "core/inner_polygon.hpp"
+#include "wagener/point.hpp"
+
+namespace wagener::cpu {
+
+/// Which code tests the points: the widest vector kernel this processor runs, one of them by name,
+/// or one point at a time. All give the same survivors (the tests' arithmetic is the same).
+enum class FilterKernel { widest, avx512, avx2, scalar };
+
+/// Whether the full hull filters: as the sample says (automatic: not on hull-like inputs), always
+/// (whenever a usable polygon exists), or never (every point is sorted).
+enum class FilterUse { automatic, always, never };
+
+struct FilterPolicy {
+  FilterUse use = FilterUse::automatic;
+  FilterKernel kernel = FilterKernel::widest;
+  unsigned threads = 0;  // at most this many threads; 0: one per hardware thread
+};
+
+/// Whether this processor can run `kernel` (widest and scalar: always).
+bool filter_kernel_supported(FilterKernel kernel);
+
+/// The kernel `widest` stands for on this processor.
+FilterKernel widest_filter_kernel();
+
+/// Copies to out, in order, the points of [in, in + len) that `poly` does not certify strictly inside
+/// (every point with a NaN or infinite coordinate among them); returns how many. out may equal in
+/// (the points are then compacted in place) but must not otherwise overlap it.
+/// Pre: filter_kernel_supported(kernel).
+template <class T>
+std::size_t keep_uncertified(const core::InnerPolygonView& poly, const Point2<T>* in, std::size_t len,
+                             Point2<T>* out, FilterKernel kernel = FilterKernel::widest);
+
+/// convex_hull_parallel with the filter's switches; `survivors` as there.
+template <class T>
+std::vector<Point2<T>> convex_hull_parallel(std::span<const Point2<T>> points, std::int64_t* survivors,
+                                            const FilterPolicy& policy);
+
+}  // namespace wagener::cpu

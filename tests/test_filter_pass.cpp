@@ -1,0 +1,229 @@
+// The cpu backend's filter pass: every vector kernel keeps exactly the points the scalar one keeps,
+// a discarded point is always strictly inside the exact hull of the polygon's input points, and the
+// full hull is the serial reference's with the filter forced on, forced off and automatic.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <numbers>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "core/inner_polygon.hpp"
+#include "cpu/filter_pass.hpp"
+#include "cpu/monotone_chain.hpp"
+#include "generators.hpp"
+#include "wagener/predicates.hpp"
+
+namespace wagener {
+namespace {
+
+using cpu::FilterKernel;
+using cpu::FilterPolicy;
+using cpu::FilterUse;
+
+std::string kernel_name(FilterKernel kernel) {
+  switch (kernel) {
+    case FilterKernel::widest: return "widest";
+    case FilterKernel::avx512: return "avx512";
+    case FilterKernel::avx2: return "avx2";
+    case FilterKernel::scalar: return "scalar";
+  }
+  return "?";
+}
+
+/// The square (+-1, +-1) scaled by 2^e (exactly): its corners, points exactly on its edges (dyadic),
+/// points an ulp or two inside them, and points well inside. Its hull is the square, and a filter
+/// that certifies a little too much discards points on the edges.
+template <class T>
+std::vector<Point2<T>> square_with_edge_points(int e, std::size_t n, std::mt19937_64& rng) {
+  const T scale = std::ldexp(T(1), e);
+  const Point2<T> corner[] = {{1, 1}, {-1, 1}, {-1, -1}, {1, -1}};
+  std::uniform_int_distribution<int> side(0, 3), grid(0, 1 << 20), kind(0, 4), ulps(1, 2);
+  std::vector<Point2<T>> pts;
+  while (pts.size() < n) {
+    const std::size_t c = static_cast<std::size_t>(side(rng));
+    const Point2<T> a = corner[c], b = corner[(c + 1) % 4];
+    const T t = static_cast<T>(grid(rng)) / static_cast<T>(1 << 20);
+    Point2<T> p = {a.x + t * (b.x - a.x), a.y + t * (b.y - a.y)};  // exact: on the edge
+    T& across = a.x == b.x ? p.x : p.y;                            // the coordinate off the edge
+    switch (kind(rng)) {
+      case 0: p = a; break;
+      case 1:
+      case 2: break;
+      case 3:
+        for (int k = ulps(rng); k > 0; --k) across = std::nextafter(across, T(0));  // inside
+        break;
+      default: p = {p.x / 2, p.y / 3};  // well inside
+    }
+    pts.push_back({p.x * scale, p.y * scale});
+  }
+  return pts;
+}
+
+/// PBBS's Kuzmin distribution: a uniform direction at radius sqrt(1 / (1 - s)^2 - 1), s uniform in
+/// [0, 1): a dense core and a heavy tail, so the hull's few vertices lie far from most points.
+template <class T>
+std::vector<Point2<T>> kuzmin(std::size_t n, std::mt19937_64& rng) {
+  std::uniform_real_distribution<double> u(0, 1);
+  std::vector<Point2<T>> pts(n);
+  for (auto& p : pts) {
+    const double s = u(rng), a = 2 * std::numbers::pi * u(rng), r = std::sqrt(1 / ((1 - s) * (1 - s)) - 1);
+    p = {static_cast<T>(r * std::cos(a)), static_cast<T>(r * std::sin(a))};
+  }
+  return pts;
+}
+
+/// The families of tests/generators.hpp, Kuzmin's, and the square with edge points at scale 1 and
+/// near both ends of the exponent range.
+template <class T>
+std::vector<testing::Family<T>> filter_families() {
+  auto families = testing::all_families<T>();
+  families.push_back({"kuzmin", kuzmin<T>});
+  const int big = std::numeric_limits<T>::max_exponent - 4, small = std::numeric_limits<T>::min_exponent + 4;
+  for (const int e : {0, big, small}) {
+    families.push_back(
+        {"square_with_edge_points_2^" + std::to_string(e),
+         [e](std::size_t n, std::mt19937_64& rng) { return square_with_edge_points<T>(e, n, rng); }});
+  }
+  return families;
+}
+
+/// The filter's polygon as the cpu backend builds it: the exact hull of a strided sample (input
+/// points), whose vertices are also returned for the exact check.
+template <class T>
+core::InnerPolygon sample_polygon(const std::vector<Point2<T>>& pts, std::size_t stride,
+                                  std::vector<Point2<double>>& hull) {
+  std::vector<Point2<double>> sample;
+  for (std::size_t i = 0; i < pts.size(); i += stride) {
+    const Point2<T> p = pts[i];
+    if (std::isfinite(p.x) && std::isfinite(p.y))
+      sample.push_back({static_cast<double>(p.x), static_cast<double>(p.y)});
+  }
+  hull = cpu::convex_hull_serial<double>(sample);
+  return core::InnerPolygon(hull);
+}
+
+/// True if p is strictly inside the counter-clockwise polygon `hull`, decided exactly.
+bool strictly_inside_exact(const std::vector<Point2<double>>& hull, Point2<double> p) {
+  if (hull.size() < 3) return false;
+  for (std::size_t i = 0; i < hull.size(); ++i) {
+    if (orient2d(hull[i], hull[(i + 1) % hull.size()], p) <= 0) return false;
+  }
+  return true;
+}
+
+const FilterKernel kKernels[] = {FilterKernel::avx512, FilterKernel::avx2, FilterKernel::scalar};
+
+template <class T>
+class FilterPass : public ::testing::Test {};
+using Precisions = ::testing::Types<float, double>;
+TYPED_TEST_SUITE(FilterPass, Precisions);
+
+TYPED_TEST(FilterPass, EveryKernelKeepsWhatTheScalarKernelKeepsAndDiscardsOnlyPointsStrictlyInside) {
+  using T = TypeParam;
+  const auto seed = testing::fresh_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  int kernels_run = 0;
+  for (const FilterKernel kernel : kKernels) kernels_run += cpu::filter_kernel_supported(kernel);
+  ASSERT_GE(kernels_run, 1);  // the scalar kernel always runs
+  for (const auto& family : filter_families<T>()) {
+    // Sizes around the kernels' blocks of 16 points, so that the scalar tail runs too.
+    for (const std::size_t n : {0, 1, 15, 16, 17, 100, 4099, 20011}) {
+      SCOPED_TRACE(family.name + " n=" + std::to_string(n));
+      auto pts = family.make(n, rng);
+      if (n > 100) {  // a NaN and infinities are never certified inside
+        pts[n / 3] = {std::numeric_limits<T>::quiet_NaN(), T(0)};
+        pts[n / 2] = {T(0), std::numeric_limits<T>::infinity()};
+        pts[n - 1] = {-std::numeric_limits<T>::infinity(), T(0)};
+      }
+      std::vector<Point2<double>> hull;
+      // Stride 1 makes the polygon the hull of all points (edge points on its boundary); 7, a sample.
+      for (const std::size_t stride : {std::size_t{1}, std::size_t{7}}) {
+        const core::InnerPolygon inner = sample_polygon(pts, stride, hull);
+        if (!inner.enabled()) continue;
+        std::vector<Point2<T>> expected(n);
+        expected.resize(
+            cpu::keep_uncertified(inner.view(), pts.data(), n, expected.data(), FilterKernel::scalar));
+        // Discarded points (the kept ones are a subsequence, in order) are strictly inside, exactly.
+        // The test is a function of the coordinates, so equal points share a fate, and matching the
+        // kept points greedily, bit for bit (NaN included), finds which were discarded.
+        std::size_t k = 0;
+        for (const Point2<T>& p : pts) {
+          if (k < expected.size() && std::memcmp(&expected[k], &p, sizeof p) == 0) {
+            ++k;
+            continue;
+          }
+          ASSERT_TRUE(strictly_inside_exact(hull, {static_cast<double>(p.x), static_cast<double>(p.y)}))
+              << "discarded (" << p.x << ", " << p.y << ")";
+        }
+        ASSERT_EQ(k, expected.size());
+        for (const FilterKernel kernel : kKernels) {
+          if (!cpu::filter_kernel_supported(kernel)) continue;
+          SCOPED_TRACE("kernel " + kernel_name(kernel));
+          std::vector<Point2<T>> kept(n);
+          kept.resize(cpu::keep_uncertified(inner.view(), pts.data(), n, kept.data(), kernel));
+          ASSERT_EQ(kept.size(), expected.size());
+          for (std::size_t i = 0; i < kept.size(); ++i) {
+            ASSERT_TRUE(std::memcmp(&kept[i], &expected[i], sizeof kept[i]) == 0) << "survivor " << i;
+          }
+          auto in_place = pts;  // compacted in place, as the sample's hull does
+          in_place.resize(cpu::keep_uncertified(inner.view(), in_place.data(), n, in_place.data(), kernel));
+          ASSERT_EQ(in_place.size(), expected.size());
+          ASSERT_TRUE(std::memcmp(in_place.data(), expected.data(),
+                                  n ? sizeof(Point2<T>) * expected.size() : 0) == 0);
+        }
+      }
+    }
+  }
+}
+
+TEST(FilterKernels, WidestIsTheFirstSupportedOfAvx512Avx2Scalar) {
+  FilterKernel first = FilterKernel::scalar;
+  for (const FilterKernel kernel : kKernels) {
+    if (cpu::filter_kernel_supported(kernel)) {
+      first = kernel;
+      break;
+    }
+  }
+  EXPECT_EQ(kernel_name(cpu::widest_filter_kernel()), kernel_name(first));
+  EXPECT_TRUE(cpu::filter_kernel_supported(FilterKernel::scalar));
+  EXPECT_TRUE(cpu::filter_kernel_supported(FilterKernel::widest));
+}
+
+TYPED_TEST(FilterPass, FullHullIsTheReferenceWithTheFilterForcedOnForcedOffAndAutomatic) {
+  using T = TypeParam;
+  const auto seed = testing::fresh_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  for (const auto& family : filter_families<T>()) {
+    for (const std::size_t n : {3, 17, 1000, 40000, 140009}) {
+      SCOPED_TRACE(family.name + " n=" + std::to_string(n));
+      const auto pts = family.make(n, rng);
+      const auto reference = cpu::convex_hull_serial<T>(pts);
+      for (const FilterUse use : {FilterUse::always, FilterUse::never, FilterUse::automatic}) {
+        // The kernels agree point for point (above): the widest one and the scalar one suffice here.
+        for (const FilterKernel kernel : {FilterKernel::widest, FilterKernel::scalar}) {
+          SCOPED_TRACE("use " + std::to_string(static_cast<int>(use)) + " kernel " + kernel_name(kernel));
+          std::int64_t survivors = -1;
+          ASSERT_EQ(cpu::convex_hull_parallel<T>(pts, &survivors, FilterPolicy{use, kernel}), reference);
+          ASSERT_GE(survivors, static_cast<std::int64_t>(reference.size()));
+          if (use == FilterUse::never) {
+            ASSERT_EQ(survivors, static_cast<std::int64_t>(n));
+          }
+          // Forced on, the filter did run where a polygon exists: a disk keeps a small fraction.
+          if (use == FilterUse::always && family.name == "uniform_disk" && n >= 1000) {
+            ASSERT_LT(survivors, static_cast<std::int64_t>(n / 4));
+          }
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace wagener
