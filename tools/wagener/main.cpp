@@ -26,6 +26,7 @@ struct HullCommand {
   std::string input = "-";
   std::string output = "-";
   std::string backend = "auto";
+  std::string pram_merge = "seed";
   std::string precision = "double";
   std::string format = "auto";
   std::string columns;  // --columns X,Y ; "" = the default columns
@@ -183,6 +184,9 @@ int run_hull(const HullCommand& cmd) {
   if (tracing && cmd.backend == "cpu") {
     throw usage_error("a trace needs --backend pram, cuda or auto; the cpu backend does not report rounds");
   }
+  if (tracing && cmd.pram_merge == "optimal") {
+    throw usage_error("a trace shows the seed's rounds: --pram-merge optimal has other rounds");
+  }
   wagener::OutputOptions output;
   output.format = cmd.output_format == "auto" ? wagener::guess_output_format(cmd.output)
                                               : wagener::parse_output_format(cmd.output_format);
@@ -221,6 +225,7 @@ int run_hull(const HullCommand& cmd) {
   options.part = cmd.upper ? wagener::HullPart::upper : wagener::HullPart::full;
   options.presorted = cmd.presorted;  // already checked while reading; checked again, cheaply
   options.indices = cmd.indices;
+  options.pram_merge = wagener::parse_pram_merge(cmd.pram_merge);
   progress.phase("hulling " + std::to_string(points.size()) + " points");
   const auto result = [&] {
     try {
@@ -347,6 +352,13 @@ int main(int argc, char** argv) {
                    "auto: the backend predicted to finish first (the cpu for small inputs and without a "
                    "device; --stats shows the predictions)")
       ->check(CLI::IsMember({"auto", "cpu", "pram", "cuda"}))
+      ->capture_default_str();
+  hull_cmd
+      ->add_option("--pram-merge", hull.pram_merge,
+                   "The merge --backend pram emulates: seed (the seed's rounds, O(n log n) work; the "
+                   "one a trace shows) or optimal (strips of log n points, hoods kept in place, bridges "
+                   "by nested sampling: O(n) work)")
+      ->check(CLI::IsMember({"seed", "optimal"}))
       ->capture_default_str();
   hull_cmd->add_option("--precision", hull.precision, "Coordinate type")
       ->check(CLI::IsMember({"double", "float"}))
