@@ -160,7 +160,7 @@ struct NestedMerge {
   index_t g = 1;  ///< samples per bracket
   int depth = 1;  ///< levels per search; g^depth >= max(U_P, U_Q)
 
-  WAGENER_HD NestedMerge() = default;
+  NestedMerge() = default;
   WAGENER_HD NestedMerge(const InPlaceHood<T>& p_, const InPlaceHood<T>& q_, int depth_)
       : p(p_), q(q_), depth(depth_) {
     const index_t up = p.positions(), uq = q.positions();
