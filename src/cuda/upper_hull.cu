@@ -268,9 +268,9 @@ __global__ void __launch_bounds__(Policy::kRoundThreads)
 
 // ---- device-wide rounds with hoods kept in place ------------------------------------------------
 // The tile hoods stay where the tile level wrote them (tile t at t * kTile); a tile is a strip of
-// core/nested_bridge.hpp. A round finds each merge's bridge (one warp a merge) and then trims the
-// tiles' live ranges (one thread a tile): no point moves until the one final compaction, so a round
-// costs O(tiles + merges * sqrt of the positions' search), not O(n).
+// core/nested_bridge.hpp. A round finds each merge's bridge and trims the tiles' live ranges (one warp
+// a merge): no point moves until the one final compaction, so a round costs O(merges) searches of
+// O(depth^2) steps plus the tiles it kills, not O(n).
 
 /// Live ranges after the tile level: tile t's hood, less its first vertex when that vertex is the
 /// last point of the tile before (which that tile's hood ends with). Also marks the live tiles for
@@ -308,12 +308,13 @@ __global__ void unreverse_next_kernel(index_t* next, index_t tiles) {
 
 /// One warp per merge of groups of w tiles: the bridge by nested sampling (core/nested_bridge.hpp),
 /// lane = x + g y is virtual processor (x, y); every step reads, then the warp syncs, then the
-/// unique writer writes. ends[2k], ends[2k+1] get the bridge's ends; ends[2k].strip = -1 when there
-/// is nothing to merge (no partner, or a side without a vertex).
+/// unique writer writes. Then the warp trims the tiles between the bridge's ends: only the killed
+/// tiles and the two ends are touched, so a round costs O(merges) plus the tiles it kills (each
+/// tile dies once), not O(tiles). Nothing to do without a partner or when a side has no vertex.
 template <class T, class Policy = UpperHullPolicy<T>>
 __global__ void __launch_bounds__(Policy::kMergeWarpsPerBlock * 32)
-    in_place_bridge_kernel(const Point2<T>* hood, core::StripRanges ranges, index_t tiles, index_t w,
-                           index_t merges, core::HoodSlot* ends) {
+    in_place_merge_kernel(const Point2<T>* hood, core::StripRanges ranges, index_t tiles, index_t w,
+                          index_t merges) {
   constexpr int kWarp = 32, kG = Policy::kMaxSamples;
   static_assert(kG * kG <= kWarp, "one lane per virtual processor");
   struct Cells {
@@ -332,10 +333,7 @@ __global__ void __launch_bounds__(Policy::kMergeWarpsPerBlock * 32)
     const index_t p0 = 2 * k * w, q0 = min(tiles, p0 + w), q1 = min(tiles, q0 + w);
     const bool pair = q0 < q1;
     const index_t pf = pair ? ranges.next_live[p0] : 0, qf = pair ? ranges.next_live[q0] : 0;
-    if (!pair || pf >= q0 || qf >= q1) {
-      if (lane == 0) ends[2 * k].strip = -1;
-      continue;  // uniform across the warp
-    }
+    if (!pair || pf >= q0 || qf >= q1) continue;  // uniform across the warp
     const core::InPlaceHood<T> p{hood, ranges, pf, ranges.prev_live[q0 - 1]};
     const core::InPlaceHood<T> q{hood, ranges, qf, ranges.prev_live[q1 - 1]};
     const index_t up = p.positions(), uq = q.positions(), most = up > uq ? up : uq;
@@ -366,27 +364,18 @@ __global__ void __launch_bounds__(Policy::kMergeWarpsPerBlock * 32)
       if (writes) cells.outer = value, cells.bridge[0] = a, cells.bridge[1] = b;
       __syncwarp();
     }
-    if (lane == 0) {
-      ends[2 * k] = p.rep(cells.bridge[0]);
-      ends[2 * k + 1] = q.rep(cells.bridge[1]);
+    // Trim: the tiles from the bridge's left end to its right end, a lane each (strip_after_merge
+    // reads and writes only its own tile's cells; every lane has read the ranges before any writes).
+    const core::HoodSlot a = p.rep(cells.bridge[0]), b = q.rep(cells.bridge[1]);
+    __syncwarp();
+    for (index_t t = a.strip + lane; t <= b.strip; t += kWarp) {
+      const core::StripUpdate u = core::strip_after_merge(ranges, t, a, b);
+      ranges.lo[t] = u.lo;
+      ranges.hi[t] = u.hi;
+      ranges.prev_live[t] = u.prev_live;
+      ranges.next_live[t] = u.next_live;
     }
     __syncwarp();  // the cells are reused by the warp's next merge
-  }
-}
-
-/// The tiles after the round's merges: each tile of a merged pair trims itself (one thread a tile).
-__global__ void in_place_trim_kernel(core::StripRanges ranges, index_t tiles, index_t w,
-                                     const core::HoodSlot* ends) {
-  for (index_t t = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x; t < tiles;
-       t += static_cast<index_t>(gridDim.x) * blockDim.x) {
-    const index_t k = t / (2 * w);
-    const core::HoodSlot a = ends[2 * k];
-    if (!a.valid()) continue;
-    const core::StripUpdate u = core::strip_after_merge(ranges, t, a, ends[2 * k + 1]);
-    ranges.lo[t] = u.lo;
-    ranges.hi[t] = u.hi;
-    ranges.prev_live[t] = u.prev_live;
-    ranges.next_live[t] = u.next_live;
   }
 }
 
@@ -538,7 +527,6 @@ void UpperHullWorkspace<T>::reserve(index_t n, index_t first_width) {
   strip_hi = DeviceBuffer<index_t>(static_cast<std::size_t>(tiles));
   strip_prev = DeviceBuffer<index_t>(static_cast<std::size_t>(tiles));
   strip_next = DeviceBuffer<index_t>(static_cast<std::size_t>(tiles));
-  bridge_ends = DeviceBuffer<core::HoodSlot>(static_cast<std::size_t>(2 * ceil_div(tiles, 2)));
   std::size_t link_bytes = 0;
   WAGENER_CUDA_CHECK(cub::DeviceScan::InclusiveScan(nullptr, link_bytes, strip_prev.data(), strip_prev.data(),
                                                     MaxIndex{}, tiles));
@@ -600,10 +588,8 @@ int in_place_rounds(const Point2<T>* points, index_t tiles, UpperHullWorkspace<T
     const index_t merges = ceil_div(tiles, 2 * w);
     const auto blocks = static_cast<int>(std::min<index_t>(
         ceil_div(merges, Policy::kMergeWarpsPerBlock), index_t{multiprocessors()} * Policy::kBlocksPerSm));
-    in_place_bridge_kernel<T><<<blocks, Policy::kMergeWarpsPerBlock * 32, 0, stream>>>(
-        ws.hood[0].data(), ranges, tiles, w, merges, ws.bridge_ends.data());
-    WAGENER_CUDA_CHECK_LAUNCH();
-    in_place_trim_kernel<<<tile_grid, kThreads, 0, stream>>>(ranges, tiles, w, ws.bridge_ends.data());
+    in_place_merge_kernel<T><<<blocks, Policy::kMergeWarpsPerBlock * 32, 0, stream>>>(
+        ws.hood[0].data(), ranges, tiles, w, merges);
     WAGENER_CUDA_CHECK_LAUNCH();
   }
   live_sizes_kernel<<<tile_grid, kThreads, 0, stream>>>(ranges, tiles, ws.size[0].data());

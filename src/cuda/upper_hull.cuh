@@ -32,9 +32,8 @@ struct UpperHullWorkspace {
   DeviceBuffer<Point2<T>> guide;               ///< the sample's upper hull
   DeviceBuffer<int> guide_buckets;             ///< where the filter's walk along the guide starts, by x
   // Hoods kept in place for the device-wide rounds (core/nested_bridge.hpp): per tile its live range
-  // and the links of dead tiles; per merge the bridge's ends; CUB's storage for the links' scans.
+  // and the links of dead tiles; CUB's storage for the links' scans.
   DeviceBuffer<index_t> strip_lo, strip_hi, strip_prev, strip_next;
-  DeviceBuffer<core::HoodSlot> bridge_ends;
   DeviceBuffer<unsigned char> link_scan_temp;
 
   // Guide filter settings (UpperHullPolicy has the defaults and the reasons); the benchmark varies them.
