@@ -1,7 +1,12 @@
 #include "cpu/parallel_chains.hpp"
 
+#include <sys/mman.h>
+
 #include <algorithm>
+#include <cstdint>
+#include <cstdlib>
 #include <memory>
+#include <new>
 
 #include "core/chains.hpp"
 #include "core/nested_bridge.hpp"
@@ -15,6 +20,50 @@ namespace {
 // microseconds, against milliseconds for the slices' chains.
 constexpr index_t kBridgeSamples = 4;
 
+// Fresh memory costs its page faults more than anything the chains do with it: on a 2-core KVM
+// guest, touching 16 MB took 500-970 ms in 4 KiB pages (while other processes kept the cores busy)
+// and 1-30 ms in 2 MiB pages (bench/NOTES.md). The chains' buffers ask for transparent huge pages.
+constexpr std::size_t kHugePage = std::size_t{2} << 20;
+
+/// Advises the whole 2 MiB pages inside [data, data + bytes) to be huge; harmless where refused.
+void want_huge_pages(const void* data, std::size_t bytes) {
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+  const auto first = reinterpret_cast<std::uintptr_t>(data);
+  const std::uintptr_t begin = (first + kHugePage - 1) / kHugePage * kHugePage;
+  const std::uintptr_t end = (first + bytes) / kHugePage * kHugePage;
+  if (end > begin) ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
+#else
+  (void)data, (void)bytes;
+#endif
+}
+
+struct FreeDeleter {
+  void operator()(void* p) const { std::free(p); }
+};
+
+/// Uninitialised storage for `count` points, aligned to huge pages and advised to use them.
+template <class T>
+std::unique_ptr<Point2<T>[], FreeDeleter> huge_page_points(std::size_t count) {
+  const std::size_t wanted = std::max<std::size_t>(count, 1) * sizeof(Point2<T>);
+  // Below one huge page, plain storage (no 2 MiB allocation for a small input).
+  void* data = wanted < kHugePage
+                   ? std::malloc(wanted)
+                   : std::aligned_alloc(kHugePage, (wanted + kHugePage - 1) / kHugePage * kHugePage);
+  if (!data) throw std::bad_alloc();
+  if (wanted >= kHugePage) want_huge_pages(data, wanted);
+  return std::unique_ptr<Point2<T>[], FreeDeleter>(static_cast<Point2<T>*>(data));
+}
+
+/// A vector of `count` points (zeroed, as std::vector must), its storage advised first.
+template <class T>
+std::vector<Point2<T>> huge_page_vector(std::size_t count) {
+  std::vector<Point2<T>> v;
+  v.reserve(count);
+  want_huge_pages(v.data(), v.capacity() * sizeof(Point2<T>));
+  v.resize(count);
+  return v;
+}
+
 /// The upper hood of a sorted sequence of n points, at(i) being point i, kept in place as strips
 /// (one per slice) of a padded buffer: the strips' chains are computed in parallel, then merged
 /// pairwise by their bridges; nothing moves until the caller copies the live runs out.
@@ -25,7 +74,7 @@ class InPlaceChain {
   InPlaceChain(index_t n, std::size_t slices, Source&& at) {
     stride_ = (n + static_cast<index_t>(slices) - 1) / static_cast<index_t>(slices);
     strips_ = (n + stride_ - 1) / stride_;
-    base_.reset(new Point2<T>[static_cast<std::size_t>(strips_ * stride_)]);
+    base_ = huge_page_points<T>(static_cast<std::size_t>(strips_ * stride_));
     lo_.assign(static_cast<std::size_t>(strips_), 0);
     hi_.assign(static_cast<std::size_t>(strips_), 0);
     const auto count = static_cast<std::size_t>(strips_);
@@ -80,7 +129,7 @@ class InPlaceChain {
   }
 
   index_t stride_ = 1, strips_ = 0;
-  std::unique_ptr<Point2<T>[]> base_;
+  std::unique_ptr<Point2<T>[], FreeDeleter> base_;
   std::vector<index_t> lo_, hi_, prev_, next_;
 };
 
@@ -106,7 +155,7 @@ std::vector<Point2<T>> upper_chain_parallel(std::span<const Point2<T>> sorted, s
   const InPlaceChain<T> chain(n, std::max<std::size_t>(threads, 1), [&](index_t i) { return sorted[i]; });
   index_t total = 0;
   const auto offset = run_offsets(chain, &total);
-  std::vector<Point2<T>> hood(static_cast<std::size_t>(total));
+  auto hood = huge_page_vector<T>(static_cast<std::size_t>(total));
   const auto strips = static_cast<std::size_t>(chain.strips());
   detail::run_slices(strips, strips, [&](std::size_t t, std::size_t, std::size_t) {
     std::copy(chain.run(t).begin(), chain.run(t).end(), hood.begin() + offset[t]);
@@ -128,7 +177,7 @@ std::vector<Point2<T>> hull_of_sorted_threads(std::span<const Point2<T>> sorted,
   // As core::join_chains: the lower chain from the smallest point, then the upper chain backwards
   // without its two ends (shared with the lower chain).
   const index_t inner_upper = upper_size > 2 ? upper_size - 2 : 0;
-  std::vector<Point2<T>> hull(static_cast<std::size_t>(lower_size + inner_upper));
+  auto hull = huge_page_vector<T>(static_cast<std::size_t>(lower_size + inner_upper));
   const auto strips = static_cast<std::size_t>(std::max(upper.strips(), lower.strips()));
   detail::run_slices(strips, strips, [&](std::size_t s, std::size_t, std::size_t) {
     const auto t = static_cast<index_t>(s);
