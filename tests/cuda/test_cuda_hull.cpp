@@ -91,6 +91,22 @@ testing::Points<T> convex_runs(std::size_t n, std::size_t run) {
   return pts;
 }
 
+/// Points in convex position where most points are strict vertices (so that the tile hoods keep more
+/// than half the points and go through the device-wide rounds) but points 1..run of every `period`
+/// continue the edge before them: collinear runs at every tile and merge seam.
+template <class T>
+testing::Points<T> mostly_strict_with_collinear_runs(std::size_t n, std::size_t period, std::size_t run) {
+  testing::Points<T> pts(n);
+  double y = 0, slope = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    pts[i] = {static_cast<T>(i), static_cast<T>(y)};
+    const std::size_t phase = i % period;
+    if (phase == 0 || phase > run) slope -= 1;  // a corner at the next point
+    y += slope;
+  }
+  return pts;
+}
+
 /// A parabola whose points repeat: each point `copies` times, and one point `long_run` times, so that
 /// whole tiles hold a single repeated point (dead tiles from the start).
 template <class T>
@@ -118,6 +134,8 @@ TEST_F(CudaTest, FullHoodsAcrossTileAndRoundBoundaries) {
     for (std::size_t run : {2u, 3u, 17u, 2048u}) {
       expect_upper_equal(convex_runs<double>(n, run), "convex runs double run=" + std::to_string(run) + at);
     }
+    expect_upper_equal(mostly_strict_with_collinear_runs<double>(n, 8, 2), "collinear runs of 3 double" + at);
+    expect_upper_equal(mostly_strict_with_collinear_runs<double>(n, 5, 1), "collinear pairs double" + at);
     expect_upper_equal(repeated_parabola<double>(n, 2, 5000), "repeated parabola double" + at);
     expect_upper_equal(repeated_parabola<float>(n, 3, 9000), "repeated parabola float" + at);
     if (HasFatalFailure()) return;
@@ -382,6 +400,7 @@ TEST_F(CudaTest, SanitizerSizedInputs) {
   SCOPED_TRACE("seed " + std::to_string(seed_));
   both_tile_policies<double>(rng_, {100, 3000, 70000});
   expect_upper_equal(convex_runs<double>(20000, 3), "convex runs");
+  expect_upper_equal(mostly_strict_with_collinear_runs<double>(20000, 8, 2), "collinear runs of 3");
   expect_upper_equal(repeated_parabola<double>(20000, 2, 5000), "repeated parabola");
   both_tile_policies<float>(rng_, {777, 5000});
   guide_filter_every_family<float>(rng_, {5000});
