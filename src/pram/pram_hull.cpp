@@ -180,9 +180,9 @@ void nested_merge(const core::NestedMerge<T>& mg, std::int64_t round, index_t me
   };
   int step = 0;
   for (int level = 0; level < mg.depth; ++level) {
-    const index_t samples = core::spacing_of(outer, g) == 0
-                                ? 0
-                                : (outer.len + core::spacing_of(outer, g) - 1) / core::spacing_of(outer, g);
+    // The P samples of this level (x with x * spacing < len): each must get exactly one tangent.
+    const index_t spacing = core::spacing_of(outer, g);
+    const index_t samples = (outer.len + spacing - 1) / spacing;
     for (int inner = 0; inner < mg.depth; ++inner, ++step) {
       std::fill(writers.begin(), writers.end(), 0);
       for (index_t x = 0; x < g; ++x) {
