@@ -4,7 +4,8 @@
 Times `wagener hull FILE` (cpu, cuda and auto backends; full hull and --upper) against the I/O floor
 (`cat FILE`), CGAL (bench/bench_cgal_file), Qhull's `qconvex` and scipy.spatial.ConvexHull, each as a
 separate process: wall time (time.perf_counter around subprocess.run) with stdout to /dev/null,
-median of --runs runs after one warm-up run. The warm-up run of every command writes its hull to a
+median of --runs runs after one warm-up run, the runs of a row's commands interleaved (round r runs
+each command once, in an order rotated by r). The warm-up run of every command writes its hull to a
 file, and that hull is checked: wagener's cpu hull against CGAL's, every other wagener hull against
 the cpu one (byte for byte), qconvex's and scipy's vertex sets against the exact one (they are not
 exact, so a difference is reported, not failed). A wrong wagener hull makes the exit status 1.
@@ -274,10 +275,11 @@ class Cell:
         self.error = error
         self.wrong = None  # what is wrong with the command's hull
         self.stderr = ""
+        self.pending = False  # warmed up and checked; its timed runs come with the row's others
 
     @property
     def ok(self):
-        return self.seconds is not None and not self.timed_out and not self.error
+        return (self.seconds is not None or self.pending) and not self.timed_out and not self.error
 
     def render(self, floor):
         if not self.ok:
@@ -326,9 +328,10 @@ def run_once(argv, stdout, stdin_path, timeout, stderr=subprocess.DEVNULL):
             stdin.close()
 
 
-def measure(label, argv, args, out_path=None, stdin_path=None):
-    """One warm-up run (its stdout to out_path, for the check, or /dev/null), then args.runs timed runs
-    with stdout to /dev/null. A time-out is reported as such, never dropped."""
+def measure(label, argv, args, out_path=None, stdin_path=None, pending=None):
+    """One warm-up run (its stdout to out_path, for the check, or /dev/null); the args.runs timed runs,
+    with stdout to /dev/null, come later in run_interleaved with the row's other commands (appended
+    to `pending`). A time-out is reported as such, never dropped."""
     timeout = args.timeout
     over = f"> {args.timeout:g} s"
     if out_path:
@@ -345,19 +348,40 @@ def measure(label, argv, args, out_path=None, stdin_path=None):
         cell = Cell(text=f"error (exit {r.returncode})", error=True)
         cell.stderr = message
         return cell
-    times = []
-    for _ in range(args.runs):
-        t, r = run_once(argv, subprocess.DEVNULL, stdin_path, timeout)
-        if r is None:
-            log(f"  {label}: a timed run timed out ({over})")
-            return Cell(text=over, timed_out=True)
-        if r.returncode != 0:
-            log(f"  {label}: a timed run exited with status {r.returncode}")
-            return Cell(text=f"error (exit {r.returncode})", error=True)
-        times.append(t)
-    median = statistics.median(times)
-    log(f"  {label}: median {fmt_seconds(median)} s (min {fmt_seconds(min(times))}, max {fmt_seconds(max(times))})")
-    return Cell(seconds=median)
+    cell = Cell()
+    cell.pending = True
+    pending.append((cell, label, argv, stdin_path))
+    return cell
+
+
+def run_interleaved(pending, args):
+    """The timed runs of one row's commands, interleaved: round r runs every command once, starting
+    one further along each round, so that no command always follows the same one. (Run back to back,
+    commands timed right after a cuda process ran 5-9 ms slower: bench/NOTES.md.)"""
+    over = f"> {args.timeout:g} s"
+    times = {id(cell): [] for cell, *_ in pending}
+    for r in range(args.runs):
+        for k in range(len(pending)):
+            cell, label, argv, stdin_path = pending[(k + r) % len(pending)]
+            if not cell.pending:  # timed out or failed in an earlier round
+                continue
+            t, done = run_once(argv, subprocess.DEVNULL, stdin_path, args.timeout)
+            if done is None:
+                log(f"  {label}: a timed run timed out ({over})")
+                cell.pending, cell.timed_out, cell.text = False, True, over
+            elif done.returncode != 0:
+                log(f"  {label}: a timed run exited with status {done.returncode}")
+                cell.pending, cell.error, cell.text = False, True, f"error (exit {done.returncode})"
+            else:
+                times[id(cell)].append(t)
+    for cell, label, _, _ in pending:
+        if not cell.pending:
+            continue
+        cell.pending = False
+        ts = times[id(cell)]
+        cell.seconds = statistics.median(ts)
+        log(f"  {label}: median {fmt_seconds(cell.seconds)} s (min {fmt_seconds(min(ts))}, max {fmt_seconds(max(ts))})")
+    pending.clear()
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -519,6 +543,7 @@ class Bench:
         cells = {}
         notes = []
         self.exact_cache = None
+        self.pending = []
         result = {"family": family, "n": n, "format": fmt, "cells": cells, "notes": notes, "hull": None}
         self.rows.append(result)
 
@@ -552,12 +577,15 @@ class Bench:
             return p
 
         def drop(p):
-            """Outputs go as soon as they are checked; inputs (generated) stay with --keep."""
-            if (p in outputs or not a.keep) and os.path.exists(p):
+            """Outputs go as soon as they are checked; inputs (generated) stay until the timed runs are
+            done, and with --keep after them."""
+            if p in outputs and os.path.exists(p):
                 os.remove(p)
 
         try:
             self._row_commands(name, path, fmt, n, cells, notes, result, out, drop, generated)
+            log("  timed runs, interleaved")
+            run_interleaved(self.pending, a)
         finally:
             for p in outputs + ([] if a.keep else generated):
                 if os.path.exists(p):
@@ -568,10 +596,10 @@ class Bench:
         precision = ["--precision", "float"] if fmt == "f32" else []
         hull = [a.wagener, "hull", path, *precision]
 
-        cells["cat"] = measure("cat FILE", ["cat", path], a)
+        cells["cat"] = measure("cat FILE", ["cat", path], a, pending=self.pending)
 
         ref = out("cpu")
-        cells["cpu"] = measure("wagener cpu", hull + ["--backend", "cpu"], a, ref)
+        cells["cpu"] = measure("wagener cpu", hull + ["--backend", "cpu"], a, ref, pending=self.pending)
         if cells["cpu"].error:
             self.fail(name, "wagener --backend cpu failed: " + cells["cpu"].stderr)
         have_ref = cells["cpu"].ok
@@ -586,7 +614,7 @@ class Bench:
             cells["cgal"] = Cell(text="n/a (no bench_cgal_file)")
         elif fmt == "f64":
             cgal_out = out("cgal")
-            cells["cgal"] = measure("CGAL", [self.cgal, path], a, cgal_out)
+            cells["cgal"] = measure("CGAL", [self.cgal, path], a, cgal_out, pending=self.pending)
             if have_ref and cells["cgal"].ok:
                 if not filecmp.cmp(ref, cgal_out, shallow=False):
                     cells["cpu"].wrong = "differs from CGAL"
@@ -626,7 +654,7 @@ class Bench:
                 cells[key] = Cell(text="n/a (no GPU)")
                 return
             o = out(key)
-            cell = measure(label, hull + extra, a, o)
+            cell = measure(label, hull + extra, a, o, pending=self.pending)
             cells[key] = cell
             if cell.error and "built without CUDA" in cell.stderr:
                 cells[key] = Cell(text="n/a (built without CUDA)")
@@ -670,14 +698,16 @@ class Bench:
                     log(f"  wrote qconvex's text input ({fmt_bytes(os.path.getsize(qh))}) "
                         f"in {time.perf_counter() - t0:.1f} s")
                 o = out("qconvex")
-                cells[key] = measure("qconvex Fx", [self.qconvex, "Fx"], a, o, stdin_path=qh)
+                cells[key] = measure("qconvex Fx", [self.qconvex, "Fx"], a, o, stdin_path=qh,
+                                    pending=self.pending)
                 drop(qh)
                 if cells[key].ok and have_ref:
                     notes.append(compare_vertex_sets("qconvex", self.exact_keys(ref), qconvex_keys(o, path)))
                 drop(o)
             else:
                 o = out("scipy")
-                cells[key] = measure("scipy ConvexHull", [self.scipy, "-c", SCIPY_CODE, path], a, o)
+                cells[key] = measure("scipy ConvexHull", [self.scipy, "-c", SCIPY_CODE, path], a, o,
+                                    pending=self.pending)
                 if cells[key].ok and have_ref:
                     notes.append(compare_vertex_sets("scipy", self.exact_keys(ref), text_hull_keys(o)))
                 drop(o)
@@ -701,7 +731,7 @@ def markdown(bench, args, header):
         notes = "; ".join(row["notes"]) or ""
         lines.append(f"| {row['family']} | {fmt_n(row['n'])} | {row['format']} | {hull} | "
                      + " | ".join(rendered) + f" | {notes} |")
-    runs = f"median of {a.runs} runs after one warm-up run"
+    runs = f"median of {a.runs} runs after one warm-up run, the row's commands interleaved round by round"
     lines += [
         "",
         f"Each cell: {runs} (the warm-up also puts the file in the page cache), in seconds of wall time "

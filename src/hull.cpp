@@ -2,6 +2,7 @@
 #include "wagener/hull.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <chrono>
 #include <functional>
 #include <stdexcept>
@@ -222,6 +223,18 @@ std::vector<Point2<T>> full_hull(std::span<const Point2<T>> points, const HullOp
   }
 }
 
+/// A device list asks for the cuda backend (auto may still pick the CPU) and for no trace, which
+/// follows the rounds of one device.
+void require_devices_usable(const HullOptions& options) {
+  if (options.devices.empty()) return;
+  if (options.backend == Backend::cpu || options.backend == Backend::pram) {
+    throw std::invalid_argument("a device list (--devices) needs the cuda or auto backend, not " +
+                                std::string(backend_name(options.backend)));
+  }
+  if (options.trace)
+    throw std::invalid_argument("a trace follows one device: it takes no device list (--devices)");
+}
+
 template <class T>
 std::vector<Point2<T>> hull_vertices(std::span<const Point2<T>> points, const HullOptions& options,
                                      HullStats& stats) {
@@ -230,7 +243,15 @@ std::vector<Point2<T>> hull_vertices(std::span<const Point2<T>> points, const Hu
     require_sorted(points);
   }
   const bool upper = options.part == HullPart::upper;
+  require_devices_usable(options);
   stats.backend = resolve(options, points, upper && options.presorted, stats);
+  if (stats.backend == Backend::cuda && !options.devices.empty()) {
+    // Several devices: the slices' hulls are merged into the full hull, whose upper chain is the hood.
+    return timed(stats, [&] {
+      auto hull = cuda::convex_hull_on_devices(points, options.devices, &stats);
+      return upper ? upper_chain_of_hull(std::move(hull)) : hull;
+    });
+  }
   return timed(stats, [&] {
     if (!upper) return full_hull(points, options, stats);
     if (options.presorted) return upper_hull_of_sorted(points, options, stats);
@@ -270,6 +291,32 @@ std::string_view backend_name(Backend backend) {
     case Backend::cuda: return "cuda";
   }
   return "?";
+}
+
+std::vector<int> parse_devices(std::string_view list) {
+  const auto bad = [&](const std::string& why) {
+    return std::invalid_argument("bad device list \"" + std::string(list) + "\": " + why +
+                                 " (expected all, or device numbers separated by commas such as 0,1)");
+  };
+  if (list == "all") return {all_devices};
+  std::vector<int> devices;
+  std::size_t start = 0;
+  for (;;) {
+    const std::size_t comma = std::min(list.find(',', start), list.size());
+    const std::string_view item = list.substr(start, comma - start);
+    int device = 0;
+    const auto [end, error] = std::from_chars(item.data(), item.data() + item.size(), device);
+    if (item.empty() || error != std::errc{} || end != item.data() + item.size() || device < 0) {
+      throw bad("\"" + std::string(item) + "\" is not a device number");
+    }
+    if (std::find(devices.begin(), devices.end(), device) != devices.end()) {
+      throw bad("device " + std::to_string(device) + " is named twice");
+    }
+    devices.push_back(device);
+    if (comma == list.size()) break;
+    start = comma + 1;
+  }
+  return devices;
 }
 
 bool cuda_available() {

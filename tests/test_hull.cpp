@@ -420,5 +420,47 @@ TEST(HullApi, CudaBackendWithoutADeviceSaysSo) {
   }
 }
 
+// The hull of hulls: every family cut into k pieces (some empty), each piece hulled, the hulls merged,
+// against the hull of the whole input.
+TYPED_TEST(HullBackends, MergeHullsOfPiecesIsTheHullOfTheWhole) {
+  using T = TypeParam;
+  const auto seed = testing::fresh_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  for (const auto& family : testing::all_families<T>()) {
+    for (std::size_t n : {0, 1, 2, 7, 100, 5000}) {
+      for (std::size_t k : {1, 2, 3, 8}) {
+        SCOPED_TRACE(family.name + " n=" + std::to_string(n) + " k=" + std::to_string(k));
+        const auto pts = family.make(n, rng);
+        std::vector<std::vector<Point2<T>>> hulls(k);
+        std::vector<std::size_t> cuts{0, n};
+        for (std::size_t c = 1; c < k; ++c) cuts.push_back(n == 0 ? 0 : rng() % (n + 1));
+        std::sort(cuts.begin(), cuts.end());
+        for (std::size_t c = 0; c < k; ++c) {
+          const std::span<const Point2<T>> piece(pts.data() + cuts[c], cuts[c + 1] - cuts[c]);
+          hulls[c] = cpu::convex_hull_serial<T>(piece);
+        }
+        std::vector<std::span<const Point2<T>>> views(hulls.begin(), hulls.end());
+        ASSERT_EQ(merge_hulls<T>(views), cpu::convex_hull_serial<T>(pts));
+      }
+    }
+  }
+}
+
+TYPED_TEST(HullBackends, MergeHullsIsExactForPointSetsThatAreNoHulls) {
+  using T = TypeParam;
+  const auto seed = testing::fresh_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  for (const auto& family : testing::all_families<T>()) {
+    SCOPED_TRACE(family.name);
+    const auto a = family.make(300, rng), b = family.make(77, rng);
+    const std::vector<std::span<const Point2<T>>> views{a, b};
+    auto both = a;
+    both.insert(both.end(), b.begin(), b.end());
+    ASSERT_EQ(merge_hulls<T>(views), cpu::convex_hull_serial<T>(both));
+  }
+}
+
 }  // namespace
 }  // namespace wagener

@@ -1,6 +1,7 @@
 // upper_hull() and convex_hull(): the library's two entry points.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -79,7 +80,25 @@ struct HullOptions {
   /// pram backend only: the merge it emulates. A trace shows the seed's rounds: with a trace, optimal
   /// throws unsupported_error.
   PramMerge pram_merge = PramMerge::seed;
+  /// The cuda backend (and automatic, when it picks cuda) on several GPUs of this process: the points
+  /// are split into one contiguous slice per device, each hulled on its device by a host thread of its
+  /// own, and the slices' hulls merged by merge_hulls(). Empty: the current device alone, as without
+  /// this option. {all_devices}: every device. parse_devices() reads the command line's form. A
+  /// device that does not exist is an std::invalid_argument; a list with the cpu or pram backend,
+  /// or with a trace, is an std::invalid_argument too.
+  std::vector<int> devices = {};
+  /// hull_of_file() (wagener/stream.hpp): the most bytes of points and buffers it may hold at once;
+  /// 0: no limit (the whole file is read, as read_points() does). compute_hull() ignores it.
+  std::size_t memory_limit = 0;
 };
+
+/// HullOptions::devices holding only this value means every device of the machine.
+inline constexpr int all_devices = -1;
+
+/// Parses the command line's --devices: "all" ({all_devices}) or device numbers separated by commas
+/// ("0,1"), each at most once. Throws std::invalid_argument otherwise. Whether the devices exist is
+/// checked when a hull runs on them.
+std::vector<int> parse_devices(std::string_view list);
 
 /// What compute_hull() returns: the vertices and, when asked (HullOptions::indices), their input
 /// indices (what scipy's ConvexHull.vertices gives).
@@ -118,6 +137,15 @@ HullResult<T> compute_hull(std::span<const Point2<T>> points, const HullOptions&
 template <class T>
 std::vector<std::int64_t> vertex_indices(std::span<const Point2<T>> points,
                                          std::span<const Point2<T>> vertices);
+
+/// The convex hull of the union of point sets, each given by its hull ("hull of hulls"): the one
+/// merge behind grouped hulls, several GPUs, MPI ranks and streamed chunks.
+/// Pre: points are finite. Each polygon is best given in convex_hull()'s convention
+///      (counter-clockwise from its lexicographically smallest vertex); any other point set is
+///      sorted first, so the result is exact for every input and only the speed depends on it.
+/// Post: convex_hull() of all the polygons' points. O(m log k) for m vertices in k hulls.
+template <class T>
+std::vector<Point2<T>> merge_hulls(std::span<const std::span<const Point2<T>>> hulls);
 
 /// True when this build has the CUDA backend and a CUDA device is usable (waits for the device's
 /// start-up if warm_up() began it).

@@ -10,4 +10,5 @@
 #include "wagener/point.hpp"
 #include "wagener/predicates.hpp"
 #include "wagener/render.hpp"
+#include "wagener/stream.hpp"
 #include "wagener/trace.hpp"

@@ -159,6 +159,37 @@ py::array read_points(const std::string& path, const std::string& format,
   return py::array_t<T>({n, py::ssize_t{2}}, {2 * item, item}, data, base);
 }
 
+/// wagener::merge_hulls of (k, 2) arrays of one dtype: the hull of all their points. Each array
+/// is copied into aligned points (hulls are small; any point set is accepted and is exact).
+template <class T>
+py::array_t<T> merge_hulls(const std::vector<PointArray<T>>& arrays) {
+  std::vector<std::vector<wagener::Point2<T>>> hulls;
+  hulls.reserve(arrays.size());
+  for (std::size_t a = 0; a < arrays.size(); ++a) {
+    const PointArray<T>& array = arrays[a];
+    if (array.ndim() != 2 || array.shape(1) != 2) {
+      throw py::value_error("hull " + std::to_string(a) + " must have shape (k, 2)");
+    }
+    const auto k = static_cast<std::size_t>(array.shape(0));
+    const T* data = array.data();
+    for (std::size_t i = 0; i < 2 * k; ++i) {
+      if (!std::isfinite(data[i])) {
+        throw py::value_error("hull " + std::to_string(a) + ", row " + std::to_string(i / 2) +
+                              " is not finite");
+      }
+    }
+    auto& points = hulls.emplace_back(k);
+    if (k > 0) std::memcpy(points.data(), data, k * sizeof(wagener::Point2<T>));
+  }
+  std::vector<wagener::Point2<T>> merged;
+  {
+    py::gil_scoped_release release;
+    const std::vector<std::span<const wagener::Point2<T>>> spans(hulls.begin(), hulls.end());
+    merged = wagener::merge_hulls<T>(spans);
+  }
+  return copy_to_array<T>(merged);
+}
+
 int orient2d(const std::array<double, 2>& a, const std::array<double, 2>& b, const std::array<double, 2>& c) {
   for (double v : {a[0], a[1], b[0], b[1], c[0], c[1]}) {
     if (!std::isfinite(v)) throw py::value_error("orient2d needs finite coordinates");
@@ -197,6 +228,10 @@ PYBIND11_MODULE(_wagener, m) {
         return read_points<double>(path, format, columns);
       },
       py::arg("path"), py::arg("single"), py::arg("format"), py::arg("columns"));
+  m.def("merge_hulls", &merge_hulls<float>, py::arg("hulls").noconvert(),
+        "The hull of float32 (k, 2) arrays' points (the library's hull-of-hulls merge)");
+  m.def("merge_hulls", &merge_hulls<double>, py::arg("hulls").noconvert(),
+        "The hull of float64 (k, 2) arrays' points (the library's hull-of-hulls merge)");
   m.def("orient2d", &orient2d, py::arg("a"), py::arg("b"), py::arg("c"));
   m.def(
       "cuda_available",

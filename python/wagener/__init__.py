@@ -11,7 +11,7 @@ Every hull is exact: it equals the hull computed with exact arithmetic for any f
            [2., 2.],
            [0., 2.]])
 
-Functions: ``convex_hull``, ``read_points``, ``orient2d``, ``cuda_available``; the class
+Functions: ``convex_hull``, ``merge_hulls``, ``read_points``, ``orient2d``, ``cuda_available``; the class
 ``ConvexHull`` (the attributes of ``scipy.spatial.ConvexHull`` in 2D, computed exactly). Errors:
 bad input raises ``ValueError`` (``wagener.InputError``, a subclass, when the library found it),
 a CUDA failure ``wagener.CudaError`` and a request this build cannot serve (the CUDA backend
@@ -41,6 +41,7 @@ __all__ = [
     "__version__",
     "convex_hull",
     "cuda_available",
+    "merge_hulls",
     "orient2d",
     "read_points",
 ]
@@ -113,6 +114,23 @@ def convex_hull(
     if return_indices:
         return wrap(vertices), wrap(indices)
     return wrap(vertices)
+
+
+def merge_hulls(hulls: Any) -> np.ndarray:
+    """The exact convex hull of the points of several arrays, each best a hull (of a block, a file, a
+    worker): the library's hull-of-hulls merge, which ``wagener.dask.convex_hull`` reduces with.
+
+    ``hulls`` is a sequence of (k, 2) array-likes (any point sets are accepted; hulls in
+    ``convex_hull``'s order merge fastest). float32 when every array is float32, else float64 (the
+    dtype rule of ``convex_hull``). Returns the vertices as ``convex_hull`` of all the points
+    would: counter-clockwise from the lexicographically smallest. NaN or infinity raises ValueError
+    naming the array and row.
+    """
+    arrays = [_arrays.host_points(h) for h in hulls]
+    if not arrays:
+        return np.empty((0, 2))
+    dtype = np.float32 if arrays and all(a.dtype == np.float32 for a in arrays) else np.float64
+    return _wagener.merge_hulls([np.ascontiguousarray(a, dtype=dtype) for a in arrays])
 
 
 def read_points(

@@ -16,6 +16,7 @@ Backend = Literal["auto", "cpu", "pram", "cuda"]
 # numpy arrays and nested sequences give numpy results; CuPy arrays and tensors give their own kind.
 HostPoints = npt.NDArray[Any] | Sequence[Sequence[float]]
 
+def merge_hulls(hulls: Sequence[npt.ArrayLike]) -> np.ndarray: ...
 @overload
 def convex_hull(
     points: HostPoints,

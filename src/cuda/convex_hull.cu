@@ -26,6 +26,7 @@
 #include "cuda/check.cuh"
 #include "cuda/convex_hull.cuh"
 #include "cuda/launch.cuh"
+#include "cuda/per_device.cuh"
 #include "cuda/staging.cuh"
 #include "cuda/upper_hull.cuh"
 #include "wagener/error.hpp"
@@ -207,8 +208,7 @@ struct FullHullWorkspace {
 
 template <class T>
 FullHullWorkspace<T>& thread_workspace() {
-  thread_local FullHullWorkspace<T> ws;
-  return ws;
+  return per_device_thread_local<FullHullWorkspace<T>>();
 }
 
 /// Step 1: the inner polygon from the extremes of `samples` points (every stride-th of `points`),

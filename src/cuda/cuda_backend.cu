@@ -17,6 +17,7 @@
 #include "cuda/check.cuh"
 #include "cuda/convex_hull.cuh"
 #include "cuda/cuda_backend.hpp"
+#include "cuda/per_device.cuh"
 #include "cuda/staging.cuh"
 #include "cuda/upper_hull.cuh"
 #include "wagener/cuda.hpp"
@@ -33,8 +34,7 @@ void copy_to_device(std::span<const Point2<T>> host, Point2<T>* device, cudaStre
 
 template <class T>
 UpperHullWorkspace<T>& thread_workspace() {
-  thread_local UpperHullWorkspace<T> workspace;
-  return workspace;
+  return per_device_thread_local<UpperHullWorkspace<T>>();
 }
 
 }  // namespace

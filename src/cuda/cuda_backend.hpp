@@ -43,4 +43,11 @@ std::vector<Point2<T>> upper_hull_traced(std::span<const Point2<T>> sorted,
 template <class T>
 std::vector<Point2<T>> convex_hull(std::span<const Point2<T>> points, HullStats* stats);
 
+/// Full hull of host points on several devices (HullOptions::devices; {all_devices}: every one):
+/// one contiguous slice per device, hulled by a host thread of its own on its device, the slices'
+/// hulls merged by merge_hulls(). Throws std::invalid_argument for a device that does not exist.
+template <class T>
+std::vector<Point2<T>> convex_hull_on_devices(std::span<const Point2<T>> points, std::span<const int> devices,
+                                              HullStats* stats);
+
 }  // namespace wagener::cuda

@@ -65,6 +65,15 @@ template index_t convex_hull_device(const Point2<float>*, index_t, Point2<float>
 template index_t convex_hull_device(const Point2<double>*, index_t, Point2<double>*, void*);
 template index_t upper_hull_device(const Point2<float>*, index_t, Point2<float>*, void*);
 template index_t upper_hull_device(const Point2<double>*, index_t, Point2<double>*, void*);
+template <class T>
+std::vector<Point2<T>> convex_hull_on_devices(std::span<const Point2<T>>, std::span<const int>, HullStats*) {
+  no_cuda();
+}
+
+template std::vector<Point2<float>> convex_hull_on_devices(std::span<const Point2<float>>,
+                                                           std::span<const int>, HullStats*);
+template std::vector<Point2<double>> convex_hull_on_devices(std::span<const Point2<double>>,
+                                                            std::span<const int>, HullStats*);
 template std::vector<Point2<float>> upper_hull(std::span<const Point2<float>>, HullStats*);
 template std::vector<Point2<double>> upper_hull(std::span<const Point2<double>>, HullStats*);
 template std::vector<Point2<float>> convex_hull(std::span<const Point2<float>>, HullStats*);

@@ -5,6 +5,7 @@
 
 #include "cuda/buffers.cuh"
 #include "cuda/check.cuh"
+#include "cuda/per_device.cuh"
 #include "cuda/staging.cuh"
 
 namespace wagener::cuda {
@@ -53,8 +54,7 @@ struct Staging {
 };
 
 Staging& thread_staging() {
-  thread_local Staging staging;
-  return staging;
+  return per_device_thread_local<Staging>();  // its events belong to a device
 }
 
 }  // namespace

@@ -35,6 +35,7 @@
 #include <vector>
 
 #include "io/path_suffix.hpp"
+#include "io/point_pieces.hpp"
 #include "wagener/error.hpp"
 #include "wagener/io.hpp"
 
@@ -398,8 +399,17 @@ struct CsvField {
 template <class T>
 class TextParser {
  public:
-  TextParser(std::string_view data, std::string_view name, bool require_sorted)
-      : next_(data.data()), end_(data.data() + data.size()), name_(name), require_sorted_(require_sorted) {}
+  // `lines_before`: how many lines of the file precede `data` (a piece of a file read in pieces).
+  TextParser(std::string_view data, std::string_view name, bool require_sorted, index_t lines_before = 0)
+      : next_(data.data()),
+        end_(data.data() + data.size()),
+        name_(name),
+        require_sorted_(require_sorted),
+        line_(lines_before) {}
+
+  // The last line read so far, and the line of the seed's count (0 if none was read).
+  index_t line() const { return line_; }
+  index_t count_line() const { return count_line_; }
 
   // The first line with a value decides between the seed's format (a count alone on its line) and
   // plain lines of values; with a selection, it also sets how many values every line has.
@@ -504,36 +514,58 @@ class TextParser {
 
   // The seed's format after the count: exactly 2 * count values laid out in any way.
   std::vector<Point2<T>> parse_counted(std::uint64_t count) {
-    const auto expected = static_cast<index_t>(2 * count);
     // Each point takes at least 4 bytes ("0 0" and a separator): a huge count cannot over-allocate.
     points_.reserve(std::min<std::uint64_t>(count, static_cast<std::uint64_t>(end_ - next_) / 4 + 1));
-    index_t values = 0;
-    T x{};
+    CountedProgress progress;
+    std::vector<Point2<T>> points = parse_counted_values(count, progress);
+    finish_counted(count, count_line_, progress);
+    return points;
+  }
+
+  // How far the values of the seed's format have come, across the pieces of a file read in pieces.
+  struct CountedProgress {
+    index_t values = 0;  // values read, up to 2 * count
+    T x{};               // the pending x of a pair split between pieces
     index_t x_line = 0;
+    index_t excess_line = 0;  // the line of the first value beyond 2 * count (0: none yet)
+    index_t excess = 0;       // values beyond 2 * count
+  };
+
+  // The values of this piece, paired into points; values beyond 2 * count are only counted.
+  std::vector<Point2<T>> parse_counted_values(std::uint64_t count, CountedProgress& progress) {
+    const auto expected = static_cast<index_t>(2 * count);
     const char* p = nullptr;
     const char* e = nullptr;
     while (next_line(p, e)) {
       for (p = skip_blanks(p, e); p != e && *p != '#'; p = skip_blanks(p, e)) {
-        if (values == expected) [[unlikely]] {
+        if (progress.values == expected) [[unlikely]] {
           // Name the line of the first value too many, and say how many there are in all.
-          const index_t excess_line = line_;
-          index_t found = values + count_tokens(p, e);
-          while (next_line(p, e)) found += count_tokens(p, e);
-          fail_at_line(name_, excess_line, count_mismatch(count, found));
+          if (progress.excess_line == 0) progress.excess_line = line_;
+          progress.excess += count_tokens(p, e);
+          break;
         }
         const T value = parse_number<false>(p, e);
-        if (values % 2 == 0) {
-          x = value;
-          x_line = line_;
+        if (progress.values % 2 == 0) {
+          progress.x = value;
+          progress.x_line = line_;
         } else {
-          push({x, value}, x_line);
+          push({progress.x, value}, progress.x_line);
         }
-        ++values;
+        ++progress.values;
       }
     }
-    // Too few: the data ended early or the count is wrong; the count's line is where the claim is.
-    if (values != expected) fail_at_line(name_, count_line_, count_mismatch(count, values));
     return std::move(points_);
+  }
+
+  // After the last piece: too many values name the first one too many; too few (the data ended early
+  // or the count is wrong) the count's line, where the claim is.
+  void finish_counted(std::uint64_t count, index_t count_line, const CountedProgress& progress) const {
+    if (progress.excess_line != 0) {
+      fail_at_line(name_, progress.excess_line, count_mismatch(count, progress.values + progress.excess));
+    }
+    if (progress.values != static_cast<index_t>(2 * count)) {
+      fail_at_line(name_, count_line, count_mismatch(count, progress.values));
+    }
   }
 
   // Every value, unpaired: a chunk of the seed's format, whose pairing depends on what came before.
@@ -1138,12 +1170,13 @@ template <class T, class F>
 [[noreturn, gnu::cold, gnu::noinline]] void fail_in_block(const char* bytes,
                                                           std::span<const Point2<T>> points,
                                                           std::size_t begin, std::size_t end,
-                                                          bool require_sorted, std::string_view name) {
+                                                          bool require_sorted, std::string_view name,
+                                                          std::uint64_t base = 0) {
   for (std::size_t i = begin; i < end; ++i) {
-    const std::uint64_t record = i * kRecordBytes<F>;
+    const std::uint64_t record = base + i * kRecordBytes<F>;
     for (const std::uint64_t offset : {record, record + sizeof(F)}) {
       F value;
-      std::memcpy(&value, bytes + offset, sizeof value);
+      std::memcpy(&value, bytes + (offset - base), sizeof value);
       if (non_finite_bits(value)) fail_at_byte(name, offset, "non-finite value " + shortest(value));
       if (!fits<T>(value)) {
         fail_at_byte(name, offset,
@@ -1380,6 +1413,122 @@ void check_selection(const ColumnSelection& columns, Format format, std::string_
 }
 
 }  // namespace
+
+// ---------------------------------------------------------------------------------------------
+// Pieces of a file (src/io/point_pieces.hpp)
+
+namespace detail {
+
+template <class T>
+void decode_binary_piece(std::string_view bytes, Format format, std::uint64_t base, std::string_view name,
+                         std::vector<Point2<T>>& points) {
+  const auto decode = [&]<class F>(F) {
+    const std::size_t n = bytes.size() / kRecordBytes<F>;
+    points.resize(n);
+    const std::size_t flagged = convert_and_flag<T, F>(bytes.data(), points.data(), 0, n, false);
+    if (flagged != kNoProblem) [[unlikely]] {
+      fail_in_block<T, F>(bytes.data(), points, flagged, std::min(n, flagged + kValidationBlock), false, name,
+                          base);
+    }
+  };
+  if (format == Format::f32) return decode(float{});
+  if (format == Format::f64) return decode(double{});
+  throw std::invalid_argument("decode_binary_piece reads f32 or f64, not " +
+                              std::string(format_name(format)));
+}
+
+template <class T>
+struct TextPieceParser<T>::State {
+  std::string name;
+  bool csv = false;
+  ColumnSelection columns;
+  bool first_piece = true;
+  bool preamble_read = false;
+  Preamble preamble;
+  index_t lines = 0;  // lines of the pieces read so far
+  index_t count_line = 0;
+  typename TextParser<T>::CountedProgress counted;
+};
+
+template <class T>
+TextPieceParser<T>::TextPieceParser(std::string name, bool csv, ColumnSelection columns)
+    : state_(std::make_unique<State>()) {
+  state_->name = display_name(name);
+  state_->csv = csv;
+  state_->columns = std::move(columns);
+  check_selection(state_->columns, csv ? Format::csv : Format::text, state_->name);
+}
+
+template <class T>
+TextPieceParser<T>::~TextPieceParser() = default;
+
+// Whether a piece has a line with something besides blanks and a comment: the preamble ends there.
+bool has_content_line(std::string_view piece) {
+  const char* p = piece.data();
+  const char* const end = p + piece.size();
+  while (p != end) {
+    const void* newline = std::memchr(p, '\n', static_cast<std::size_t>(end - p));
+    const char* e = newline != nullptr ? static_cast<const char*>(newline) : end;
+    const char* first = skip_blanks(p, e);
+    if (first != e && *first != '#') return true;
+    p = e == end ? end : e + 1;
+  }
+  return false;
+}
+
+template <class T>
+std::vector<Point2<T>> TextPieceParser<T>::parse(std::string_view piece) {
+  State& st = *state_;
+  if (st.first_piece) {
+    st.first_piece = false;
+    piece = skip_byte_order_mark(piece, st.name);
+    if (!st.csv) {
+      // As parse_text_points: text has no header, so its columns are selected by index only.
+      for (const std::string& spec : {st.columns.x, st.columns.y}) {
+        if (!spec.empty() && !column_index(trim(spec))) {
+          throw input_error(st.name + ": text input has no header to find column " + quote(trim(spec)) +
+                            " in: select its columns by 0-based index");
+        }
+      }
+    }
+  }
+  TextParser<T> parser(piece, st.name, false, st.lines);
+  if (!st.preamble_read) {
+    if (!has_content_line(piece)) {  // comments and blank lines only: the preamble goes on
+      st.lines += static_cast<index_t>(std::count(piece.begin(), piece.end(), '\n'));
+      if (!piece.empty() && piece.back() != '\n') ++st.lines;
+      return {};
+    }
+    st.preamble = st.csv ? parser.csv_preamble(st.columns) : parser.text_preamble(st.columns);
+    st.preamble_read = true;
+    st.count_line = parser.count_line();
+  }
+  std::vector<Point2<T>> points;
+  if (st.preamble.counted) {
+    points = parser.parse_counted_values(st.preamble.count, st.counted);
+  } else {
+    points = st.csv ? parser.parse_csv_rows(st.preamble.layout) : parser.parse_text_rows(st.preamble.layout);
+  }
+  st.lines = parser.line();
+  return points;
+}
+
+template <class T>
+void TextPieceParser<T>::finish() {
+  State& st = *state_;
+  if (!st.preamble.counted) return;
+  TextParser<T>(std::string_view(), st.name, false)
+      .finish_counted(st.preamble.count, st.count_line, st.counted);
+}
+
+template void decode_binary_piece<float>(std::string_view, Format, std::uint64_t, std::string_view,
+                                         std::vector<Point2<float>>&);
+template void decode_binary_piece<double>(std::string_view, Format, std::uint64_t, std::string_view,
+                                          std::vector<Point2<double>>&);
+template class TextPieceParser<float>;
+template class TextPieceParser<double>;
+
+}  // namespace detail
 
 // ---------------------------------------------------------------------------------------------
 // Public interface

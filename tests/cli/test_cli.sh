@@ -204,5 +204,28 @@ grep -q "wagener: reading standard input" "$dir/err" && pass || fail "--progress
 (printf '0 0\n2 0\n'; sleep 1.6; printf '1 1\n') | "$bin" hull - --progress --quiet 2>"$dir/err" >/dev/null
 [ ! -s "$dir/err" ] && pass || fail "--quiet still printed '$(cat "$dir/err")'"
 
+# --- --devices: the list's syntax and the backends it goes with ------------------------------------
+for bad in "" "0," "a" "-1" "0,0" "1.5"; do
+  "$bin" hull "$dir/square.txt" --devices "$bad" >"$dir/out" 2>"$dir/err"
+  code=$?
+  [ $code -eq 2 ] && [ ! -s "$dir/out" ] && pass || fail "--devices '$bad': exit $code, '$(cat "$dir/err")'"
+done
+for backend in cpu pram; do
+  "$bin" hull "$dir/square.txt" --backend $backend --devices 0 >"$dir/out" 2>"$dir/err"
+  code=$?
+  [ $code -eq 2 ] && grep -q "needs the cuda or auto backend" "$dir/err" && pass ||
+    fail "--devices with --backend $backend: exit $code, '$(cat "$dir/err")'"
+done
+if nvidia-smi -L >/dev/null 2>&1; then
+  "$bin" hull "$dir/square.txt" --backend cuda --devices 0,99 >"$dir/out" 2>"$dir/err"
+  code=$?
+  [ $code -eq 2 ] && grep -q "CUDA device 99 does not exist" "$dir/err" && pass ||
+    fail "--devices naming a missing device: exit $code, '$(cat "$dir/err")'"
+  out=$("$bin" hull "$dir/square.txt" --backend cuda --devices all)
+  [ "$out" = $'0 0\n2 0\n2 2\n0 2' ] && pass || fail "--backend cuda --devices all: got '$out'"
+fi
+out=$("$bin" hull "$dir/square.txt" --devices all)  # auto stays on the CPU for 5 points
+[ "$out" = $'0 0\n2 0\n2 2\n0 2' ] && pass || fail "--devices all under auto: got '$out'"
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
