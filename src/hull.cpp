@@ -78,6 +78,9 @@ Backend choose_backend(std::span<const Point2<T>> points, bool sorted_upper, Hul
 template <class T>
 Backend resolve(const HullOptions& options, std::span<const Point2<T>> points, bool sorted_upper,
                 HullStats& stats) {
+  if (options.trace && options.pram_merge == PramMerge::optimal) {
+    throw unsupported_error("a trace shows the seed's rounds; the optimal-work merge has other rounds");
+  }
   if (options.trace) {
     // The emulator and the CUDA backend report rounds (the same ones: the trace is defined by the
     // input alone; tests/test_trace*.cpp check it). auto picks the emulator, the reference.
@@ -126,6 +129,15 @@ void require_sorted(std::span<const Point2<T>> points) {
     throw input_error("points are not sorted by (x, y): point " + std::to_string(bad) +
                       " is smaller than point " + std::to_string(bad - 1));
   }
+}
+
+/// The pram backend's upper hull: the merge options.pram_merge names (the trace needs the seed's).
+template <class T>
+std::vector<Point2<T>> pram_upper_hull(std::span<const Point2<T>> sorted, const HullOptions& options,
+                                       pram::Counters* counters,
+                                       const std::function<void(TraceRound<T>&&)>& observer) {
+  if (options.pram_merge == PramMerge::optimal) return pram::upper_hull_optimal(sorted, counters);
+  return pram::upper_hull(sorted, counters, observer);
 }
 
 void add_pram_counters(HullStats& stats, const pram::Counters& c) {
@@ -179,7 +191,7 @@ std::vector<Point2<T>> upper_hull_of_sorted(std::span<const Point2<T>> sorted, c
   switch (stats.backend) {
     case Backend::pram: {
       pram::Counters counters;
-      auto h = pram::upper_hull(sorted, &counters, trace_observer<T>(options.trace, Chain::upper));
+      auto h = pram_upper_hull(sorted, options, &counters, trace_observer<T>(options.trace, Chain::upper));
       add_pram_counters(stats, counters);
       return h;
     }
@@ -200,7 +212,7 @@ std::vector<Point2<T>> full_hull(std::span<const Point2<T>> points, const HullOp
       return chains_by_upper_hulls<T>(points, options.trace,
                                       [&](std::span<const Point2<T>> s, auto&& observer) {
                                         pram::Counters counters;
-                                        auto h = pram::upper_hull(s, &counters, observer);
+                                        auto h = pram_upper_hull(s, options, &counters, observer);
                                         add_pram_counters(stats, counters);
                                         return h;
                                       });
@@ -263,6 +275,12 @@ Backend parse_backend(std::string_view name) {
   if (name == "pram") return Backend::pram;
   if (name == "cuda") return Backend::cuda;
   throw std::invalid_argument("unknown backend \"" + std::string(name) + "\" (auto, cpu, pram, cuda)");
+}
+
+PramMerge parse_pram_merge(std::string_view name) {
+  if (name == "seed") return PramMerge::seed;
+  if (name == "optimal") return PramMerge::optimal;
+  throw std::invalid_argument("unknown pram merge \"" + std::string(name) + "\" (seed, optimal)");
 }
 
 std::string_view backend_name(Backend backend) {

@@ -6,6 +6,7 @@
 #include <random>
 
 #include "core/bridge.hpp"
+#include "core/nested_bridge.hpp"
 #include "cpu/monotone_chain.hpp"
 #include "generators.hpp"
 #include "pram/pram_hull.hpp"
@@ -160,6 +161,213 @@ TEST(SerialBridge, AgreesWithTheSampledBridgeOnRandomHoods) {
     merged.insert(merged.end(), right.begin() + dup + b, right.end());
     EXPECT_EQ(merged, cpu::upper_chain<double>(pts)) << "trial " << trial;
   }
+}
+
+// ---- the optimal-work variant: hoods in place, bridges by nested sampling --------------------------
+
+/// Hoods laid out in place: consecutive strips of `stride` slots, each holding a run of the hood's
+/// vertices at a random offset, with dead strips (no vertex) between them.
+struct InPlaceLayout {
+  std::vector<Point2<double>> base;
+  std::vector<index_t> lo, hi, prev_live, next_live;
+  std::vector<index_t> rank;  ///< per slot: the vertex's rank in its hood, -1 for an empty slot
+  index_t stride = 1;
+
+  /// Appends a hood's strips; returns its first and last live strip.
+  std::pair<index_t, index_t> add(std::span<const Point2<double>> hood, std::mt19937_64& rng) {
+    std::uniform_int_distribution<index_t> count(0, stride), coin(0, 3);
+    std::size_t next = 0;
+    index_t first = -1, last = -1;
+    while (next < hood.size()) {
+      index_t c = std::min<index_t>(count(rng), static_cast<index_t>(hood.size() - next));
+      if (first < 0 && c == 0) c = 1;  // a hood starts with a live strip
+      if (coin(rng) == 0 && first >= 0) c = 0;
+      const index_t t = static_cast<index_t>(lo.size());
+      const index_t offset = std::uniform_int_distribution<index_t>(0, stride - c)(rng);
+      lo.push_back(offset);
+      hi.push_back(offset + c);
+      base.resize(static_cast<std::size_t>((t + 1) * stride), Point2<double>{0, 0});
+      rank.resize(base.size(), -1);
+      for (index_t k = 0; k < c; ++k) {
+        base[t * stride + offset + k] = hood[next];
+        rank[t * stride + offset + k] = static_cast<index_t>(next++);
+      }
+      if (c > 0) {
+        if (first < 0) first = t;
+        last = t;
+      }
+    }
+    return {first, last};
+  }
+  void link() {
+    const auto strips = static_cast<index_t>(lo.size());
+    prev_live.assign(lo.size(), -1);
+    next_live.assign(lo.size(), strips);
+    for (index_t t = 0; t < strips; ++t) prev_live[t] = lo[t] < hi[t] ? t : (t > 0 ? prev_live[t - 1] : -1);
+    for (index_t t = strips; t-- > 0;)
+      next_live[t] = lo[t] < hi[t] ? t : (t + 1 < strips ? next_live[t + 1] : strips);
+  }
+  core::StripRanges ranges() { return {lo.data(), hi.data(), prev_live.data(), next_live.data(), stride}; }
+  index_t rank_of(const core::HoodSlot& v) const { return rank[v.strip * stride + v.slot]; }
+};
+
+/// A pair of strict hoods, P lex-left of Q with no shared point, from one sorted point set.
+struct HoodPair {
+  std::vector<Point2<double>> p, q;
+};
+
+HoodPair split_hoods(const std::vector<Point2<double>>& sorted, std::size_t cut) {
+  std::span<const Point2<double>> all(sorted);
+  HoodPair pair{cpu::upper_chain(all.subspan(0, cut)), cpu::upper_chain(all.subspan(cut))};
+  if (!pair.p.empty() && !pair.q.empty() && same_point(pair.p.back(), pair.q.front()))
+    pair.q.erase(pair.q.begin());
+  return pair;
+}
+
+TEST(NestedBridge, AgreesWithTheSerialBridgeOnHoodsInPlace) {
+  const auto seed = testing::fresh_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  const auto families = testing::all_families<double>();
+  int checked = 0;
+  for (int trial = 0; trial < 6000; ++trial) {
+    const auto& family = families[static_cast<std::size_t>(trial) % families.size()];
+    const std::size_t n = 2 + static_cast<std::size_t>(trial / 7) % 300;
+    const auto pts = testing::sorted_copy(family.make(n, rng));
+    const auto pair = split_hoods(pts, std::uniform_int_distribution<std::size_t>(1, pts.size() - 1)(rng));
+    if (pair.p.empty() || pair.q.empty()) continue;
+    index_t a = -1, b = -1;
+    core::serial_bridge(core::MergeView<double>(pair.p.data(), static_cast<index_t>(pair.p.size()),
+                                                pair.q.data(), static_cast<index_t>(pair.q.size())),
+                        &a, &b);
+    InPlaceLayout layout;
+    layout.stride = 1 + trial % 9;
+    const auto [pf, pl] = layout.add(pair.p, rng);
+    const auto [qf, ql] = layout.add(pair.q, rng);
+    layout.link();
+    const core::InPlaceHood<double> hp{layout.base.data(), layout.ranges(), pf, pl};
+    const core::InPlaceHood<double> hq{layout.base.data(), layout.ranges(), qf, ql};
+    const int depth = 1 + trial % 5;
+    const core::NestedMerge<double> mg(hp, hq, depth);
+    std::vector<core::Bracket> cells(static_cast<std::size_t>(mg.g));
+    core::HoodSlot va, vb;
+    core::nested_bridge_serial(mg, cells.data(), &va, &vb);
+    ASSERT_EQ(layout.rank_of(va), a) << family.name << " n=" << n << " trial " << trial << " depth " << depth;
+    ASSERT_EQ(layout.rank_of(vb), b) << family.name << " n=" << n << " trial " << trial << " depth " << depth;
+    ++checked;
+  }
+  EXPECT_GT(checked, 3000);  // most trials give two non-empty hoods
+}
+
+TEST(NestedBridge, SamplesForDepthIsTheSmallestRootBound) {
+  for (int depth = 1; depth <= 5; ++depth) {
+    for (index_t k = 1; k < 3000; k += 1 + k / 50) {
+      const index_t g = core::samples_for_depth(k, depth);
+      double power = 1, below = 1;
+      for (int d = 0; d < depth; ++d) power *= static_cast<double>(g), below *= static_cast<double>(g - 1);
+      EXPECT_GE(power, static_cast<double>(k)) << k << " " << depth;
+      if (k > 1) {
+        EXPECT_LT(below, static_cast<double>(k)) << k << " " << depth;
+      }
+    }
+  }
+}
+
+template <class T>
+void expect_optimal_equals_reference(const Points<T>& sorted, index_t strip_width, int depth,
+                                     const std::string& what) {
+  const auto expected = cpu::upper_chain<T>(sorted);
+  std::vector<Point2<T>> got;
+  ASSERT_NO_THROW(got = pram::upper_hull_optimal<T>(sorted, nullptr, strip_width, depth)) << what;
+  ASSERT_EQ(got, expected) << what;
+}
+
+TEST(PramOptimal, EverySubsetOfA4x4GridEveryStripWidth) {
+  constexpr int kCells = 16;
+  for (std::uint32_t mask = 1; mask < (1u << kCells); mask += 3) {
+    Points<double> pts;
+    for (int c = 0; c < kCells; ++c) {
+      if (mask & (1u << c)) pts.push_back({static_cast<double>(c / 4), static_cast<double>(c % 4)});
+    }
+    const index_t width = 1 + static_cast<index_t>(mask % 4);
+    expect_optimal_equals_reference(pts, width, 1 + static_cast<int>(mask % 3),
+                                    "mask " + std::to_string(mask));
+    if (HasFatalFailure()) return;
+  }
+}
+
+TEST(PramOptimal, EveryMultisetOfA3x3GridWithDuplicates) {
+  constexpr int kCells = 9;
+  int total = 1;
+  for (int c = 0; c < kCells; ++c) total *= 3;
+  for (int code = 1; code < total; ++code) {
+    Points<double> pts;
+    int rest = code;
+    for (int c = 0; c < kCells; ++c, rest /= 3) {
+      for (int k = 0; k < rest % 3; ++k)
+        pts.push_back({static_cast<double>(c / 3), static_cast<double>(c % 3)});
+    }
+    for (index_t width : {1, 2, 3}) {
+      expect_optimal_equals_reference(pts, width, 2, "code " + std::to_string(code));
+      if (HasFatalFailure()) return;
+    }
+  }
+}
+
+template <class T>
+void optimal_every_family(std::size_t max_n, std::size_t step) {
+  const auto seed = testing::fresh_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  for (const auto& family : testing::all_families<T>()) {
+    for (std::size_t n = 1; n <= max_n; n += step) {
+      const auto pts = testing::sorted_copy(family.make(n, rng));
+      const auto width = static_cast<index_t>(n % 7);  // 0: ceil(log2 n)
+      const int depth = 1 + static_cast<int>(n % 4);
+      expect_optimal_equals_reference(pts, width, depth, family.name + " n=" + std::to_string(n));
+      if (::testing::Test::HasFatalFailure()) return;
+    }
+  }
+}
+
+TEST(PramOptimal, EveryFamilyEveryNUpTo300Double) {
+  optimal_every_family<double>(300, 1);
+}
+
+TEST(PramOptimal, EveryFamilyEveryNUpTo300Float) {
+  optimal_every_family<float>(300, 1);
+}
+
+TEST(PramOptimal, FullHoodsAcrossStripAndRoundBoundaries) {
+  const auto seed = testing::fresh_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  for (std::size_t n : {1023u, 1024u, 1025u, 4097u, 20011u}) {
+    for (auto make : {testing::parabola<double>, testing::circle<double>, testing::collinear<double>,
+                      testing::near_collinear_ulp<double>, testing::duplicates<double>}) {
+      expect_optimal_equals_reference(testing::sorted_copy(make(n, rng)), 0, 4, "n=" + std::to_string(n));
+      expect_optimal_equals_reference(testing::sorted_copy(make(n, rng)), 16, 3, "n=" + std::to_string(n));
+    }
+  }
+}
+
+TEST(PramOptimalCounters, StepsGrowAsLogNAndWorkAsNOnAFullHood) {
+  std::mt19937_64 rng(testing::fresh_seed());
+  pram::Counters small, large;
+  pram::upper_hull_optimal<double>(testing::sorted_copy(testing::parabola<double>(1 << 10, rng)), &small);
+  pram::upper_hull_optimal<double>(testing::sorted_copy(testing::parabola<double>(1 << 16, rng)), &large);
+  // n grows 64x and log n 1.6x: linear work predicts 64x (n log n would be 102x); steps 1.6x.
+  const double work_ratio = static_cast<double>(large.work) / static_cast<double>(small.work);
+  const double step_ratio =
+      static_cast<double>(large.parallel_steps) / static_cast<double>(small.parallel_steps);
+  EXPECT_LT(work_ratio, 64.0 * 1.15);
+  EXPECT_GT(work_ratio, 64.0 * 0.7);
+  EXPECT_LT(step_ratio, 1.6 * 1.3);
+  EXPECT_GT(step_ratio, 1.0);
+  // And the seed's merge does n log n work on the same input.
+  pram::Counters seed_large;
+  pram::upper_hull<double>(testing::sorted_copy(testing::parabola<double>(1 << 16, rng)), &seed_large);
+  EXPECT_LT(large.work * 3, seed_large.work);
 }
 
 TEST(CeilSqrt, IsTheSmallestRootBound) {

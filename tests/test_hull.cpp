@@ -263,6 +263,36 @@ TEST(HullApi, StatsReportBackendSizesAndPramCounters) {
   EXPECT_GT(stats.work, 1024 * 10 / 2);
 }
 
+TEST(HullApi, PramOptimalMergeGivesTheSameHullsWithLessWork) {
+  const auto seed = testing::fresh_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  for (const auto& family : testing::all_families<double>()) {
+    const auto pts = family.make(3001, rng);
+    HullOptions optimal{Backend::pram};
+    optimal.pram_merge = PramMerge::optimal;
+    EXPECT_EQ(convex_hull<double>(pts, optimal), cpu::convex_hull_serial<double>(pts)) << family.name;
+  }
+  const auto full = testing::sorted_copy(testing::parabola<double>(1 << 14, rng));
+  HullStats seed_stats, optimal_stats;
+  HullOptions options{Backend::pram, &seed_stats};
+  const auto by_seed = upper_hull<double>(full, options);
+  options.stats = &optimal_stats;
+  options.pram_merge = PramMerge::optimal;
+  EXPECT_EQ(upper_hull<double>(full, options), by_seed);
+  EXPECT_LT(optimal_stats.work * 2, seed_stats.work);
+}
+
+TEST(HullApi, TraceRefusesThePramOptimalMerge) {
+  TraceLog<double> log;
+  HullOptions options{Backend::pram, nullptr, &log};
+  options.pram_merge = PramMerge::optimal;
+  const std::vector<Point2<double>> pts{{0, 0}, {1, 1}, {2, 0}};
+  EXPECT_THROW(convex_hull<double>(pts, options), unsupported_error);
+  EXPECT_EQ(parse_pram_merge("optimal"), PramMerge::optimal);
+  EXPECT_THROW(parse_pram_merge("fast"), std::invalid_argument);
+}
+
 TEST(HullApi, BackendNamesRoundTrip) {
   for (Backend b : {Backend::automatic, Backend::cpu, Backend::pram, Backend::cuda}) {
     EXPECT_EQ(parse_backend(backend_name(b)), b);

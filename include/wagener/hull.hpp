@@ -45,6 +45,18 @@ struct HullStats {
   double predicted_cuda_milliseconds = 0;
 };
 
+/// The merge the pram backend emulates.
+enum class PramMerge {
+  seed,     ///< the seed's rounds: blocks of 1, 2, 4, ... points, each bridge by sampling on k processors
+            ///< for hoods of k points, hoods copied every round: O(log n) steps, O(n log n) work
+  optimal,  ///< the seed's optimal-work variant: strips of log n points chained serially, then merges
+            ///< of hoods kept in place whose bridges are found by nested sampling on k^(1/2)
+            ///< processors: O(log n) steps, O(n) work (docs/algorithm.md has both counters)
+};
+
+/// Parses "seed", "optimal"; throws std::invalid_argument otherwise.
+PramMerge parse_pram_merge(std::string_view name);
+
 /// Which part of the hull a call returns.
 enum class HullPart {
   full,   ///< the strict vertices, counter-clockwise, starting at the lexicographically smallest
@@ -65,6 +77,9 @@ struct HullOptions {
   bool presorted = false;
   /// compute_hull() only: also return, for each vertex, the smallest input index holding it.
   bool indices = false;
+  /// pram backend only: the merge it emulates. A trace shows the seed's rounds: with a trace, optimal
+  /// throws unsupported_error.
+  PramMerge pram_merge = PramMerge::seed;
   /// The cuda backend (and automatic, when it picks cuda) on several GPUs of this process: the points
   /// are split into one contiguous slice per device, each hulled on its device by a host thread of its
   /// own, and the slices' hulls merged by merge_hulls(). Empty: the current device alone, as without

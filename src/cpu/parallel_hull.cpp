@@ -14,6 +14,7 @@
 #include "core/parallel_slices.hpp"
 #include "cpu/filter_pass.hpp"
 #include "cpu/monotone_chain.hpp"
+#include "cpu/parallel_chains.hpp"
 #include "wagener/error.hpp"
 #include "wagener/predicates.hpp"
 
@@ -165,15 +166,13 @@ void parallel_merge(std::span<const Point2<T>> a, std::span<const Point2<T>> b, 
   });
 }
 
-/// Lower and upper chain of sorted points, on two threads when there are many.
+/// Lower and upper chain of sorted points: when there are many, each thread chains a slice and the
+/// slices' hoods are merged in place by their bridges (when the filter removes nothing, these chains
+/// run over every input point).
 template <class T>
 std::vector<Point2<T>> hull_of_sorted_parallel(std::span<const Point2<T>> sorted, std::size_t threads) {
   if (threads < 2 || sorted.size() < kMinPointsPerThread) return hull_of_sorted<T>(sorted);
-  std::vector<Point2<T>> upper;
-  std::thread other([&] { upper = upper_chain<T>(sorted); });
-  const auto lower = lower_chain<T>(sorted);
-  other.join();
-  return core::join_chains<T>(lower, upper);
+  return hull_of_sorted_threads<T>(sorted, threads);
 }
 
 }  // namespace

@@ -25,6 +25,11 @@ struct UpperHullPolicy {
   // Device-wide rounds: threads per block and virtual processors per work unit (one block-wide loop).
   static constexpr int kRoundThreads = 256;
   static constexpr int kUnit = 2048;
+  // Device-wide rounds with hoods kept in place (in_place_rounds): one warp per merge finds the
+  // bridge by nested sampling with at most kMaxSamples samples per bracket (kMaxSamples^2 <= 32
+  // lanes, one virtual processor each); deeper searches for larger hoods (5^13 > 2^30 positions).
+  static constexpr int kMaxSamples = 5;
+  static constexpr int kMergeWarpsPerBlock = 8;
   // Blocks per multiprocessor for the grid-stride kernels.
   static constexpr int kBlocksPerSm = 8;
   // Guide filter for large inputs: the upper hull of an evenly spaced sample of n >> kSampleShift

@@ -266,6 +266,144 @@ __global__ void __launch_bounds__(Policy::kRoundThreads)
   }
 }
 
+// ---- device-wide rounds with hoods kept in place ------------------------------------------------
+// The tile hoods stay where the tile level wrote them (tile t at t * kTile); a tile is a strip of
+// core/nested_bridge.hpp. A round finds each merge's bridge and trims the tiles' live ranges (one warp
+// a merge): no point moves until the one final compaction, so a round costs O(merges) searches of
+// O(depth^2) steps plus the tiles it kills, not O(n).
+
+/// Live ranges after the tile level: tile t's hood, less its first vertex when that vertex is the
+/// last point of the tile before (which that tile's hood ends with). Also marks the live tiles for
+/// the links' scans: prev[t] = t or -1, and next, reversed, likewise (next[tiles-1-t]).
+template <class T>
+__global__ void init_strips_kernel(const Point2<T>* points, const Point2<T>* hood, const index_t* size,
+                                   index_t tiles, index_t tile, index_t* lo, index_t* hi, index_t* prev,
+                                   index_t* next) {
+  for (index_t t = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x; t < tiles;
+       t += static_cast<index_t>(gridDim.x) * blockDim.x) {
+    const index_t h = size[t];
+    const index_t first = (t > 0 && h > 0 && same_point(hood[t * tile], points[t * tile - 1])) ? 1 : 0;
+    lo[t] = first;
+    hi[t] = h;
+    const bool live = first < h;
+    prev[t] = live ? t : -1;
+    next[tiles - 1 - t] = live ? tiles - 1 - t : -1;
+  }
+}
+
+struct MaxIndex {
+  __device__ index_t operator()(index_t a, index_t b) const { return a > b ? a : b; }
+};
+
+/// next[] was scanned reversed (the last live tile at or before tiles-1-t, in reversed indices):
+/// turn it into the first live tile at or after t (tiles when none), pairwise in place.
+__global__ void unreverse_next_kernel(index_t* next, index_t tiles) {
+  for (index_t t = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x; 2 * t < tiles;
+       t += static_cast<index_t>(gridDim.x) * blockDim.x) {
+    const index_t a = next[t], b = next[tiles - 1 - t];
+    next[t] = b < 0 ? tiles : tiles - 1 - b;
+    next[tiles - 1 - t] = a < 0 ? tiles : tiles - 1 - a;
+  }
+}
+
+/// One warp per merge of groups of w tiles: the bridge by nested sampling (core/nested_bridge.hpp),
+/// lane = x + g y is virtual processor (x, y); every step reads, then the warp syncs, then the
+/// unique writer writes. Then the warp trims the tiles between the bridge's ends: only the killed
+/// tiles and the two ends are touched, so a round costs O(merges) plus the tiles it kills (each
+/// tile dies once), not O(tiles). Nothing to do without a partner or when a side has no vertex.
+template <class T, class Policy = UpperHullPolicy<T>>
+__global__ void __launch_bounds__(Policy::kMergeWarpsPerBlock * 32)
+    in_place_merge_kernel(const Point2<T>* hood, core::StripRanges ranges, index_t tiles, index_t w,
+                          index_t merges) {
+  constexpr int kWarp = 32, kG = Policy::kMaxSamples;
+  static_assert(kG * kG <= kWarp, "one lane per virtual processor");
+  struct Cells {
+    core::Bracket outer;
+    core::Bracket tangent[kG];
+    index_t bridge[2];
+  };
+  // Raw storage: Bracket's member initialisers would make a __shared__ Cells dynamically initialised.
+  __shared__ alignas(Cells) unsigned char shared_bytes[Policy::kMergeWarpsPerBlock * sizeof(Cells)];
+  const int warp = threadIdx.x / kWarp, lane = threadIdx.x % kWarp;
+  Cells& cells = reinterpret_cast<Cells*>(shared_bytes)[warp];
+  const index_t warps = static_cast<index_t>(gridDim.x) * Policy::kMergeWarpsPerBlock;
+  for (index_t k = static_cast<index_t>(blockIdx.x) * Policy::kMergeWarpsPerBlock + warp; k < merges;
+       k += warps) {
+    // Plan (every lane alike): each side's first and last live tile.
+    const index_t p0 = 2 * k * w, q0 = min(tiles, p0 + w), q1 = min(tiles, q0 + w);
+    const bool pair = q0 < q1;
+    const index_t pf = pair ? ranges.next_live[p0] : 0, qf = pair ? ranges.next_live[q0] : 0;
+    if (!pair || pf >= q0 || qf >= q1) continue;  // uniform across the warp
+    const core::InPlaceHood<T> p{hood, ranges, pf, ranges.prev_live[q0 - 1]};
+    const core::InPlaceHood<T> q{hood, ranges, qf, ranges.prev_live[q1 - 1]};
+    const index_t up = p.positions(), uq = q.positions(), most = up > uq ? up : uq;
+    int depth = 1;
+    for (index_t reach = kG; reach < most; reach *= kG) ++depth;
+    core::NestedMerge<T> mg;
+    mg.p = p;
+    mg.q = q;
+    mg.depth = depth;
+    mg.g = core::samples_for_depth(most, depth);
+    const index_t x = lane % mg.g, y = lane / mg.g;
+    const bool processor = lane < mg.g * mg.g;
+    if (lane == 0) cells.outer = mg.whole_p();
+    __syncwarp();
+    const core::NestedCells c{&cells.outer, cells.tangent, cells.bridge};
+    for (int level = 0; level < depth; ++level) {
+      for (int inner = 0; inner < depth; ++inner) {
+        core::Bracket value;
+        const bool writes = processor && core::nested_tangent_step(mg, c, inner, x, y, &value);
+        __syncwarp();
+        if (writes) cells.tangent[x] = value;
+        __syncwarp();
+      }
+      core::Bracket value;
+      index_t a = 0, b = 0;
+      const bool writes = processor && y == 0 && core::nested_outer_step(mg, c, x, &value, &a, &b);
+      __syncwarp();
+      if (writes) cells.outer = value, cells.bridge[0] = a, cells.bridge[1] = b;
+      __syncwarp();
+    }
+    // Trim: the tiles from the bridge's left end to its right end, a lane each (strip_after_merge
+    // reads and writes only its own tile's cells; every lane has read the ranges before any writes).
+    const core::HoodSlot a = p.rep(cells.bridge[0]), b = q.rep(cells.bridge[1]);
+    __syncwarp();
+    for (index_t t = a.strip + lane; t <= b.strip; t += kWarp) {
+      const core::StripUpdate u = core::strip_after_merge(ranges, t, a, b);
+      ranges.lo[t] = u.lo;
+      ranges.hi[t] = u.hi;
+      ranges.prev_live[t] = u.prev_live;
+      ranges.next_live[t] = u.next_live;
+    }
+    __syncwarp();  // the cells are reused by the warp's next merge
+  }
+}
+
+/// The live sizes, for the final compaction's scan.
+__global__ void live_sizes_kernel(core::StripRanges ranges, index_t tiles, index_t* size) {
+  for (index_t t = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x; t < tiles;
+       t += static_cast<index_t>(gridDim.x) * blockDim.x) {
+    size[t] = ranges.hi[t] - ranges.lo[t];
+  }
+}
+
+/// The final compaction: tile t's live run to dense[offset[t] ...], one warp a tile; the hood's size
+/// to dense_size[0].
+template <class T>
+__global__ void gather_live_kernel(const Point2<T>* hood, core::StripRanges ranges, const index_t* size,
+                                   const index_t* offset, index_t tiles, Point2<T>* dense,
+                                   index_t* dense_size) {
+  constexpr int kWarp = 32;
+  const index_t warps = static_cast<index_t>(gridDim.x) * blockDim.x / kWarp;
+  if (blockIdx.x == 0 && threadIdx.x == 0) dense_size[0] = offset[tiles - 1] + size[tiles - 1];
+  for (index_t t = (static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x) / kWarp; t < tiles;
+       t += warps) {
+    const Point2<T>* src = hood + t * ranges.stride + ranges.lo[t];
+    Point2<T>* dst = dense + offset[t];
+    for (index_t i = threadIdx.x % kWarp; i < size[t]; i += kWarp) dst[i] = src[i];
+  }
+}
+
 template <class T>
 __global__ void reflect_reversed_kernel(const Point2<T>* in, index_t n, Point2<T>* out) {
   for (index_t i = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
@@ -385,6 +523,14 @@ void UpperHullWorkspace<T>::reserve(index_t n, index_t first_width) {
       std::max(round_cells_needed(n, Policy::kTile), round_cells_needed(n, first_width));
   cells = DeviceBuffer<index_t>(static_cast<std::size_t>(std::max<index_t>(1, cells_needed)));
   first_bad = DeviceBuffer<unsigned long long>(2);
+  strip_lo = DeviceBuffer<index_t>(static_cast<std::size_t>(tiles));
+  strip_hi = DeviceBuffer<index_t>(static_cast<std::size_t>(tiles));
+  strip_prev = DeviceBuffer<index_t>(static_cast<std::size_t>(tiles));
+  strip_next = DeviceBuffer<index_t>(static_cast<std::size_t>(tiles));
+  std::size_t link_bytes = 0;
+  WAGENER_CUDA_CHECK(cub::DeviceScan::InclusiveScan(nullptr, link_bytes, strip_prev.data(), strip_prev.data(),
+                                                    MaxIndex{}, tiles));
+  link_scan_temp = DeviceBuffer<unsigned char>(std::max<std::size_t>(link_bytes, 1));
   capacity = n;
   width = first_width;
 }
@@ -416,6 +562,49 @@ void gather_tiles(UpperHullWorkspace<T>& ws, index_t tiles, cudaStream_t stream)
   WAGENER_CUDA_CHECK_LAUNCH();
 }
 
+/// Wagener's rounds over the tile hoods of ws.hood[0] (sizes ws.size[0]) with the hoods kept in place:
+/// `points` are the level's input (for the duplicate at a tile's seam). The hood ends up compacted in
+/// ws.hood[1] (size at ws.size[1][0]); returns 1.
+template <class T>
+int in_place_rounds(const Point2<T>* points, index_t tiles, UpperHullWorkspace<T>& ws, cudaStream_t stream) {
+  using Policy = UpperHullPolicy<T>;
+  constexpr int kThreads = 256;
+  const core::StripRanges ranges{ws.strip_lo.data(), ws.strip_hi.data(), ws.strip_prev.data(),
+                                 ws.strip_next.data(), index_t{Policy::kTile}};
+  const int tile_grid = stride_grid<T>(ceil_div(tiles, kThreads));
+  init_strips_kernel<T><<<tile_grid, kThreads, 0, stream>>>(points, ws.hood[0].data(), ws.size[0].data(),
+                                                            tiles, index_t{Policy::kTile}, ranges.lo,
+                                                            ranges.hi, ranges.prev_live, ranges.next_live);
+  WAGENER_CUDA_CHECK_LAUNCH();
+  // Links of the dead tiles (only runs of one repeated point make any): prefix maxima.
+  for (index_t* links : {ranges.prev_live, ranges.next_live}) {
+    std::size_t bytes = ws.link_scan_temp.size();
+    WAGENER_CUDA_CHECK(cub::DeviceScan::InclusiveScan(ws.link_scan_temp.data(), bytes, links, links,
+                                                      MaxIndex{}, tiles, stream));
+  }
+  unreverse_next_kernel<<<tile_grid, kThreads, 0, stream>>>(ranges.next_live, tiles);
+  WAGENER_CUDA_CHECK_LAUNCH();
+  for (index_t w = 1; w < tiles; w *= 2) {
+    const index_t merges = ceil_div(tiles, 2 * w);
+    const auto blocks = static_cast<int>(std::min<index_t>(
+        ceil_div(merges, Policy::kMergeWarpsPerBlock), index_t{multiprocessors()} * Policy::kBlocksPerSm));
+    in_place_merge_kernel<T><<<blocks, Policy::kMergeWarpsPerBlock * 32, 0, stream>>>(
+        ws.hood[0].data(), ranges, tiles, w, merges);
+    WAGENER_CUDA_CHECK_LAUNCH();
+  }
+  live_sizes_kernel<<<tile_grid, kThreads, 0, stream>>>(ranges, tiles, ws.size[0].data());
+  WAGENER_CUDA_CHECK_LAUNCH();
+  std::size_t scan_bytes = ws.scan_temp.size();
+  WAGENER_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(ws.scan_temp.data(), scan_bytes, ws.size[0].data(),
+                                                   ws.offsets.data(), tiles, stream));
+  constexpr int kGatherThreads = 256;
+  gather_live_kernel<T><<<stride_grid<T>(ceil_div(tiles * 32, kGatherThreads)), kGatherThreads, 0, stream>>>(
+      ws.hood[0].data(), ranges, ws.size[0].data(), ws.offsets.data(), tiles, ws.hood[1].data(),
+      ws.size[1].data());
+  WAGENER_CUDA_CHECK_LAUNCH();
+  return 1;
+}
+
 /// Levels: hull the tiles, compact their hoods into a shorter sorted point set, repeat -- while that
 /// pays; then Wagener's rounds across the device. Buffer 0 receives tile hoods, buffer 1 the
 /// compacted points of the next level. Returns the buffer whose offset 0 holds the hood, its size
@@ -431,8 +620,8 @@ int hull_levels(const Point2<T>* points, index_t n, UpperHullWorkspace<T>& ws, c
     if (tiles == 1) return 0;
     const index_t total = scan_tile_sizes(ws, tiles, stream);
     if (static_cast<double>(total) > Policy::kCompactionGain * static_cast<double>(n)) {
-      // Most points are on the hood: merge the tile hoods by Wagener's rounds across the device.
-      return device_rounds(tiles, index_t{Policy::kTile}, ws, 0, stream);
+      // Most points are on the hood: merge the tile hoods, kept in place, across the device.
+      return in_place_rounds(points, tiles, ws, stream);
     }
     gather_tiles(ws, tiles, stream);
     points = ws.hood[1].data();

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/merge_step.hpp"
+#include "core/nested_bridge.hpp"
 #include "cuda/buffers.cuh"
 #include "cuda/policy.cuh"
 #include "wagener/point.hpp"
@@ -30,6 +31,10 @@ struct UpperHullWorkspace {
   DeviceBuffer<Point2<T>> sample;              ///< the guide filter's evenly spaced sample
   DeviceBuffer<Point2<T>> guide;               ///< the sample's upper hull
   DeviceBuffer<int> guide_buckets;             ///< where the filter's walk along the guide starts, by x
+  // Hoods kept in place for the device-wide rounds (core/nested_bridge.hpp): per tile its live range
+  // and the links of dead tiles; CUB's storage for the links' scans.
+  DeviceBuffer<index_t> strip_lo, strip_hi, strip_prev, strip_next;
+  DeviceBuffer<unsigned char> link_scan_temp;
 
   // Guide filter settings (UpperHullPolicy has the defaults and the reasons); the benchmark varies them.
   index_t filter_from = UpperHullPolicy<T>::kFilterFrom;  ///< smallest n that is filtered

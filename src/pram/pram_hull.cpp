@@ -6,6 +6,7 @@
 #include <string>
 
 #include "core/bridge.hpp"
+#include "core/nested_bridge.hpp"
 #include "core/trace_round.hpp"
 
 namespace wagener::pram {
@@ -150,9 +151,177 @@ std::vector<Point2<T>> upper_hull(std::span<const Point2<T>> sorted, Counters* c
   return hood;
 }
 
+namespace {
+
+/// Steps of a parallel prefix computation over `count` cells (up-sweep and down-sweep).
+std::int64_t scan_steps(index_t count) {
+  std::int64_t levels = 0;
+  for (index_t c = 1; c < count; c *= 2) ++levels;
+  return 2 * levels;
+}
+
+/// One merge of hoods in place by nested sampling, step by step with the exactly-one-writer check.
+/// step_work[s] gets the processors of step s (plan step excluded); returns the bridge's ends.
+template <class T>
+void nested_merge(const core::NestedMerge<T>& mg, std::int64_t round, index_t merge, std::int64_t* step_work,
+                  core::HoodSlot* a, core::HoodSlot* b) {
+  const index_t g = mg.g;
+  std::vector<core::Bracket> tangent(static_cast<std::size_t>(g)), written(static_cast<std::size_t>(g));
+  std::vector<int> writers(static_cast<std::size_t>(g));
+  core::Bracket outer = mg.whole_p();
+  index_t bridge[2] = {-1, -1};
+  const core::NestedCells cells{&outer, tangent.data(), bridge};
+  auto fail = [&](const char* phase, index_t cell, int count) {
+    std::ostringstream msg;
+    msg << "PRAM invariant violated in " << phase << " (round " << round << ", merge " << merge
+        << ", U_P = " << mg.p.positions() << ", U_Q = " << mg.q.positions() << ", cell " << cell
+        << "): " << count << " writers, expected exactly 1";
+    throw std::logic_error(msg.str());
+  };
+  int step = 0;
+  for (int level = 0; level < mg.depth; ++level) {
+    // The P samples of this level (x with x * spacing < len): each must get exactly one tangent.
+    const index_t spacing = core::spacing_of(outer, g);
+    const index_t samples = (outer.len + spacing - 1) / spacing;
+    for (int inner = 0; inner < mg.depth; ++inner, ++step) {
+      std::fill(writers.begin(), writers.end(), 0);
+      for (index_t x = 0; x < g; ++x) {
+        for (index_t y = 0; y < g; ++y) {
+          core::Bracket value{};
+          if (core::nested_tangent_step(mg, cells, inner, x, y, &value)) written[x] = value, ++writers[x];
+        }
+      }
+      step_work[step] += g * g;
+      for (index_t x = 0; x < samples; ++x) {
+        if (writers[x] != 1) fail("a nested tangent step", x, writers[x]);
+      }
+      for (index_t x = 0; x < samples; ++x) tangent[x] = written[x];  // writes after every read
+    }
+    int outer_writers = 0;
+    core::Bracket next{};
+    index_t ea = -1, eb = -1;
+    for (index_t x = 0; x < g; ++x) {
+      core::Bracket value{};
+      index_t va = 0, vb = 0;
+      if (core::nested_outer_step(mg, cells, x, &value, &va, &vb))
+        next = value, ea = va, eb = vb, ++outer_writers;
+    }
+    step_work[step++] += g;
+    if (outer_writers != 1) fail("a nested outer step", 0, outer_writers);
+    outer = next;
+    bridge[0] = ea;
+    bridge[1] = eb;
+  }
+  if (outer.len != 1) fail("the nested search (bracket not closed)", 0, 0);
+  *a = mg.p.rep(bridge[0]);
+  *b = mg.q.rep(bridge[1]);
+}
+
+}  // namespace
+
+template <class T>
+std::vector<Point2<T>> upper_hull_optimal(std::span<const Point2<T>> sorted, Counters* counters,
+                                          index_t strip_width, int depth) {
+  Counters stats;
+  const index_t n = static_cast<index_t>(sorted.size());
+  if (n == 0) {
+    if (counters) *counters = stats;
+    return {};
+  }
+  index_t width = strip_width;
+  if (width <= 0) {
+    width = 1;
+    while ((index_t{1} << width) < n) ++width;  // ceil(log2 n), at least 1
+  }
+  const index_t strips = (n + width - 1) / width;
+  auto account = [&](std::int64_t steps, std::int64_t processors_per_step) {
+    stats.parallel_steps += steps;
+    stats.work += steps * processors_per_step;
+    stats.max_processors = std::max(stats.max_processors, processors_per_step);
+  };
+
+  // Strips: processor t chains strip t serially. A strip's leading points equal to the point before
+  // it are left out (the strip before holds that point as its last vertex), so no two hoods share a
+  // point and no merge meets a duplicate at its seam; a strip of such points alone is dead.
+  std::vector<Point2<T>> base(sorted.begin(), sorted.end());
+  std::vector<index_t> lo(strips), hi(strips), prev_live(strips), next_live(strips);
+  std::int64_t longest = 0;
+  for (index_t t = 0; t < strips; ++t) {
+    const index_t begin = t * width, end = std::min(n, begin + width);
+    index_t skip = begin;
+    while (begin > 0 && skip < end && same_point(base[skip], sorted[begin - 1])) ++skip;
+    index_t ops = 0;
+    const index_t h = core::strip_upper_chain(base.data() + skip, end - skip, base.data() + begin, &ops);
+    lo[t] = 0;
+    hi[t] = h;
+    stats.work += ops + (skip - begin);
+    longest = std::max<std::int64_t>(longest, ops + (skip - begin));
+  }
+  stats.parallel_steps += longest;
+  stats.max_processors = std::max<std::int64_t>(stats.max_processors, strips);
+  // Links of the dead strips: a prefix maximum and a suffix minimum.
+  for (index_t t = 0; t < strips; ++t) prev_live[t] = lo[t] < hi[t] ? t : (t > 0 ? prev_live[t - 1] : -1);
+  for (index_t t = strips; t-- > 0;)
+    next_live[t] = lo[t] < hi[t] ? t : (t + 1 < strips ? next_live[t + 1] : strips);
+  account(2 * scan_steps(strips), strips);
+
+  const core::StripRanges ranges{lo.data(), hi.data(), prev_live.data(), next_live.data(), width};
+  std::vector<core::StripUpdate> update(strips);
+  const std::int64_t bridge_steps = depth * (depth + 1);
+  for (index_t w = 1; w < strips; w *= 2) {
+    const index_t merges = (strips + 2 * w - 1) / (2 * w);
+    std::vector<std::int64_t> step_work(static_cast<std::size_t>(bridge_steps), 0);
+    std::vector<core::HoodSlot> ends(2 * merges);
+    std::vector<char> merged(merges, 0);
+    for (index_t k = 0; k < merges; ++k) {
+      // Plan (one processor a merge): each side's first and last live strip, if any.
+      const index_t p0 = 2 * k * w, q0 = std::min(strips, p0 + w), q1 = std::min(strips, q0 + w);
+      if (q0 >= q1) continue;
+      const index_t pf = next_live[p0], pl = prev_live[q0 - 1], qf = next_live[q0], ql = prev_live[q1 - 1];
+      if (pf >= q0 || qf >= q1) continue;  // one side has no vertex: nothing to merge
+      const core::InPlaceHood<T> p{base.data(), ranges, pf, pl}, q{base.data(), ranges, qf, ql};
+      nested_merge(core::NestedMerge<T>(p, q, depth), stats.rounds, k, step_work.data(), &ends[2 * k],
+                   &ends[2 * k + 1]);
+      merged[k] = 1;
+    }
+    account(1, merges);
+    for (std::int64_t work : step_work) {
+      stats.work += work;
+      stats.max_processors = std::max(stats.max_processors, work);
+    }
+    stats.parallel_steps += bridge_steps;
+    // Trim (one processor a strip): the strips between the bridge's ends die, the two ends are cut.
+    for (index_t t = 0; t < strips; ++t) {
+      const index_t k = t / (2 * w);
+      update[t] = merged[k] ? core::strip_after_merge(ranges, t, ends[2 * k], ends[2 * k + 1])
+                            : core::StripUpdate{lo[t], hi[t], prev_live[t], next_live[t]};
+    }
+    for (index_t t = 0; t < strips; ++t) {
+      lo[t] = update[t].lo, hi[t] = update[t].hi, prev_live[t] = update[t].prev_live;
+      next_live[t] = update[t].next_live;
+    }
+    account(1, strips);
+    ++stats.rounds;
+  }
+
+  // Compaction: a prefix sum of the live sizes, then one processor a strip copies its live run.
+  std::vector<Point2<T>> hood;
+  for (index_t t = 0; t < strips; ++t) {
+    for (index_t s = lo[t]; s < hi[t]; ++s) hood.push_back(base[t * width + s]);
+  }
+  account(scan_steps(strips), strips);
+  account(width, strips);  // one processor a strip copies its live run
+  if (counters) *counters = stats;
+  return hood;
+}
+
 template std::vector<Point2<float>> upper_hull(std::span<const Point2<float>>, Counters*,
                                                const std::function<void(TraceRound<float>&&)>&);
 template std::vector<Point2<double>> upper_hull(std::span<const Point2<double>>, Counters*,
                                                 const std::function<void(TraceRound<double>&&)>&);
+template std::vector<Point2<float>> upper_hull_optimal(std::span<const Point2<float>>, Counters*, index_t,
+                                                       int);
+template std::vector<Point2<double>> upper_hull_optimal(std::span<const Point2<double>>, Counters*, index_t,
+                                                        int);
 
 }  // namespace wagener::pram

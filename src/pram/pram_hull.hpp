@@ -27,4 +27,14 @@ template <class T>
 std::vector<Point2<T>> upper_hull(std::span<const Point2<T>> sorted, Counters* counters = nullptr,
                                   const std::function<void(TraceRound<T>&&)>& observer = {});
 
+/// The optimal-work variant (the seed's conclusion): strips of `strip_width` points (0: ceil(log2 n))
+/// chained serially, one processor each; then rounds that merge neighbouring hoods kept in place as
+/// strip ranges, each bridge found by nested sampling of `depth` levels (core/nested_bridge.hpp:
+/// depth * (depth + 1) steps on at most k^(2 / depth) processors for hoods of k points); then one
+/// compaction. O(log n) steps and O(n) work for a fixed depth. Every step is checked to have exactly
+/// one writer per cell (std::logic_error otherwise). Same result as upper_hull().
+template <class T>
+std::vector<Point2<T>> upper_hull_optimal(std::span<const Point2<T>> sorted, Counters* counters = nullptr,
+                                          index_t strip_width = 0, int depth = 4);
+
 }  // namespace wagener::pram

@@ -57,6 +57,25 @@ a=$("$bin" hull "$dir/p.f32" --precision float --upper --presorted --backend cpu
 b=$("$bin" hull "$dir/p.f32" --precision float --upper --presorted --backend pram)
 [ "$(echo "$a" | wc -l)" -gt 1000 ] && [ "$a" = "$b" ] && pass || fail "f32 parabola upper hull"
 
+# The optimal-work merge of the emulator gives the same hulls, and less work than the seed's on a
+# full hood; a trace (the seed's rounds) refuses it with a usage error.
+a=$("$bin" hull "$dir/g.txt" --backend cpu)
+b=$("$bin" hull "$dir/g.txt" --backend pram --pram-merge optimal)
+[ -n "$b" ] && [ "$a" = "$b" ] && pass || fail "--pram-merge optimal disagrees with cpu on a gaussian's full hull"
+a=$("$bin" hull "$dir/p.f32" --precision float --upper --presorted --backend cpu)
+b=$("$bin" hull "$dir/p.f32" --precision float --upper --presorted --backend pram --pram-merge optimal)
+[ "$a" = "$b" ] && pass || fail "--pram-merge optimal: f32 parabola upper hull"
+work() { "$bin" hull "$dir/p.f32" --precision float --upper --presorted --backend pram --stats "$@" 2>&1 >/dev/null |
+  sed -n 's/.*total work *\([0-9]*\).*/\1/p'; }
+seed_work=$(work --pram-merge seed)
+optimal_work=$(work --pram-merge optimal)
+[ -n "$seed_work" ] && [ -n "$optimal_work" ] && [ "$optimal_work" -lt "$seed_work" ] && pass ||
+  fail "--pram-merge optimal: work $optimal_work, seed $seed_work"
+"$bin" hull "$dir/square.txt" --backend pram --pram-merge optimal --trace "$dir/t.txt" >/dev/null 2>"$dir/err"
+[ $? -eq 2 ] && grep -q "seed" "$dir/err" && pass || fail "--trace with --pram-merge optimal should exit 2"
+"$bin" hull "$dir/square.txt" --pram-merge fastest >/dev/null 2>&1
+[ $? -eq 2 ] && pass || fail "unknown --pram-merge should exit 2"
+
 # --output writes the file; --stats reports PRAM counters on stderr.
 "$bin" hull "$dir/g.txt" --backend pram --stats -o "$dir/hull.txt" 2>"$dir/stats" >"$dir/stdout"
 [ -s "$dir/hull.txt" ] && [ ! -s "$dir/stdout" ] && pass || fail "--output"

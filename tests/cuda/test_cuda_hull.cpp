@@ -76,6 +76,82 @@ TEST_F(CudaTest, UpperHullLargePowersAndNonPowersOfTwo) {
   }
 }
 
+// ---- full hoods: the device-wide rounds with hoods kept in place ------------------------------------
+
+/// Points in convex position along a concave chain of straight runs of `run` points: only the runs'
+/// ends are strict vertices, every other point lies exactly on a hood edge (integer slopes, exact).
+template <class T>
+testing::Points<T> convex_runs(std::size_t n, std::size_t run) {
+  testing::Points<T> pts(n);
+  double y = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    pts[i] = {static_cast<T>(i), static_cast<T>(y)};
+    y -= static_cast<double>(i / run);
+  }
+  return pts;
+}
+
+/// Points in convex position where most points are strict vertices (so that the tile hoods keep more
+/// than half the points and go through the device-wide rounds) but points 1..run of every `period`
+/// continue the edge before them: collinear runs at every tile and merge seam.
+template <class T>
+testing::Points<T> mostly_strict_with_collinear_runs(std::size_t n, std::size_t period, std::size_t run) {
+  testing::Points<T> pts(n);
+  double y = 0, slope = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    pts[i] = {static_cast<T>(i), static_cast<T>(y)};
+    const std::size_t phase = i % period;
+    if (phase == 0 || phase > run) slope -= 1;  // a corner at the next point
+    y += slope;
+  }
+  return pts;
+}
+
+/// A parabola whose points repeat: each point `copies` times, and one point `long_run` times, so that
+/// whole tiles hold a single repeated point (dead tiles from the start).
+template <class T>
+testing::Points<T> repeated_parabola(std::size_t n, std::size_t copies, std::size_t long_run) {
+  testing::Points<T> pts;
+  for (std::size_t i = 0; pts.size() < n; ++i) {
+    const auto x = static_cast<double>(i) - static_cast<double>(n / (2 * copies));
+    const Point2<T> p{static_cast<T>(x), static_cast<T>(-x * x)};
+    const std::size_t times = i == n / (4 * copies) ? long_run : copies;
+    for (std::size_t k = 0; k < times && pts.size() < n; ++k) pts.push_back(p);
+  }
+  return pts;
+}
+
+// Sizes around one tile (2048 points), a few tiles, a power of two of tiles and one more, and enough
+// tiles for many in-place rounds; every input keeps most points on the hood.
+TEST_F(CudaTest, FullHoodsAcrossTileAndRoundBoundaries) {
+  SCOPED_TRACE("seed " + std::to_string(seed_));
+  for (std::size_t n : {2047u, 2048u, 2049u, 4097u, 6000u, 65536u, 65537u, 300001u, (1u << 20) + 3}) {
+    const std::string at = " n=" + std::to_string(n);
+    expect_upper_equal(testing::sorted_copy(testing::parabola<double>(n, rng_)), "parabola double" + at);
+    expect_upper_equal(testing::sorted_copy(testing::parabola<float>(n, rng_)), "parabola float" + at);
+    expect_upper_equal(testing::sorted_copy(testing::circle<double>(n, rng_)), "circle double" + at);
+    expect_upper_equal(testing::sorted_copy(testing::circle<float>(n, rng_)), "circle float" + at);
+    for (std::size_t run : {2u, 3u, 17u, 2048u}) {
+      expect_upper_equal(convex_runs<double>(n, run), "convex runs double run=" + std::to_string(run) + at);
+    }
+    expect_upper_equal(mostly_strict_with_collinear_runs<double>(n, 8, 2), "collinear runs of 3 double" + at);
+    expect_upper_equal(mostly_strict_with_collinear_runs<double>(n, 5, 1), "collinear pairs double" + at);
+    expect_upper_equal(repeated_parabola<double>(n, 2, 5000), "repeated parabola double" + at);
+    expect_upper_equal(repeated_parabola<float>(n, 3, 9000), "repeated parabola float" + at);
+    if (HasFatalFailure()) return;
+  }
+}
+
+TEST_F(CudaTest, FullConvexHullsOfCircles) {
+  SCOPED_TRACE("seed " + std::to_string(seed_));
+  for (std::size_t n : {5000u, 70001u, (1u << 20) + 5}) {
+    const auto d = testing::circle<double>(n, rng_);
+    EXPECT_EQ(convex_hull<double>(d, {Backend::cuda}), cpu::convex_hull_serial<double>(d)) << n;
+    const auto f = testing::circle<float>(n, rng_);
+    EXPECT_EQ(convex_hull<float>(f, {Backend::cuda}), cpu::convex_hull_serial<float>(f)) << n;
+  }
+}
+
 /// Every family through upper_hull_on_device with a workspace set up by `configure(ws, variant)`
 /// for each variant; `check(family, n, ws, hull size)` adds expectations after each run.
 template <class T, class Configure, class Check>
@@ -323,6 +399,9 @@ void convex_hull_every_family(std::mt19937_64& rng, std::initializer_list<std::s
 TEST_F(CudaTest, SanitizerSizedInputs) {
   SCOPED_TRACE("seed " + std::to_string(seed_));
   both_tile_policies<double>(rng_, {100, 3000, 70000});
+  expect_upper_equal(convex_runs<double>(20000, 3), "convex runs");
+  expect_upper_equal(mostly_strict_with_collinear_runs<double>(20000, 8, 2), "collinear runs of 3");
+  expect_upper_equal(repeated_parabola<double>(20000, 2, 5000), "repeated parabola");
   both_tile_policies<float>(rng_, {777, 5000});
   guide_filter_every_family<float>(rng_, {5000});
   convex_hull_every_family<double>(rng_, {50, 20000});

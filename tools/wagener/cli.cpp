@@ -111,6 +111,7 @@ wagener::HullOptions hull_options(const HullCommand& cmd, wagener::HullStats* st
   options.part = cmd.upper ? wagener::HullPart::upper : wagener::HullPart::full;
   options.presorted = cmd.presorted;  // already checked while reading; checked again, cheaply
   options.indices = cmd.indices;
+  options.pram_merge = wagener::parse_pram_merge(cmd.pram_merge);
   if (!cmd.devices.empty()) options.devices = wagener::parse_devices(cmd.devices);
   return options;
 }
@@ -169,6 +170,9 @@ int run_hull(const HullCommand& cmd) {
   const bool tracing = !cmd.trace.empty() || cmd.render_trace;
   if (tracing && cmd.backend == "cpu") {
     throw usage_error("a trace needs --backend pram, cuda or auto; the cpu backend does not report rounds");
+  }
+  if (tracing && cmd.pram_merge == "optimal") {
+    throw usage_error("a trace shows the seed's rounds: --pram-merge optimal has other rounds");
   }
   const wagener::OutputOptions output = output_options(cmd);
   // The device is not started while the input is read: its start-up slowed the reading and the
@@ -353,6 +357,13 @@ void add_hull_options(CLI::App& command, HullCommand& hull) {
                   "auto: the backend predicted to finish first (the cpu for small inputs and without a "
                   "device; --stats shows the predictions)")
       ->check(CLI::IsMember({"auto", "cpu", "pram", "cuda"}))
+      ->capture_default_str();
+  command
+      .add_option("--pram-merge", hull.pram_merge,
+                  "The merge --backend pram emulates: seed (the seed's rounds, O(n log n) work; the "
+                  "one a trace shows) or optimal (strips of log n points, hoods kept in place, bridges "
+                  "by nested sampling: O(n) work)")
+      ->check(CLI::IsMember({"seed", "optimal"}))
       ->capture_default_str();
   command.add_option("--precision", hull.precision, "Coordinate type")
       ->check(CLI::IsMember({"double", "float"}))

@@ -22,6 +22,7 @@ struct HullCommand {
   std::string input = "-";
   std::string output = "-";
   std::string backend = "auto";
+  std::string pram_merge = "seed";
   std::string precision = "double";
   std::string format = "auto";
   std::string columns;   // --columns X,Y ; "" = the default columns
