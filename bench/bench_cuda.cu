@@ -7,6 +7,7 @@
 //
 // Usage: bench_cuda [--markdown FILE] [--min-log2 N] [--max-log2 N] [--precision float|double]
 //                   [--input disk|parabola|full] [--family square|disk|gaussian|circle] [--quick]
+//                   [--unverified]   (also the device paths not yet run on a GPU: unverified.hpp)
 //                   [--sample-shift S] [--filter-from-log2 N]   (the upper hull's guide filter)
 //                   [--small-level-tiles-per-sm N]   (which levels use SmallLevelPolicy; 0: none)
 //        bench_cuda --crossover   (cuda against cpu backend on small host inputs: auto's threshold)
@@ -29,6 +30,7 @@
 #include "cuda/check.cuh"
 #include "cuda/convex_hull.cuh"
 #include "cuda/cuda_backend.hpp"
+#include "cuda/unverified.hpp"
 #include "cuda/upper_hull.cuh"
 #include "families.hpp"
 #include "thrust_peer.cuh"
@@ -448,6 +450,10 @@ int main(int argc, char** argv) {
     if (!std::strcmp(argv[i], "--precision") && i + 1 < argc) only_precision = argv[++i];
     if (!std::strcmp(argv[i], "--input") && i + 1 < argc) only_input = argv[++i];
     if (!std::strcmp(argv[i], "--quick")) quick = true;
+    // The device paths that have not yet run on a GPU (src/cuda/unverified.hpp): the in-place
+    // device-wide rounds and the grouped pipeline (which --grouped needs).
+    if (!std::strcmp(argv[i], "--unverified") || !std::strcmp(argv[i], "--grouped"))
+      ::setenv(wagener::cuda::kUnverifiedSwitch, "1", 1);
     if (!std::strcmp(argv[i], "--sample-shift") && i + 1 < argc) sample_shift = std::atoi(argv[++i]);
     if (!std::strcmp(argv[i], "--filter-from-log2") && i + 1 < argc) filter_from_log2 = std::atoi(argv[++i]);
     if (!std::strcmp(argv[i], "--small-level-tiles-per-sm") && i + 1 < argc)
