@@ -68,11 +68,16 @@ std::size_t free_device_memory() {
 
 /// A correct hull, or a clear out-of-memory error; the outcome is printed for the record.
 template <class T>
-void expect_exact_or_clear_error(const std::vector<Point2<T>>& points, HullPart part, const std::string& what) {
+std::vector<Point2<T>> reference(const std::vector<Point2<T>>& points, HullPart part) {
+  return part == HullPart::full ? cpu::convex_hull_serial<T>(points)
+                                : cpu::upper_chain<T>(testing::sorted_copy(points));
+}
+
+template <class T>
+void expect_exact_or_clear_error(const std::vector<Point2<T>>& points, HullPart part,
+                                 const std::vector<Point2<T>>& expected, const std::string& what) {
   HullOptions options{Backend::cuda, nullptr};
   options.part = part;
-  const auto expected = part == HullPart::full ? cpu::convex_hull_serial<T>(points)
-                                               : cpu::upper_chain<T>(testing::sorted_copy(points));
   try {
     const auto got = compute_hull<T>(points, options).vertices;
     EXPECT_EQ(got, expected) << what;
@@ -104,24 +109,28 @@ TEST_F(CudaFaults, InputLargerThanFreeDeviceMemoryGivesTheHullOrAClearError) {
   const auto disk = testing::uniform_disk<double>(std::size_t{1} << 25, rng_);
   const auto circle = testing::circle<double>(std::size_t{1} << 22, rng_);
   // Warm: the device's context and any buffers the backend keeps exist before memory is filled.
-  expect_exact_or_clear_error(circle, HullPart::full, "warm-up");
+  const auto disk_full = reference(disk, HullPart::full), disk_upper = reference(disk, HullPart::upper);
+  const auto circle_full = reference(circle, HullPart::full);
+  expect_exact_or_clear_error(circle, HullPart::full, circle_full, "warm-up");
   for (const std::size_t leave : {std::size_t{0}, std::size_t{16} << 20, std::size_t{64} << 20}) {
     const DeviceMemoryHog hog(leave);
     const std::string left = std::to_string(free_device_memory() >> 20) + " MB free";
-    expect_exact_or_clear_error(disk, HullPart::full, "disk 2^25, full, " + left);
-    expect_exact_or_clear_error(disk, HullPart::upper, "disk 2^25, upper, " + left);
-    expect_exact_or_clear_error(circle, HullPart::full, "circle 2^22 (every point a vertex), " + left);
+    expect_exact_or_clear_error(disk, HullPart::full, disk_full, "disk 2^25, full, " + left);
+    expect_exact_or_clear_error(disk, HullPart::upper, disk_upper, "disk 2^25, upper, " + left);
+    expect_exact_or_clear_error(circle, HullPart::full, circle_full,
+                                "circle 2^22 (most points vertices), " + left);
   }
   // Memory free again: the device works, no error left behind.
   HullOptions options{Backend::cuda, nullptr};
-  EXPECT_EQ(compute_hull<double>(circle, options).vertices, cpu::convex_hull_serial<double>(circle));
+  EXPECT_EQ(compute_hull<double>(circle, options).vertices, circle_full);
 }
 
 std::vector<std::string> folder_entries(const std::string& folder) {
   std::vector<std::string> names;
   if (DIR* dir = ::opendir(folder.c_str())) {
     while (const dirent* entry = ::readdir(dir))
-      if (std::string(entry->d_name) != "." && std::string(entry->d_name) != "..") names.push_back(entry->d_name);
+      if (std::string(entry->d_name) != "." && std::string(entry->d_name) != "..")
+        names.push_back(entry->d_name);
     ::closedir(dir);
   }
   return names;
@@ -133,8 +142,8 @@ TEST_F(CudaFaults, CommandLineWritesTheWholeHullOrNoFileWhenTheDeviceFails) {
   ASSERT_NE(::mkdtemp(folder_template), nullptr);
   const std::string folder = folder_template;
   const auto points = testing::uniform_disk<double>(std::size_t{1} << 24, rng_);
-  write_file_atomically(folder + "/in.f64",
-                        std::string(reinterpret_cast<const char*>(points.data()), points.size() * sizeof(points[0])));
+  write_file_atomically(folder + "/in.f64", std::string(reinterpret_cast<const char*>(points.data()),
+                                                        points.size() * sizeof(points[0])));
   const std::string expected = format_hull<double>(cpu::convex_hull_serial<double>(points), {});
   for (const std::size_t leave : {std::size_t{0}, std::size_t{64} << 20}) {
     const std::string out = folder + "/hull.txt";
