@@ -2,7 +2,8 @@
 # The size limits, run as whole commands and checked: 10^8 identical points, 10^8-vertex outputs
 # (a circle; a parabola's presorted upper hull), a text file over 4 GB (its hull equals the binary
 # file's; a bad line after 4 GB is named by its number), and with --huge 2^31 + 1000 points
-# (32-bit index overflow; float, 16 GB). Prints one markdown row per run: time, peak memory, result.
+# (32-bit index overflow; float, 16 GB). Prints one markdown row per run: wall and CPU time, peak
+# memory, exit code and message; then each check.
 # Usage: scripts/limits.sh [--huge] [--backends "cpu cuda"] SCRATCH_DIR   (needs ~30 GB there, 64 GB with --huge)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -27,10 +28,11 @@ run() {
   local name=$1 backend=$2
   shift 2
   local code=0
-  /usr/bin/time -f "%e %M" -o "$scratch/time" "$@" >"$scratch/out" 2>"$scratch/err" || code=$?
-  read -r seconds kb <"$scratch/time"
-  printf '| %s | %s | %s | %d MB | exit %d | %s |\n' "$name" "$backend" "$seconds s" $((kb / 1024)) "$code" \
-    "$(head -c 200 "$scratch/err" | tr '\n' ' ')"
+  /usr/bin/time -f "%e %U %S %M" -o "$scratch/time" "$@" >"$scratch/out" 2>"$scratch/err" || code=$?
+  # The last line: time puts "Command exited with non-zero status N" before it.
+  read -r seconds user system kb < <(tail -n 1 "$scratch/time")
+  printf '| %s | %s | %s s | %s s | %d MB | exit %d | %s |\n' "$name" "$backend" "$seconds" \
+    "$(awk -v u="$user" -v s="$system" 'BEGIN { print u + s }')" $((kb / 1024)) "$code" "$(head -c 200 "$scratch/err" | tr '\n' ' ')"
   return $code
 }
 check() {  # check DESCRIPTION CONDITION...
@@ -39,8 +41,8 @@ check() {  # check DESCRIPTION CONDITION...
   if "$@"; then echo "  ok: $what"; else echo "  FAILED: $what"; failures=$((failures + 1)); fi
 }
 
-echo "| case | backend | time | peak memory | exit | stderr |"
-echo "|---|---|---|---|---|---|"
+echo "| case | backend | wall | CPU (user+sys) | peak memory | exit | stderr |"
+echo "|---|---|---|---|---|---|---|"
 
 # 10^8 identical points: the hull is that one point.
 /usr/bin/python3 -c "import struct,sys; sys.stdout.buffer.write(struct.pack('<2d', 1.5, -2.5) * 10**8)" \
