@@ -18,6 +18,7 @@
 #include <utility>
 #include <vector>
 
+#include "array_hull.hpp"
 #include "wagener/cuda.hpp"
 #include "wagener/error.hpp"
 #include "wagener/grouped.hpp"
@@ -46,33 +47,15 @@ py::array_t<std::int64_t> copy_to_array(const std::vector<std::int64_t>& indices
   return out;
 }
 
-/// compute_hull() on the array's own memory. Point2<T> asks for an alignment of 2*sizeof(T); numpy
-/// guarantees only sizeof(T), so an array that starts between two points (a view at an odd offset
-/// into a buffer) is copied into aligned storage first. numpy's own allocations are aligned.
+/// compute_hull() on the array's own memory (array_hull.hpp), without the GIL.
 template <class T>
 py::tuple hull(const PointArray<T>& array, bool upper, bool presorted, const std::string& backend,
                bool indices) {
-  if (array.ndim() != 2 || array.shape(1) != 2) throw py::value_error("points must have shape (n, 2)");
-  wagener::HullOptions options;
-  options.backend = wagener::parse_backend(backend);
-  options.part = upper ? wagener::HullPart::upper : wagener::HullPart::full;
-  options.presorted = presorted;
-  options.indices = indices;
-  const auto n = static_cast<std::size_t>(array.shape(0));
-  const T* data = array.data();
+  const std::vector<std::int64_t> shape(array.shape(), array.shape() + array.ndim());
   wagener::HullResult<T> result;
   {
     py::gil_scoped_release release;
-    std::vector<wagener::Point2<T>> aligned;
-    std::span<const wagener::Point2<T>> points;
-    if (reinterpret_cast<std::uintptr_t>(data) % alignof(wagener::Point2<T>) == 0) {
-      points = {reinterpret_cast<const wagener::Point2<T>*>(data), n};
-    } else {
-      aligned.resize(n);
-      std::memcpy(aligned.data(), data, n * sizeof(wagener::Point2<T>));
-      points = aligned;
-    }
-    result = wagener::compute_hull<T>(points, options);
+    result = wagener::python::hull_of_array<T>(array.data(), shape, {upper, presorted, backend, indices});
   }
   py::object index_array = py::none();
   if (indices) index_array = copy_to_array(result.indices);

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets (fuzz/) with clang into build-fuzz/ and fuzzes each for
+# WAGENER_FUZZ_SECONDS (default 45) from its committed seed corpus. Without clang++ and libFuzzer it
+# reports "skipped" and succeeds. A finding (a crash, a sanitizer error or a violated property) is
+# saved under build-fuzz/findings/ and the message says how to run it again.
+# Usage: scripts/fuzz.sh [TARGET...]   (default: every target)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+seconds=${WAGENER_FUZZ_SECONDS:-45}
+
+libfuzzer=$(ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a 2>/dev/null | head -n1 || true)
+if ! command -v clang++ >/dev/null || [ -z "$libfuzzer" ]; then
+  echo "fuzz: skipped (clang++ or libFuzzer not found: install clang and libclang-rt-dev)"
+  exit 0
+fi
+
+launcher=()
+command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ -DWAGENER_FUZZ=ON \
+  -DWAGENER_CUDA=OFF -DWAGENER_BUILD_TESTS=OFF -DWAGENER_BUILD_PYTHON=OFF "${launcher[@]}" >/dev/null
+targets=("$@")
+[ ${#targets[@]} -gt 0 ] || targets=(fuzz_read_points fuzz_cli fuzz_array_hull fuzz_merge_hulls)
+cmake --build build-fuzz -j "$(nproc)" --target "${targets[@]}"
+
+mkdir -p build-fuzz/findings
+failed=()
+for target in "${targets[@]}"; do
+  # A working copy of the seeds: what the run adds stays in build-fuzz/, the committed corpus is as is.
+  work=build-fuzz/corpus/$target
+  mkdir -p "$work"
+  cp -n fuzz/corpus/"$target"/* "$work"/ 2>/dev/null || true
+  echo "fuzz: $target for ${seconds} s"
+  # fuzz_cli runs in its own temporary folder, so every path it gets is absolute; its standard
+  # output and error (the command line's messages) are closed, sanitizer reports still show.
+  if build-fuzz/fuzz/"$target" -max_total_time="$seconds" -timeout=20 -rss_limit_mb=4096 -close_fd_mask=3 \
+       -print_final_stats=1 -artifact_prefix="$root/build-fuzz/findings/$target-" "$root/$work" \
+       >"build-fuzz/$target.log" 2>&1; then
+    grep -E '^stat::number_of_executed_units' "build-fuzz/$target.log" | sed "s/^/fuzz: $target /" || true
+  else
+    tail -n 40 "build-fuzz/$target.log"
+    finding=$(grep -oE "Test unit written to [^ ]+" "build-fuzz/$target.log" | tail -n1 | cut -d' ' -f5)
+    echo "fuzz: $target FAILED; reproduce with: build-fuzz/fuzz/$target ${finding:-build-fuzz/findings/$target-*}"
+    failed+=("$target")
+  fi
+done
+if [ ${#failed[@]} -gt 0 ]; then
+  echo "fuzz: findings in ${failed[*]} (full logs: build-fuzz/<target>.log)"
+  exit 1
+fi
+echo "fuzz: ${#targets[@]} targets, ${seconds} s each, no findings"
