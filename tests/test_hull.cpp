@@ -447,6 +447,30 @@ TYPED_TEST(HullBackends, MergeHullsOfPiecesIsTheHullOfTheWhole) {
   }
 }
 
+// Merges large enough to chain on several threads (hull-like pieces: every point a vertex).
+TYPED_TEST(HullBackends, MergeHullsOfLargeHullLikePiecesIsTheHullOfTheWhole) {
+  using T = TypeParam;
+  const auto seed = testing::fresh_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  using Make = testing::Points<T> (*)(std::size_t, std::mt19937_64&);
+  const std::vector<std::pair<std::string, Make>> families{{"circle", testing::circle<T>},
+                                                           {"parabola", testing::parabola<T>},
+                                                           {"uniform_disk", testing::uniform_disk<T>}};
+  for (const auto& [name, make] : families) {
+    SCOPED_TRACE(name);
+    const auto pts = make(400000, rng);
+    const std::size_t cut1 = rng() % pts.size(), cut2 = rng() % pts.size();
+    const std::size_t a = std::min(cut1, cut2), b = std::max(cut1, cut2);
+    const std::vector<std::vector<Point2<T>>> hulls{
+        cpu::convex_hull_serial<T>(std::span<const Point2<T>>(pts.data(), a)),
+        cpu::convex_hull_serial<T>(std::span<const Point2<T>>(pts.data() + a, b - a)),
+        cpu::convex_hull_serial<T>(std::span<const Point2<T>>(pts.data() + b, pts.size() - b))};
+    const std::vector<std::span<const Point2<T>>> views(hulls.begin(), hulls.end());
+    ASSERT_EQ(merge_hulls<T>(views), cpu::convex_hull_serial<T>(pts));
+  }
+}
+
 TYPED_TEST(HullBackends, MergeHullsIsExactForPointSetsThatAreNoHulls) {
   using T = TypeParam;
   const auto seed = testing::fresh_seed();

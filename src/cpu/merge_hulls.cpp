@@ -6,11 +6,17 @@
 #include <span>
 #include <vector>
 
+#include "core/parallel_slices.hpp"
 #include "cpu/monotone_chain.hpp"
+#include "cpu/parallel_chains.hpp"
 #include "wagener/hull.hpp"
 
 namespace wagener {
 namespace {
+
+// Below this many points per thread, a thread costs more than its share of the chains (the CPU
+// backend's own threshold, src/cpu/parallel_hull.cpp).
+constexpr std::size_t kMinPointsPerThread = std::size_t{1} << 16;
 
 /// Appends the points of `polygon` to `out` in lexicographic order, as one or two runs recorded in
 /// `runs` (end offsets). A polygon in the full-hull convention splits at its largest vertex into an
@@ -68,6 +74,10 @@ std::vector<Point2<T>> merge_hulls(std::span<const std::span<const Point2<T>>> h
     }
     runs.swap(merged);
   }
+  // Large hull-like merges (every rank's hull a circle) chain on every core, slices merged in place.
+  const std::size_t threads =
+      detail::slice_count(points.size(), detail::resolve_threads(0), kMinPointsPerThread);
+  if (threads >= 2) return cpu::hull_of_sorted_threads<T>(points, threads);
   return cpu::hull_of_sorted<T>(points);
 }
 
