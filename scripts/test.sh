@@ -3,7 +3,8 @@
 # target briefly (when clang is installed). GPU tests (label cuda) report "skipped" where no device
 # exists.
 #
-# scripts/test.sh --sanitize: the sanitizer builds instead (CUDA and Python off):
+# scripts/test.sh --sanitize: the sanitizer builds instead (CUDA, Python and MPI off: Open MPI's own
+# allocations would read as leaks):
 #   build-asan/  gcc, AddressSanitizer + UndefinedBehaviorSanitizer, the whole C++ suite;
 #   build-tsan/  gcc, ThreadSanitizer, the threaded CPU backend and concurrent library calls
 #                (test_concurrency, test_hull, test_io, test_output, test_generate).
@@ -32,7 +33,7 @@ launcher=()
 command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 configure() {  # configure DIR SANITIZERS
   cmake -S . -B "$1" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=g++ -DWAGENER_SANITIZE="$2" \
-    -DWAGENER_CUDA=OFF -DWAGENER_BUILD_PYTHON=OFF "${launcher[@]}" >/dev/null
+    -DWAGENER_CUDA=OFF -DWAGENER_BUILD_PYTHON=OFF -DWAGENER_MPI=OFF "${launcher[@]}" >/dev/null
 }
 
 echo "sanitize: AddressSanitizer + UndefinedBehaviorSanitizer, the whole suite (build-asan/)"
