@@ -90,7 +90,7 @@ std::uint64_t read_once(std::span<const Point2<T>> pts, std::size_t threads) {
   return hull;
 }
 
-std::string fmt(const char* format, double value) {
+[[maybe_unused]] std::string fmt(const char* format, double value) {
   char buf[64];
   std::snprintf(buf, sizeof buf, format, value);
   return buf;
