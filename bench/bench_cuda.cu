@@ -7,7 +7,7 @@
 //
 // Usage: bench_cuda [--markdown FILE] [--min-log2 N] [--max-log2 N] [--precision float|double]
 //                   [--input disk|parabola|full] [--family square|disk|gaussian|circle] [--quick]
-//                   [--unverified]   (also the device paths not yet run on a GPU: unverified.hpp)
+//                   [--in-place-from-log2 N]   (device-wide rounds keep hoods in place from 2^N points)
 //                   [--sample-shift S] [--filter-from-log2 N]   (the upper hull's guide filter)
 //                   [--small-level-tiles-per-sm N]   (which levels use SmallLevelPolicy; 0: none)
 //        bench_cuda --crossover   (cuda against cpu backend on small host inputs: auto's threshold)
@@ -30,7 +30,6 @@
 #include "cuda/check.cuh"
 #include "cuda/convex_hull.cuh"
 #include "cuda/cuda_backend.hpp"
-#include "cuda/unverified.hpp"
 #include "cuda/upper_hull.cuh"
 #include "families.hpp"
 #include "thrust_peer.cuh"
@@ -200,6 +199,7 @@ struct Row {
 int sample_shift = -1;
 int filter_from_log2 = -1;
 int small_level_tiles_per_sm = -1;
+int in_place_from_log2 = -1;
 
 template <class T>
 Row measure(index_t n, bool parabola, cudaStream_t stream) {
@@ -214,6 +214,7 @@ Row measure(index_t n, bool parabola, cudaStream_t stream) {
   if (sample_shift >= 0) ws.sample_shift = sample_shift;
   if (filter_from_log2 >= 0) ws.filter_from = index_t{1} << filter_from_log2;
   if (small_level_tiles_per_sm >= 0) ws.small_level_tiles_per_sm = small_level_tiles_per_sm;
+  if (in_place_from_log2 >= 0) ws.in_place_from = index_t{1} << in_place_from_log2;
   auto hull = wcuda::upper_hull_on_device(points.data(), n, ws, stream, false);  // warm-up, allocations
   const double ms = median_ms(reps, [&] {
     Event a, b;
@@ -299,18 +300,22 @@ FullRow measure_full(index_t n, int family, cudaStream_t stream) {
   const int reps = n >= (index_t{1} << 26) ? 5 : 15;
   // The host-memory, copy and Thrust timings take seconds per run for the largest circles.
   const int wall_reps = n >= (index_t{1} << 26) ? 3 : n >= (index_t{1} << 22) ? 7 : 15;
+  // From device memory to device memory, as wagener::cuda::convex_hull_device leaves it.
   index_t survivors = 0;
-  auto hull = wcuda::convex_hull_on_device(points.data(), n, stream, &survivors);  // warm-up
+  DeviceBuffer<Point2<T>> out(static_cast<std::size_t>(n));
+  index_t vertices =
+      wcuda::convex_hull_on_device(points.data(), n, out.data(), stream, &survivors);  // warm-up
   const double ms = median_ms(reps, [&] {
     Event a, b;
     a.record(stream);
-    hull = wcuda::convex_hull_on_device(points.data(), n, stream, &survivors);
+    vertices = wcuda::convex_hull_on_device(points.data(), n, out.data(), stream, &survivors);
     b.record(stream);
     return static_cast<double>(b.since(a));
   });
   const double floor = floor_ms(points.data(), n, stream, reps);
   wcuda::FullHullProfile steps;
-  wcuda::convex_hull_on_device(points.data(), n, stream, &survivors, &steps);
+  wcuda::convex_hull_on_device(points.data(), n, out.data(), stream, &survivors, &steps);
+  const auto hull = wcuda::copy_to_host(wcuda::DeviceHull<T>{out.data(), vertices}, stream);
 
   // Host memory: the same points in an ordinary pageable vector, touched by the copy that fills it.
   std::vector<Point2<T>> host(static_cast<std::size_t>(n));
@@ -450,10 +455,8 @@ int main(int argc, char** argv) {
     if (!std::strcmp(argv[i], "--precision") && i + 1 < argc) only_precision = argv[++i];
     if (!std::strcmp(argv[i], "--input") && i + 1 < argc) only_input = argv[++i];
     if (!std::strcmp(argv[i], "--quick")) quick = true;
-    // The device paths that have not yet run on a GPU (src/cuda/unverified.hpp): the in-place
-    // device-wide rounds and the grouped pipeline (which --grouped needs).
-    if (!std::strcmp(argv[i], "--unverified") || !std::strcmp(argv[i], "--grouped"))
-      ::setenv(wagener::cuda::kUnverifiedSwitch, "1", 1);
+    if (!std::strcmp(argv[i], "--in-place-from-log2") && i + 1 < argc)
+      in_place_from_log2 = std::atoi(argv[++i]);
     if (!std::strcmp(argv[i], "--sample-shift") && i + 1 < argc) sample_shift = std::atoi(argv[++i]);
     if (!std::strcmp(argv[i], "--filter-from-log2") && i + 1 < argc) filter_from_log2 = std::atoi(argv[++i]);
     if (!std::strcmp(argv[i], "--small-level-tiles-per-sm") && i + 1 < argc)

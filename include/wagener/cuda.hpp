@@ -36,8 +36,7 @@ index_t convex_hull_device(const T* d_x, const T* d_y, index_t n, Point2<T>* d_h
 /// memory), each hull as compute_hull() gives `part`, and, unless d_indices is nullptr, each vertex's
 /// smallest input index within its group (into d_points, n entries). Returns the number of
 /// vertices. Blocks until done. Throws input_error for a non-finite point, cuda_error on a CUDA
-/// failure. Not yet run on a GPU: throws unsupported_error unless the environment sets
-/// WAGENER_CUDA_UNVERIFIED=1. See wagener/grouped.hpp.
+/// failure. See wagener/grouped.hpp.
 template <class T>
 index_t convex_hulls_device(const Point2<T>* d_points, const std::int64_t* d_offsets, index_t n,
                             index_t groups, Point2<T>* d_hull, std::int64_t* d_hull_offsets,

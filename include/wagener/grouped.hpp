@@ -41,8 +41,7 @@ struct GroupedHulls {
 ///       the whole points array.
 /// Backends: cpu runs the groups in parallel, each small group serially (a filter, a sort of the
 /// survivors, Andrew's monotone chain) and each large one on the parallel single-hull path; cuda
-/// runs every group in one device pipeline (a warp per small group) -- not yet run on a GPU, so it
-/// throws unsupported_error unless the environment sets WAGENER_CUDA_UNVERIFIED=1; pram runs
+/// runs every group in one device pipeline (a warp per small group); pram runs
 /// the groups one after another on the emulator; automatic picks cpu. options.stats receives the
 /// totals (points, hull vertices, time, backend). options.trace is refused (unsupported_error).
 template <class T>

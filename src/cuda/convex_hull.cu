@@ -4,13 +4,17 @@
 //     of core::InnerPolygon;
 //  2. one streaming pass drops every point certified strictly inside that polygon and appends the
 //     others to a survivor buffer (warp-aggregated atomics: the survivors' order does not matter);
-//  3. the survivors are radix-sorted lexicographically (CUB, keys decomposed into (x, y)) and both
-//     chains are built by the upper-hull machinery (the lower one on the reflected points).
+//  3. the survivors are radix-sorted lexicographically (CUB, keys decomposed into (x, y)), split by
+//     the line through the smallest and the largest of them (one stable partition: the upper chain
+//     needs only the points on or above it, the lower chain only those below), and both chains are
+//     built at once by the upper-hull machinery (the lower one on the reflected points), then joined
+//     on the device, where the hull stays for the device entry point.
 // From host memory, step 2 runs chunk by chunk as the chunks land (cuda/staging.cuh), so the input
 // is never stored whole on the device.
 #include <algorithm>
 #include <climits>
 #include <cstring>
+#include <cub/device/device_partition.cuh>
 #include <cub/device/device_radix_sort.cuh>
 #include <cuda/std/tuple>
 #include <exception>
@@ -30,6 +34,7 @@
 #include "cuda/staging.cuh"
 #include "cuda/upper_hull.cuh"
 #include "wagener/error.hpp"
+#include "wagener/predicates.hpp"
 
 namespace wagener::cuda {
 namespace {
@@ -175,6 +180,48 @@ struct PointDecomposer {
   __host__ __device__ ::cuda::std::tuple<T&, T&> operator()(Point2<T>& p) const { return {p.x, p.y}; }
 };
 
+/// The partition's test: is p on or above the line from the smallest to the largest sorted point?
+/// (Exact: a point the upper chain needs is never sent to the lower chain alone.)
+template <class T>
+struct OnOrAboveBaseline {
+  const Point2<T>* sorted;
+  index_t m;
+  __device__ bool operator()(const Point2<T>& p) const { return orient2d(sorted[0], sorted[m - 1], p) >= 0; }
+};
+
+/// out[i] = in[i] reflected through the origin.
+template <class T>
+__global__ void reflect_kernel(const Point2<T>* in, index_t n, Point2<T>* out) {
+  for (index_t i = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
+       i += static_cast<index_t>(gridDim.x) * blockDim.x) {
+    out[i] = {-in[i].x, -in[i].y};
+  }
+}
+
+/// The counter-clockwise hull from the two chains (core::join_chains on the device): the lower chain,
+/// given as the upper hood of the reflected points (so read backwards and reflected back), then the
+/// upper chain backwards without its two ends.
+template <class T>
+__global__ void join_chains_kernel(const Point2<T>* lower_reflected, index_t l, const Point2<T>* upper,
+                                   index_t u, Point2<T>* out) {
+  const index_t total = l + (u > 2 ? u - 2 : 0);
+  for (index_t i = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < total;
+       i += static_cast<index_t>(gridDim.x) * blockDim.x) {
+    if (i < l) {
+      const Point2<T> p = lower_reflected[l - 1 - i];
+      out[i] = {-p.x, -p.y};
+    } else {
+      out[i] = upper[u - 2 - (i - l)];
+    }
+  }
+}
+
+int stride_grid(index_t n) {
+  constexpr int kBlocksPerSm = 8;
+  return static_cast<int>(
+      std::clamp<index_t>(ceil_div(n, index_t{256}), 1, index_t{multiprocessors()} * kBlocksPerSm));
+}
+
 int filter_grid(index_t n) {
   const index_t most = index_t{multiprocessors()} * kFilterBlocksPerSm;
   return static_cast<int>(std::clamp<index_t>(ceil_div(n, index_t{kFilterThreads} * kFilterUnroll), 1, most));
@@ -193,6 +240,8 @@ struct FullHullWorkspace {
   DeviceBuffer<Point2<double>> extremes{kDirections};
   DeviceBuffer<unsigned char> fan;               ///< the polygon's vertices, angles and buckets
   DeviceBuffer<unsigned long long> counters{2};  ///< [0] survivors, [1] first non-finite index
+  DeviceBuffer<index_t> upper_count{1};          ///< the partition's points on or above the baseline
+  PinnedBuffer<index_t> upper_count_host{1};
   PinnedBuffer<unsigned char> fan_staging{kDirections * (sizeof(Point2<double>) + sizeof(double)) +
                                           kMaxFanBuckets * sizeof(int)};
   PinnedBuffer<unsigned long long> counters_host{2};
@@ -201,6 +250,8 @@ struct FullHullWorkspace {
   Stream side;                         ///< the lower chain's stream
   Event sorted, lower_done;
 
+  /// Room for n points (the survivor and sort buffers take the survivors plus the partition's two
+  /// extra slots: see finish()).
   static void grow(DeviceBuffer<Point2<T>>& b, index_t n) {
     if (b.size() < static_cast<std::size_t>(n)) b = DeviceBuffer<Point2<T>>(static_cast<std::size_t>(n));
   }
@@ -290,11 +341,19 @@ struct StepEvents {
   }
 };
 
-/// Step 3: waits for the filter, reports a non-finite point, sorts the survivors and builds both
-/// chains.
+/// Where a full hull ends up on the device: its vertices and their number.
 template <class T>
-std::vector<Point2<T>> finish(FullHullWorkspace<T>& ws, cudaStream_t stream, index_t* survivors,
-                              StepEvents* profile = nullptr) {
+struct JoinedHull {
+  const Point2<T>* data = nullptr;
+  index_t size = 0;
+};
+
+/// Step 3: waits for the filter, reports a non-finite point, sorts the survivors, splits them by the
+/// baseline, builds both chains and joins them into `out` (device memory for the survivors' number of
+/// points; nullptr: a workspace buffer, valid until the next call).
+template <class T>
+JoinedHull<T> finish(FullHullWorkspace<T>& ws, cudaStream_t stream, index_t* survivors, Point2<T>* out,
+                     StepEvents* profile = nullptr) {
   WAGENER_CUDA_CHECK(cudaMemcpyAsync(ws.counters_host.data(), ws.counters.data(),
                                      2 * sizeof(unsigned long long), cudaMemcpyDeviceToHost, stream));
   WAGENER_CUDA_CHECK(cudaStreamSynchronize(stream));
@@ -304,17 +363,41 @@ std::vector<Point2<T>> finish(FullHullWorkspace<T>& ws, cudaStream_t stream, ind
   if (survivors) *survivors = m;
   if (m == 0) return {};
 
-  FullHullWorkspace<T>::grow(ws.alt, m);
+  FullHullWorkspace<T>::grow(ws.alt, m + 2);
   cub::DoubleBuffer<Point2<T>> keys(ws.kept.data(), ws.alt.data());
   std::size_t temp_bytes = 0;
   WAGENER_CUDA_CHECK(
       cub::DeviceRadixSort::SortKeys(nullptr, temp_bytes, keys, m, PointDecomposer<T>{}, stream));
+  std::size_t partition_bytes = 0;
+  const OnOrAboveBaseline<T> on_or_above{keys.Current(), m};
+  WAGENER_CUDA_CHECK(cub::DevicePartition::If(nullptr, partition_bytes, keys.Current(), keys.Alternate(),
+                                              ws.upper_count.data(), m, on_or_above, stream));
+  temp_bytes = std::max(temp_bytes, partition_bytes);
   if (ws.sort_temp.size() < temp_bytes) ws.sort_temp = DeviceBuffer<unsigned char>(temp_bytes);
   WAGENER_CUDA_CHECK(
       cub::DeviceRadixSort::SortKeys(ws.sort_temp.data(), temp_bytes, keys, m, PointDecomposer<T>{}, stream));
-  const Point2<T>* sorted = keys.Current();
-  Point2<T>* spare = keys.Alternate();
+  Point2<T>* sorted = keys.Current();
+  Point2<T>* split = keys.Alternate();
   if (profile) profile->sorted.record(stream);
+
+  // The split, at split[1 ...]: the u points on or above the baseline in order (the smallest point
+  // first, the largest last), then the b = m - u below it in reverse order (CUB's partition writes
+  // the rejected items backwards). With the smallest point copied after them, split[u .. m + 2) is
+  // the lower chain's input from the largest point down to the smallest: reflected, the sorted input
+  // of an upper hull. The upper chain's input is split[1 .. u + 1).
+  const OnOrAboveBaseline<T> baseline{sorted, m};
+  WAGENER_CUDA_CHECK(cub::DevicePartition::If(ws.sort_temp.data(), partition_bytes, sorted, split + 1,
+                                              ws.upper_count.data(), m, baseline, stream));
+  WAGENER_CUDA_CHECK(
+      cudaMemcpyAsync(split + m + 1, sorted, sizeof(Point2<T>), cudaMemcpyDeviceToDevice, stream));
+  WAGENER_CUDA_CHECK(cudaMemcpyAsync(ws.upper_count_host.data(), ws.upper_count.data(), sizeof(index_t),
+                                     cudaMemcpyDeviceToHost, stream));
+  WAGENER_CUDA_CHECK(cudaStreamSynchronize(stream));
+  const index_t u = ws.upper_count_host.data()[0];
+  const index_t lower_n = m - u + 2;
+  Point2<T>* lower_input = sorted;  // the sorted survivors are no longer needed
+  reflect_kernel<T><<<stride_grid(lower_n), 256, 0, stream>>>(split + u, lower_n, lower_input);
+  WAGENER_CUDA_CHECK_LAUNCH();
 
   // Both chains at once, the lower one on a second host thread and stream: each is a few
   // latency-bound launches with a host round trip per level, so together they take about as long as
@@ -322,44 +405,55 @@ std::vector<Point2<T>> finish(FullHullWorkspace<T>& ws, cudaStream_t stream, ind
   ws.sorted.record(stream);
   int device = 0;
   WAGENER_CUDA_CHECK(cudaGetDevice(&device));
-  std::vector<Point2<T>> lower;
+  DeviceHull<T> lower{nullptr, 0};
   std::exception_ptr lower_error;
   std::thread lower_thread([&] {
     try {
       WAGENER_CUDA_CHECK(cudaSetDevice(device));
       const cudaStream_t side = ws.side.get();
       WAGENER_CUDA_CHECK(cudaStreamWaitEvent(side, ws.sorted.get(), 0));
-      reflect_reversed(sorted, m, spare, side);
-      lower = copy_to_host(upper_hull_on_device(spare, m, ws.lower, side, false), side);
+      lower = upper_hull_on_device(lower_input, lower_n, ws.lower, side, false);
       ws.lower_done.record(side);
     } catch (...) {
       lower_error = std::current_exception();
     }
   });
-  std::vector<Point2<T>> upper;
+  DeviceHull<T> upper{nullptr, 0};
   std::exception_ptr upper_error;
   try {
-    upper = copy_to_host(upper_hull_on_device(sorted, m, ws.upper, stream, false), stream);
+    upper = upper_hull_on_device(split + 1, u, ws.upper, stream, false);
   } catch (...) {
     upper_error = std::current_exception();
   }
   lower_thread.join();
   if (upper_error) std::rethrow_exception(upper_error);
   if (lower_error) std::rethrow_exception(lower_error);
-  // Later work on `stream` (the next call, a profile's last event) must follow the lower chain too.
+  // The join (and later work on `stream`: the next call, a profile's last event) follows the lower
+  // chain too. The lower chain's input is free by then: it takes the hull unless `out` does.
   WAGENER_CUDA_CHECK(cudaStreamWaitEvent(stream, ws.lower_done.get(), 0));
+  if (out == nullptr) out = lower_input;
+  const index_t size = lower.size + (upper.size > 2 ? upper.size - 2 : 0);
+  join_chains_kernel<T>
+      <<<stride_grid(size), 256, 0, stream>>>(lower.data, lower.size, upper.data, upper.size, out);
+  WAGENER_CUDA_CHECK_LAUNCH();
   if (profile) {
     profile->chained.record(stream);
     profile->read();
   }
-  core::unreflect_chain(lower);
-  return core::join_chains<T>(lower, upper);
+  WAGENER_CUDA_CHECK(cudaStreamSynchronize(stream));
+  return {out, size};
+}
+
+/// The joined hull on the host (waits for `stream`).
+template <class T>
+std::vector<Point2<T>> to_host(const JoinedHull<T>& hull, cudaStream_t stream) {
+  return copy_to_host(DeviceHull<T>{hull.data, hull.size}, stream);
 }
 
 /// The whole pipeline over points already on the device.
 template <class T, class Points>
-std::vector<Point2<T>> hull_of_device_points(Points points, index_t n, cudaStream_t stream,
-                                             index_t* survivors, FullHullProfile* out_profile = nullptr) {
+JoinedHull<T> hull_of_device_points(Points points, index_t n, cudaStream_t stream, index_t* survivors,
+                                    Point2<T>* out, FullHullProfile* out_profile = nullptr) {
   if (n == 0) {
     if (survivors) *survivors = 0;
     return {};
@@ -371,7 +465,7 @@ std::vector<Point2<T>> hull_of_device_points(Points points, index_t n, cudaStrea
     profile->start.record(stream);
   }
   auto& ws = thread_workspace<T>();
-  FullHullWorkspace<T>::grow(ws.kept, n);
+  FullHullWorkspace<T>::grow(ws.kept, n + 2);
   core::InnerPolygonView poly;
   if (n >= kMinPointsToFilter) {
     const index_t stride = std::max<index_t>(1, n / kSampleSize);
@@ -381,7 +475,7 @@ std::vector<Point2<T>> hull_of_device_points(Points points, index_t n, cudaStrea
   reset_counters(ws, stream);
   filter<T>(points, n, 0, poly, ws, stream);
   if (profile) profile->filtered.record(stream);
-  return finish(ws, stream, survivors, profile ? &*profile : nullptr);
+  return finish(ws, stream, survivors, out, profile ? &*profile : nullptr);
 }
 
 }  // namespace
@@ -389,13 +483,25 @@ std::vector<Point2<T>> hull_of_device_points(Points points, index_t n, cudaStrea
 template <class T>
 std::vector<Point2<T>> convex_hull_on_device(const Point2<T>* d_points, index_t n, cudaStream_t stream,
                                              index_t* survivors, FullHullProfile* profile) {
-  return hull_of_device_points<T>(AosPoints<T>{d_points}, n, stream, survivors, profile);
+  return to_host(hull_of_device_points<T>(AosPoints<T>{d_points}, n, stream, survivors, nullptr, profile),
+                 stream);
 }
 
 template <class T>
 std::vector<Point2<T>> convex_hull_on_device(const T* d_x, const T* d_y, index_t n, cudaStream_t stream,
                                              index_t* survivors) {
-  return hull_of_device_points<T>(SoaPoints<T>{d_x, d_y}, n, stream, survivors);
+  return to_host(hull_of_device_points<T>(SoaPoints<T>{d_x, d_y}, n, stream, survivors, nullptr), stream);
+}
+
+template <class T>
+index_t convex_hull_on_device(const Point2<T>* d_points, index_t n, Point2<T>* d_hull, cudaStream_t stream,
+                              index_t* survivors, FullHullProfile* profile) {
+  return hull_of_device_points<T>(AosPoints<T>{d_points}, n, stream, survivors, d_hull, profile).size;
+}
+
+template <class T>
+index_t convex_hull_on_device(const T* d_x, const T* d_y, index_t n, Point2<T>* d_hull, cudaStream_t stream) {
+  return hull_of_device_points<T>(SoaPoints<T>{d_x, d_y}, n, stream, nullptr, d_hull).size;
 }
 
 template <class T>
@@ -408,7 +514,7 @@ std::vector<Point2<T>> convex_hull_from_host(std::span<const Point2<T>> points, 
     return {};
   }
   auto& ws = thread_workspace<T>();
-  FullHullWorkspace<T>::grow(ws.kept, n);
+  FullHullWorkspace<T>::grow(ws.kept, n + 2);
   // The polygon comes first, from a sample the CPU gathers from the whole input (the chunks may
   // arrive in any spatial order).
   core::InnerPolygonView poly;
@@ -434,7 +540,7 @@ std::vector<Point2<T>> convex_hull_from_host(std::span<const Point2<T>> points, 
                   static_cast<index_t>(first), poly, ws, stream);
       });
   if (filtered) WAGENER_CUDA_CHECK(cudaEventRecord(filtered, stream));
-  return finish(ws, stream, survivors);
+  return to_host(finish<T>(ws, stream, survivors, nullptr), stream);
 }
 
 template std::vector<Point2<float>> convex_hull_on_device(const Point2<float>*, index_t, cudaStream_t,
@@ -445,6 +551,12 @@ template std::vector<Point2<float>> convex_hull_on_device(const float*, const fl
                                                           index_t*);
 template std::vector<Point2<double>> convex_hull_on_device(const double*, const double*, index_t,
                                                            cudaStream_t, index_t*);
+template index_t convex_hull_on_device(const Point2<float>*, index_t, Point2<float>*, cudaStream_t, index_t*,
+                                       FullHullProfile*);
+template index_t convex_hull_on_device(const Point2<double>*, index_t, Point2<double>*, cudaStream_t,
+                                       index_t*, FullHullProfile*);
+template index_t convex_hull_on_device(const float*, const float*, index_t, Point2<float>*, cudaStream_t);
+template index_t convex_hull_on_device(const double*, const double*, index_t, Point2<double>*, cudaStream_t);
 template std::vector<Point2<float>> convex_hull_from_host(std::span<const Point2<float>>, cudaStream_t,
                                                           index_t*, cudaEvent_t);
 template std::vector<Point2<double>> convex_hull_from_host(std::span<const Point2<double>>, cudaStream_t,

@@ -29,6 +29,13 @@ template <class T>
 std::vector<Point2<T>> convex_hull_on_device(const T* d_x, const T* d_y, index_t n, cudaStream_t stream,
                                              index_t* survivors);
 
+/// The same, leaving the hull in device memory: its vertices to d_hull (room for n points), their
+/// number returned. Blocks until the hull is written.
+template <class T>
+index_t convex_hull_on_device(const Point2<T>* d_points, index_t n, Point2<T>* d_hull, cudaStream_t stream,
+                              index_t* survivors = nullptr, FullHullProfile* profile = nullptr);
+template <class T>
+index_t convex_hull_on_device(const T* d_x, const T* d_y, index_t n, Point2<T>* d_hull, cudaStream_t stream);
 /// The same for points in (pageable) host memory: copied in chunks through pinned staging, each
 /// chunk filtered as soon as it lands, so only the survivors are ever stored on the device.
 /// `filtered` (optional) is recorded on `stream` once every chunk is copied and filtered.

@@ -249,28 +249,17 @@ template std::vector<Point2<float>> upper_hull(std::span<const Point2<float>>, H
 template std::vector<Point2<double>> upper_hull(std::span<const Point2<double>>, HullStats*);
 template std::vector<Point2<float>> convex_hull(std::span<const Point2<float>>, HullStats*);
 template std::vector<Point2<double>> convex_hull(std::span<const Point2<double>>, HullStats*);
-namespace {
-template <class T>
-index_t hull_to_device(const std::vector<Point2<T>>& hull, Point2<T>* d_hull, cudaStream_t s) {
-  if (!hull.empty()) {
-    WAGENER_CUDA_CHECK(
-        cudaMemcpyAsync(d_hull, hull.data(), hull.size() * sizeof(Point2<T>), cudaMemcpyHostToDevice, s));
-    WAGENER_CUDA_CHECK(cudaStreamSynchronize(s));
-  }
-  return static_cast<index_t>(hull.size());
-}
-}  // namespace
 
 template <class T>
 index_t convex_hull_device(const Point2<T>* d_points, index_t n, Point2<T>* d_hull, void* stream) {
   const auto s = static_cast<cudaStream_t>(stream);
-  return hull_to_device(convex_hull_on_device(d_points, n, s, nullptr), d_hull, s);
+  return convex_hull_on_device(d_points, n, d_hull, s);
 }
 
 template <class T>
 index_t convex_hull_device(const T* d_x, const T* d_y, index_t n, Point2<T>* d_hull, void* stream) {
   const auto s = static_cast<cudaStream_t>(stream);
-  return hull_to_device(convex_hull_on_device(d_x, d_y, n, s, nullptr), d_hull, s);
+  return convex_hull_on_device(d_x, d_y, n, d_hull, s);
 }
 
 template index_t convex_hull_device(const float*, const float*, index_t, Point2<float>*, void*);

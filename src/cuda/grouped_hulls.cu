@@ -24,7 +24,6 @@
 #include "cuda/cuda_backend.hpp"
 #include "cuda/grouped_backend.hpp"
 #include "cuda/launch.cuh"
-#include "cuda/unverified.hpp"
 #include "wagener/cuda.hpp"
 #include "wagener/error.hpp"
 #include "wagener/hull.hpp"
@@ -206,11 +205,6 @@ template <class T>
 index_t convex_hulls_device(const Point2<T>* d_points, const std::int64_t* d_offsets, index_t n,
                             index_t groups, Point2<T>* d_hull, std::int64_t* d_hull_offsets,
                             std::int64_t* d_indices, HullPart part, void* stream_handle) {
-  if (!unverified_paths_enabled()) {
-    throw unsupported_error(std::string("the grouped CUDA pipeline has not yet run on a GPU: use the cpu "
-                                        "backend, or set ") +
-                            kUnverifiedSwitch + "=1 to try it");
-  }
   const auto stream = static_cast<cudaStream_t>(stream_handle);
   WAGENER_CUDA_CHECK(cudaMemsetAsync(d_hull_offsets, 0, sizeof(std::int64_t), stream));
   if (groups == 0) {

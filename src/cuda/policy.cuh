@@ -29,6 +29,12 @@ struct UpperHullPolicy {
   // bridge by nested sampling with at most kMaxSamples samples per bracket (kMaxSamples^2 <= 32
   // lanes, one virtual processor each); deeper searches for larger hoods (5^13 > 2^30 positions).
   static constexpr int kMaxSamples = 5;
+  // The in-place rounds from this many tile-hood points up; below, the copying rounds (Wagener's
+  // mam phases over the whole device, one hood copy per round), whose cost grows with the points
+  // but whose launches are short. Measured (bench_cuda --in-place-from-log2, bench/NOTES.md): the
+  // double parabola's 2^24 hood points 12.6 ms copying against 6.7 in place (2^28: 222 against 66),
+  // while the float parabola's smaller second-level hoods lose 0.5-1 ms in place.
+  static constexpr long long kInPlaceFrom = 1 << 24;
   static constexpr int kMergeWarpsPerBlock = 8;
   // Blocks per multiprocessor for the grid-stride kernels.
   static constexpr int kBlocksPerSm = 8;

@@ -10,7 +10,6 @@
 #include "cuda/check.cuh"
 #include "cuda/launch.cuh"
 #include "cuda/policy.cuh"
-#include "cuda/unverified.hpp"
 #include "cuda/upper_hull.cuh"
 #include "wagener/error.hpp"
 
@@ -621,9 +620,10 @@ int hull_levels(const Point2<T>* points, index_t n, UpperHullWorkspace<T>& ws, c
     if (tiles == 1) return 0;
     const index_t total = scan_tile_sizes(ws, tiles, stream);
     if (static_cast<double>(total) > Policy::kCompactionGain * static_cast<double>(n)) {
-      // Most points are on the hood: merge the tile hoods across the device; kept in place (one
-      // search per merge, no copies) once that path has run on a device (unverified.hpp).
-      if (unverified_paths_enabled()) return in_place_rounds(points, tiles, ws, stream);
+      // Most points are on the hood: merge the tile hoods across the device. Large hoods stay in
+      // place (one search per merge, no copies); small ones take the copying rounds, whose few
+      // short launches beat the in-place rounds' serial searches there (UpperHullPolicy).
+      if (total >= ws.in_place_from) return in_place_rounds(points, tiles, ws, stream);
       return device_rounds(tiles, index_t{Policy::kTile}, ws, 0, stream);
     }
     gather_tiles(ws, tiles, stream);

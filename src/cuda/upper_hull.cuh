@@ -41,6 +41,8 @@ struct UpperHullWorkspace {
   int sample_shift = UpperHullPolicy<T>::kSampleShift;    ///< the sample has n >> sample_shift points
   int dense_sample_shift = UpperHullPolicy<T>::kDenseSampleShift;  ///< ... or this, after a dense guide
   index_t min_sample = UpperHullPolicy<T>::kMinSample;             ///< but at least this many
+  /// Device-wide rounds keep the hoods in place from this many tile-hood points up (else copy them).
+  index_t in_place_from = UpperHullPolicy<T>::kInPlaceFrom;
   /// Levels of at most this many tiles per multiprocessor use SmallLevelPolicy (0: none do).
   int small_level_tiles_per_sm = SmallLevelPolicy<T>::kMaxTilesPerSm;
   /// Points left by the last call's guide filter, or -1 when it did not filter.

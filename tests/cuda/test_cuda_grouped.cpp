@@ -10,7 +10,6 @@
 #include <vector>
 
 #include "cpu/monotone_chain.hpp"
-#include "cuda/unverified.hpp"
 #include "generators.hpp"
 #include "wagener/cuda.hpp"
 #include "wagener/error.hpp"
@@ -23,8 +22,6 @@ class CudaGrouped : public ::testing::Test {
  protected:
   void SetUp() override {
     if (!cuda_available()) GTEST_SKIP() << "no CUDA device";
-    // The pipeline is off by default until these tests have passed on a device (cuda/unverified.hpp).
-    ::setenv(cuda::kUnverifiedSwitch, "1", 1);
   }
 };
 
@@ -161,16 +158,6 @@ TEST_F(CudaGrouped, DeviceEntryPointOnDeviceMemory) {
   EXPECT_EQ(hull_offsets, cpu.offsets);
   EXPECT_EQ(hull, cpu.vertices);
   EXPECT_EQ(indices, cpu.indices);
-}
-
-TEST_F(CudaGrouped, OffByDefaultUntilVerifiedOnADevice) {
-  ::unsetenv(cuda::kUnverifiedSwitch);
-  const std::vector<Point2<double>> pts{{0, 0}, {1, 0}, {0, 1}};
-  const std::vector<std::int64_t> offsets{0, 3};
-  EXPECT_THROW(convex_hulls<double>(pts, offsets, {Backend::cuda}), unsupported_error);
-  ::setenv(cuda::kUnverifiedSwitch, "1", 1);
-  EXPECT_EQ(convex_hulls<double>(pts, offsets, {Backend::cuda}).vertices,
-            cpu::convex_hull_serial<double>(pts));
 }
 
 }  // namespace

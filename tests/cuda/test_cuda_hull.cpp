@@ -8,7 +8,6 @@
 #include <string>
 
 #include "cpu/monotone_chain.hpp"
-#include "cuda/unverified.hpp"
 #include "cuda/upper_hull.cuh"
 #include "generators.hpp"
 #include "wagener/cuda.hpp"
@@ -122,43 +121,52 @@ testing::Points<T> repeated_parabola(std::size_t n, std::size_t copies, std::siz
   return pts;
 }
 
+/// The upper hull of sorted points through a workspace that takes the device-wide rounds with the
+/// hoods kept in place (from any size) or the copying rounds (at every size).
+template <class T>
+void expect_upper_equal_with_rounds(const testing::Points<T>& sorted, bool in_place,
+                                    const std::string& what) {
+  static cuda::UpperHullWorkspace<T> ws;
+  ws.in_place_from = in_place ? 0 : std::numeric_limits<index_t>::max();
+  const auto n = static_cast<index_t>(sorted.size());
+  Point2<T>* d = nullptr;
+  ASSERT_EQ(cudaMalloc(&d, sorted.size() * sizeof(Point2<T>)), cudaSuccess);
+  ASSERT_EQ(cudaMemcpy(d, sorted.data(), sorted.size() * sizeof(Point2<T>), cudaMemcpyHostToDevice),
+            cudaSuccess);
+  const auto got = cuda::copy_to_host(cuda::upper_hull_on_device<T>(d, n, ws, nullptr, true), nullptr);
+  cudaFree(d);
+  ASSERT_EQ(got, cpu::upper_chain<T>(sorted)) << what;
+}
+
 // Sizes around one tile (2048 points), a few tiles, a power of two of tiles and one more, and enough
 // tiles for many in-place rounds; every input keeps most points on the hood.
-/// Sets or clears cuda/unverified.hpp's switch for one scope.
-class UnverifiedPaths {
- public:
-  explicit UnverifiedPaths(bool on) {
-    if (on) {
-      ::setenv(cuda::kUnverifiedSwitch, "1", 1);
-    } else {
-      ::unsetenv(cuda::kUnverifiedSwitch);
-    }
-  }
-  UnverifiedPaths(const UnverifiedPaths&) = delete;
-  UnverifiedPaths& operator=(const UnverifiedPaths&) = delete;
-  ~UnverifiedPaths() { ::unsetenv(cuda::kUnverifiedSwitch); }
-};
-
 TEST_F(CudaTest, FullHoodsAcrossTileAndRoundBoundaries) {
   SCOPED_TRACE("seed " + std::to_string(seed_));
-  // The copying device-wide rounds (the default) and the hoods kept in place (behind the switch).
+  // Both kinds of device-wide rounds at every size (by default the size chooses).
   for (bool in_place : {false, true}) {
-    const UnverifiedPaths paths(in_place);
     SCOPED_TRACE(in_place ? "hoods kept in place" : "copying rounds");
     for (std::size_t n : {2047u, 2048u, 2049u, 4097u, 6000u, 65536u, 65537u, 300001u, (1u << 20) + 3}) {
       const std::string at = " n=" + std::to_string(n);
-      expect_upper_equal(testing::sorted_copy(testing::parabola<double>(n, rng_)), "parabola double" + at);
-      expect_upper_equal(testing::sorted_copy(testing::parabola<float>(n, rng_)), "parabola float" + at);
-      expect_upper_equal(testing::sorted_copy(testing::circle<double>(n, rng_)), "circle double" + at);
-      expect_upper_equal(testing::sorted_copy(testing::circle<float>(n, rng_)), "circle float" + at);
+      expect_upper_equal_with_rounds(testing::sorted_copy(testing::parabola<double>(n, rng_)), in_place,
+                                     "parabola double" + at);
+      expect_upper_equal_with_rounds(testing::sorted_copy(testing::parabola<float>(n, rng_)), in_place,
+                                     "parabola float" + at);
+      expect_upper_equal_with_rounds(testing::sorted_copy(testing::circle<double>(n, rng_)), in_place,
+                                     "circle double" + at);
+      expect_upper_equal_with_rounds(testing::sorted_copy(testing::circle<float>(n, rng_)), in_place,
+                                     "circle float" + at);
       for (std::size_t run : {2u, 3u, 17u, 2048u}) {
-        expect_upper_equal(convex_runs<double>(n, run), "convex runs double run=" + std::to_string(run) + at);
+        expect_upper_equal_with_rounds(convex_runs<double>(n, run), in_place,
+                                       "convex runs double run=" + std::to_string(run) + at);
       }
-      expect_upper_equal(mostly_strict_with_collinear_runs<double>(n, 8, 2),
-                         "collinear runs of 3 double" + at);
-      expect_upper_equal(mostly_strict_with_collinear_runs<double>(n, 5, 1), "collinear pairs double" + at);
-      expect_upper_equal(repeated_parabola<double>(n, 2, 5000), "repeated parabola double" + at);
-      expect_upper_equal(repeated_parabola<float>(n, 3, 9000), "repeated parabola float" + at);
+      expect_upper_equal_with_rounds(mostly_strict_with_collinear_runs<double>(n, 8, 2), in_place,
+                                     "collinear runs of 3 double" + at);
+      expect_upper_equal_with_rounds(mostly_strict_with_collinear_runs<double>(n, 5, 1), in_place,
+                                     "collinear pairs double" + at);
+      expect_upper_equal_with_rounds(repeated_parabola<double>(n, 2, 5000), in_place,
+                                     "repeated parabola double" + at);
+      expect_upper_equal_with_rounds(repeated_parabola<float>(n, 3, 9000), in_place,
+                                     "repeated parabola float" + at);
       if (HasFatalFailure()) return;
     }
   }
@@ -166,14 +174,12 @@ TEST_F(CudaTest, FullHoodsAcrossTileAndRoundBoundaries) {
 
 TEST_F(CudaTest, FullConvexHullsOfCircles) {
   SCOPED_TRACE("seed " + std::to_string(seed_));
-  for (bool in_place : {false, true})
-    for (std::size_t n : {5000u, 70001u, (1u << 20) + 5}) {
-      const UnverifiedPaths paths(in_place);
-      const auto d = testing::circle<double>(n, rng_);
-      EXPECT_EQ(convex_hull<double>(d, {Backend::cuda}), cpu::convex_hull_serial<double>(d)) << n;
-      const auto f = testing::circle<float>(n, rng_);
-      EXPECT_EQ(convex_hull<float>(f, {Backend::cuda}), cpu::convex_hull_serial<float>(f)) << n;
-    }
+  for (std::size_t n : {5000u, 70001u, (1u << 20) + 5}) {
+    const auto d = testing::circle<double>(n, rng_);
+    EXPECT_EQ(convex_hull<double>(d, {Backend::cuda}), cpu::convex_hull_serial<double>(d)) << n;
+    const auto f = testing::circle<float>(n, rng_);
+    EXPECT_EQ(convex_hull<float>(f, {Backend::cuda}), cpu::convex_hull_serial<float>(f)) << n;
+  }
 }
 
 /// Every family through upper_hull_on_device with a workspace set up by `configure(ws, variant)`
