@@ -163,6 +163,56 @@ TEST(SerialBridge, AgreesWithTheSampledBridgeOnRandomHoods) {
   }
 }
 
+TEST(BisectionBridge, AgreesWithTheSerialBridgeOnEveryFamily) {
+  const auto seed = testing::fresh_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  for (const auto& family : testing::all_families<double>()) {
+    for (int trial = 0; trial < 300; ++trial) {
+      const auto pts = testing::sorted_copy(family.make(2 + static_cast<std::size_t>(trial) * 7 % 600, rng));
+      const std::size_t cut = std::uniform_int_distribution<std::size_t>(1, pts.size() - 1)(rng);
+      // Cut where the point changes, so that P is strictly lex-left of Q.
+      std::size_t at = cut;
+      while (at < pts.size() && same_point(pts[at], pts[at - 1])) ++at;
+      if (at == pts.size()) continue;
+      std::span<const Point2<double>> all(pts);
+      const auto left = cpu::upper_chain(all.subspan(0, at));
+      const auto right = cpu::upper_chain(all.subspan(at));
+      const core::MergeView<double> v(left.data(), static_cast<index_t>(left.size()), right.data(),
+                                      static_cast<index_t>(right.size()));
+      index_t a = -1, b = -1, serial_a = -1, serial_b = -1;
+      core::bisection_bridge(v, &a, &b);
+      core::serial_bridge(v, &serial_a, &serial_b);
+      ASSERT_EQ(a, serial_a) << family.name << " trial " << trial;
+      ASSERT_EQ(b, serial_b) << family.name << " trial " << trial;
+      std::vector<Point2<double>> merged(left.begin(), left.begin() + a + 1);
+      merged.insert(merged.end(), right.begin() + b, right.end());
+      ASSERT_EQ(merged, cpu::upper_chain<double>(pts)) << family.name << " trial " << trial;
+    }
+  }
+}
+
+TEST(BisectionBridge, SmallGridsEveryCut) {
+  // Every subset of a 4 x 4 grid, cut at every x: collinear runs, equal x, vertical seams.
+  for (unsigned mask = 1; mask < (1u << 16); mask += 7) {
+    std::vector<Point2<double>> pts;
+    for (int k = 0; k < 16; ++k)
+      if (mask & (1u << k)) pts.push_back({static_cast<double>(k / 4), static_cast<double>(k % 4)});
+    for (std::size_t at = 1; at < pts.size(); ++at) {
+      std::span<const Point2<double>> all(pts);
+      const auto left = cpu::upper_chain(all.subspan(0, at));
+      const auto right = cpu::upper_chain(all.subspan(at));
+      const core::MergeView<double> v(left.data(), static_cast<index_t>(left.size()), right.data(),
+                                      static_cast<index_t>(right.size()));
+      index_t a = -1, b = -1;
+      core::bisection_bridge(v, &a, &b);
+      std::vector<Point2<double>> merged(left.begin(), left.begin() + a + 1);
+      merged.insert(merged.end(), right.begin() + b, right.end());
+      ASSERT_EQ(merged, cpu::upper_chain<double>(pts)) << "mask " << mask << " cut " << at;
+    }
+  }
+}
+
 // ---- the optimal-work variant: hoods in place, bridges by nested sampling --------------------------
 
 /// Hoods laid out in place: consecutive strips of `stride` slots, each holding a run of the hood's

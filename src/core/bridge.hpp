@@ -184,6 +184,51 @@ WAGENER_HD inline index_t seam_duplicates(const Point2<T>* p, index_t m, const P
   return (m > 0 && n > 0 && same_point(p[m - 1], q[0])) ? 1 : 0;
 }
 
+/// t(p) by bisection on classify_q (monotone along Q): O(log n) orientation tests.
+/// Pre: p lex-less than Q[0], n >= 1.
+template <class T>
+WAGENER_HD inline index_t tangent_by_bisection(const Point2<T>& p, const Point2<T>* q, index_t n) {
+  index_t lo = 0, hi = n - 1;  // t(p) in [lo, hi]
+  while (lo < hi) {
+    const index_t mid = lo + (hi - lo) / 2;
+    const int side = classify_q(p, q, n, mid);
+    if (side == kEqual) return mid;
+    if (side == kLow) {
+      lo = mid + 1;
+    } else {
+      hi = mid - 1;
+    }
+  }
+  return lo;
+}
+
+/// The bridge by nested bisection: the theorem above makes classify_p(i, Q[t(P[i])]) monotone in i,
+/// so a binary search over P, each step with a binary search for the tangent on Q, finds it in
+/// O(log m log n) orientation tests on one processor -- far less work than the s x s grid of the
+/// phases, for merges small enough that one thread's latency does not matter (a block's tile).
+/// Pre: m >= 1, n >= 1, P strictly lex-left of Q.
+template <class T>
+WAGENER_HD inline void bisection_bridge(const MergeView<T>& v, index_t* a, index_t* b) {
+  index_t lo = 0, hi = v.m - 1;  // a in [lo, hi]
+  while (lo < hi) {
+    const index_t mid = lo + (hi - lo) / 2;
+    const index_t j = tangent_by_bisection(v.p[mid], v.q, v.n);
+    const int side = classify_p(v.p, v.m, mid, v.q[j]);
+    if (side == kEqual) {
+      *a = mid;
+      *b = j;
+      return;
+    }
+    if (side == kLow) {
+      lo = mid + 1;
+    } else {
+      hi = mid - 1;
+    }
+  }
+  *a = lo;
+  *b = tangent_by_bisection(v.p[lo], v.q, v.n);
+}
+
 /// The bridge by a serial scan (two pointer walk), for reference and for tiny merges.
 template <class T>
 WAGENER_HD inline void serial_bridge(const MergeView<T>& v, index_t* a, index_t* b) {

@@ -426,6 +426,21 @@ void convex_hull_every_family(std::mt19937_64& rng, std::initializer_list<std::s
 
 // Small enough for compute-sanitizer: one tile (merges inside a block), several tiles (merges across
 // blocks), and every family.
+// Small enough for compute-sanitizer's racecheck (shared memory hazards in the tile kernel's
+// rounds): full hoods through every in-block round, a few tiles, both precisions and policies.
+TEST_F(CudaTest, RacecheckSizedInputs) {
+  SCOPED_TRACE("seed " + std::to_string(seed_));
+  for (bool in_place : {false, true}) {
+    expect_upper_equal_with_rounds(testing::sorted_copy(testing::parabola<double>(6000, rng_)), in_place,
+                                   "parabola double");
+    expect_upper_equal_with_rounds(testing::sorted_copy(testing::parabola<float>(9000, rng_)), in_place,
+                                   "parabola float");
+  }
+  expect_upper_equal(mostly_strict_with_collinear_runs<double>(5000, 8, 2), "collinear runs of 3");
+  const auto circle = testing::circle<double>(20000, rng_);
+  EXPECT_EQ(convex_hull<double>(circle, {Backend::cuda}), cpu::convex_hull_serial<double>(circle));
+}
+
 TEST_F(CudaTest, SanitizerSizedInputs) {
   SCOPED_TRACE("seed " + std::to_string(seed_));
   both_tile_policies<double>(rng_, {100, 3000, 70000});
