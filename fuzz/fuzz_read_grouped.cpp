@@ -9,7 +9,8 @@
 //  * the points that parse_points reads from the same file with the same columns, bit for bit;
 // and convex_hulls_by_id (cpu) of them lists the groups in that order, each hull equal (as points:
 // -0.0 equals 0.0) to compute_hull of its group's points in input order, with each index the
-// smallest in the whole input holding its vertex in its group.
+// smallest in the whole input holding its vertex in its group; and those hulls, written as
+// `wagener hull --group-by` writes csv, read back as the same ids and vertices.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -25,6 +26,7 @@
 #include "wagener/grouped.hpp"
 #include "wagener/hull.hpp"
 #include "wagener/io.hpp"
+#include "wagener/output.hpp"
 
 namespace {
 
@@ -45,6 +47,40 @@ bool trimmed(std::string_view s) {
   return s.empty() || (!is_blank(s.front()) && !is_blank(s.back()));
 }
 
+// The hulls as `wagener hull --group-by` writes them (csv "ID,x,y"), read back by the grouped reader
+// (the id column by index, as its header may be named x or y): the same ids in the same order, the
+// same id column name and the vertices bit for bit.
+template <class T>
+void check_written(const wagener::GroupedPoints<T>& read, const wagener::GroupedHulls<T>& hulls) {
+  wagener::GroupedOutput<T> output;
+  output.ids = read.group_names;
+  output.id_header = read.group_column;
+  output.offsets = hulls.offsets;
+  output.vertices = hulls.vertices;
+  wagener::OutputOptions csv;
+  csv.format = wagener::OutputFormat::csv;
+  const std::string written = wagener::format_grouped_hulls<T>(output, csv);
+  wagener::ReadOptions by_index;
+  by_index.columns = {"1", "2"};
+  wagener::GroupedPoints<T> again;
+  try {
+    again = wagener::parse_grouped_points<T>(written, "written.csv", "0", by_index);
+  } catch (const wagener::input_error& e) {
+    wagener::fuzz::fail(std::string("the grouped csv written does not read back: ") + e.what());
+  }
+  require(again.group_names == read.group_names, "the ids written read back as others, or in another order");
+  require(again.group_column == (read.group_column.empty() ? "id" : read.group_column),
+          "the id column's name written reads back as another");
+  require(wagener::fuzz::same_bits<T>(again.points, hulls.vertices),
+          "the vertices written read back as others");
+  std::size_t g = 0;
+  for (std::size_t v = 0; v < again.group_ids.size(); ++v) {
+    while (static_cast<std::int64_t>(v) >= hulls.offsets[g + 1]) ++g;
+    require(again.group_ids[v] == static_cast<std::int64_t>(g),
+            "a vertex written reads back in another group");
+  }
+}
+
 template <class T>
 void check_hulls(const wagener::GroupedPoints<T>& read, wagener::HullPart part, bool indices) {
   wagener::HullOptions options;
@@ -61,6 +97,7 @@ void check_hulls(const wagener::GroupedPoints<T>& read, wagener::HullPart part, 
             "convex_hulls_by_id lists the groups out of first-appearance order");
   require(indices ? hulls.indices.size() == hulls.vertices.size() : hulls.indices.empty(),
           "convex_hulls_by_id: indices not as asked");
+  check_written<T>(read, hulls);
 
   // Each group's points in input order, and where each came from.
   std::vector<std::vector<wagener::Point2<T>>> members(groups);
