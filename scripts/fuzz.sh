@@ -20,7 +20,7 @@ command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ -DWAGENER_FUZZ=ON \
   -DWAGENER_CUDA=OFF -DWAGENER_BUILD_TESTS=OFF -DWAGENER_BUILD_PYTHON=OFF "${launcher[@]}" >/dev/null
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(fuzz_read_points fuzz_cli fuzz_array_hull fuzz_merge_hulls)
+[ ${#targets[@]} -gt 0 ] || targets=(fuzz_read_points fuzz_read_grouped fuzz_cli fuzz_array_hull fuzz_merge_hulls)
 cmake --build build-fuzz -j "$(nproc)" --target "${targets[@]}"
 
 mkdir -p build-fuzz/findings

@@ -72,7 +72,8 @@ struct GroupedOutput {
 /// A grouped hull file: every vertex with its group's id, group after group, each group's vertices
 /// in the order given (docs/formats.md):
 ///   csv   a header "ID,x,y" (ID: id_header), then "id,x,y" rows; an id is quoted when it holds a
-///         comma, a quote or '#', or is empty
+///         comma, a quote or '#', or is empty, and ID also when it starts with a byte-order mark's
+///         bytes (which a reader would take for the mark)
 ///   text  "id x y" lines; an id that is empty or holds a blank or '#' throws std::invalid_argument
 ///   json  an object from id to the group's [[x,y],...], keys in group order
 /// with_indices writes each vertex's input index in place of x and y ("ID,index", "id index",

@@ -16,10 +16,18 @@ void append_decimal(std::string& out, V value) {
   out.append(buffer, detail::write_decimal(buffer, value));
 }
 
+/// Whether text starts with a byte-order mark's bytes (UTF-8, or UTF-16 in either order), which a
+/// reader takes for the mark when they open a file: skipped, or refused as UTF-16.
+bool starts_like_byte_order_mark(std::string_view text) {
+  return text.starts_with("\xEF\xBB\xBF") || text.starts_with("\xFF\xFE") || text.starts_with("\xFE\xFF");
+}
+
 /// A csv field that reads back as `text`: quoted (quotes doubled) when it holds a comma, a quote
-/// or '#' (which would start a comment), or is empty.
+/// or '#' (which would start a comment), or is empty; the file's first field also when it starts
+/// like a byte-order mark.
 void append_csv_field(std::string& out, std::string_view text) {
-  if (!text.empty() && text.find_first_of(",\"#") == std::string_view::npos) {
+  if (!text.empty() && text.find_first_of(",\"#") == std::string_view::npos &&
+      !(out.empty() && starts_like_byte_order_mark(text))) {
     out += text;
     return;
   }
