@@ -84,6 +84,26 @@ def test_device_entry_points(cudart, family, dtype, rng):
         np.testing.assert_array_equal(d_hull.read(h), wagener.convex_hull(points, upper=True, backend="cpu"))
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("upper", [False, True])
+def test_grouped_device_entry_point(cudart, dtype, upper, rng):
+    points, offsets = family_groups(rng, dtype)
+    n, g = len(points), len(offsets) - 1
+    expected = wagener.convex_hulls(points, offsets, upper=upper, backend="cpu", return_indices=True)
+    with DeviceCopy(cudart, points) as d_points, DeviceCopy(cudart, offsets.astype(np.int64)) as d_offsets, DeviceCopy(
+        cudart, np.empty_like(points)
+    ) as d_hull, DeviceCopy(cudart, np.empty(g + 1, np.int64)) as d_hull_offsets, DeviceCopy(
+        cudart, np.empty(n, np.int64)
+    ) as d_indices:
+        args = (d_points.ptr.value, d_offsets.ptr.value, n, g, d_hull.ptr.value, d_hull_offsets.ptr.value)
+        name = np.dtype(dtype).name
+        total = _wagener.convex_hulls_device(*args, d_indices.ptr.value, upper, 0, name)
+        np.testing.assert_array_equal(d_hull.read(total), expected.vertices)
+        np.testing.assert_array_equal(d_hull_offsets.read(g + 1), expected.offsets)
+        np.testing.assert_array_equal(d_indices.read(total), expected.indices)
+        assert _wagener.convex_hulls_device(*args, 0, upper, 0, name) == total  # no indices asked for
+
+
 def test_device_entry_points_reject_bad_points(cudart):
     points = np.random.default_rng(3).random((1000, 2))
     points[77] = np.nan
