@@ -164,6 +164,31 @@ wagener::index_t upper_hull_device(std::uintptr_t points, wagener::index_t n, st
                                                  s);
 }
 
+/// wagener::cuda::convex_hulls_device on (n, 2) points at `points` (C order) and groups + 1 int64
+/// offsets at `offsets` (validated by the package on the host), writing the vertices to `hull` (n
+/// points), the hull offsets to `hull_offsets` (groups + 1) and, unless `indices` is 0, each vertex's
+/// input row to `indices` (n entries). Returns the number of vertices.
+wagener::index_t convex_hulls_device(std::uintptr_t points, std::uintptr_t offsets, wagener::index_t n,
+                                     wagener::index_t groups, std::uintptr_t hull,
+                                     std::uintptr_t hull_offsets, std::uintptr_t indices, bool upper,
+                                     std::uintptr_t stream, const std::string& dtype) {
+  const bool wide = is_double(dtype);
+  py::gil_scoped_release release;
+  auto* s = reinterpret_cast<void*>(stream);
+  const auto* d_offsets = reinterpret_cast<const std::int64_t*>(offsets);
+  auto* d_hull_offsets = reinterpret_cast<std::int64_t*>(hull_offsets);
+  auto* d_indices = reinterpret_cast<std::int64_t*>(indices);
+  const wagener::HullPart part = upper ? wagener::HullPart::upper : wagener::HullPart::full;
+  if (wide) {
+    return wagener::cuda::convex_hulls_device<double>(device_points<double>(points), d_offsets, n, groups,
+                                                      device_hull<double>(hull), d_hull_offsets, d_indices,
+                                                      part, s);
+  }
+  return wagener::cuda::convex_hulls_device<float>(device_points<float>(points), d_offsets, n, groups,
+                                                   device_hull<float>(hull), d_hull_offsets, d_indices, part,
+                                                   s);
+}
+
 /// The points of a file as an (n, 2) array. Points the reader owns are handed to numpy without a
 /// copy; a memory-mapped file (binary of the requested precision) is read-only and may be unmapped,
 /// so its points are copied into an ordinary, writable array.
@@ -256,6 +281,10 @@ PYBIND11_MODULE(_wagener, m) {
         "wagener::cuda::convex_hull_device on two device arrays x and y");
   m.def("upper_hull_device", &upper_hull_device, py::arg("points"), py::arg("n"), py::arg("hull"),
         py::arg("stream"), py::arg("dtype"), "wagener::cuda::upper_hull_device on device pointers");
+  m.def("convex_hulls_device", &convex_hulls_device, py::arg("points"), py::arg("offsets"), py::arg("n"),
+        py::arg("groups"), py::arg("hull"), py::arg("hull_offsets"), py::arg("indices"), py::arg("upper"),
+        py::arg("stream"), py::arg("dtype"),
+        "wagener::cuda::convex_hulls_device on device pointers (indices 0: none)");
   m.def(
       "read_points",
       [](const std::string& path, bool single, const std::string& format,

@@ -9,6 +9,7 @@ import pytest
 import exact
 import families
 import wagener
+from test_convex_hulls import family_groups
 from wagener import _wagener
 
 pytestmark = pytest.mark.cuda
@@ -81,6 +82,26 @@ def test_device_entry_points(cudart, family, dtype, rng):
         np.testing.assert_array_equal(d_hull.read(h), full)
         h = _wagener.upper_hull_device(d_sorted.ptr.value, len(points), d_hull.ptr.value, 0, name)
         np.testing.assert_array_equal(d_hull.read(h), wagener.convex_hull(points, upper=True, backend="cpu"))
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("upper", [False, True])
+def test_grouped_device_entry_point(cudart, dtype, upper, rng):
+    points, offsets = family_groups(rng, dtype)
+    n, g = len(points), len(offsets) - 1
+    expected = wagener.convex_hulls(points, offsets, upper=upper, backend="cpu", return_indices=True)
+    with DeviceCopy(cudart, points) as d_points, DeviceCopy(cudart, offsets.astype(np.int64)) as d_offsets, DeviceCopy(
+        cudart, np.empty_like(points)
+    ) as d_hull, DeviceCopy(cudart, np.empty(g + 1, np.int64)) as d_hull_offsets, DeviceCopy(
+        cudart, np.empty(n, np.int64)
+    ) as d_indices:
+        args = (d_points.ptr.value, d_offsets.ptr.value, n, g, d_hull.ptr.value, d_hull_offsets.ptr.value)
+        name = np.dtype(dtype).name
+        total = _wagener.convex_hulls_device(*args, d_indices.ptr.value, upper, 0, name)
+        np.testing.assert_array_equal(d_hull.read(total), expected.vertices)
+        np.testing.assert_array_equal(d_hull_offsets.read(g + 1), expected.offsets)
+        np.testing.assert_array_equal(d_indices.read(total), expected.indices)
+        assert _wagener.convex_hulls_device(*args, 0, upper, 0, name) == total  # no indices asked for
 
 
 def test_device_entry_points_reject_bad_points(cudart):
@@ -214,3 +235,141 @@ def test_torch_tensors_that_require_grad(rng):
     hull = wagener.convex_hull(points)
     assert not hull.requires_grad
     np.testing.assert_array_equal(hull.cpu().numpy(), wagener.convex_hull(points.detach().cpu().numpy()))
+
+
+# --- wagener.convex_hulls on CuPy and PyTorch arrays ---------------------------------------------
+
+
+def assert_same_hulls(xp, got, expected):
+    """A device result equals the host's: vertices, hull offsets and indices the library's arrays."""
+    vertices = xp.host(got.vertices)
+    assert vertices.dtype == expected.vertices.dtype
+    np.testing.assert_array_equal(vertices, expected.vertices)
+    offsets = xp.host(got.offsets)
+    assert offsets.dtype == np.int64
+    np.testing.assert_array_equal(offsets, expected.offsets)
+    if expected.indices is None:
+        assert got.indices is None
+    else:
+        indices = xp.host(got.indices)
+        assert indices.dtype == np.int64
+        np.testing.assert_array_equal(indices, expected.indices)
+    if expected.groups is None:
+        assert got.groups is None
+    else:
+        assert isinstance(got.groups, np.ndarray)
+        np.testing.assert_array_equal(got.groups, expected.groups)
+
+
+def with_large_groups(points, offsets, rng, dtype):
+    """Family groups plus a group of 5000 and one of 100 000 points (the pipeline's deferred paths:
+    the host's, and the device's single-hull pipeline for the full hull without indices)."""
+    large = [families.circle(5000, rng, dtype), families.uniform_disk(100_000, rng, dtype)]
+    points = np.concatenate([points[: offsets[3]], large[0], points[offsets[3] :], large[1]])
+    sizes = np.diff(offsets).tolist()
+    sizes = sizes[:3] + [len(large[0])] + sizes[3:] + [len(large[1])]
+    return points, np.concatenate(([0], np.cumsum(sizes))).astype(np.int64)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("upper", [False, True])
+def test_device_grouped_offsets_like_the_host(xp, dtype, upper, rng):
+    points, offsets = with_large_groups(*family_groups(rng, dtype), rng, dtype)
+    device = xp.array(points)
+    for return_indices in (True, False):
+        expected = wagener.convex_hulls(points, offsets, upper=upper, backend="cpu", return_indices=return_indices)
+        for given in (offsets, xp.array(offsets), xp.array(offsets.astype(np.int32))):
+            assert_same_hulls(xp, wagener.convex_hulls(device, given, upper=upper, return_indices=return_indices),
+                              expected)
+    got = wagener.convex_hulls(device, offsets, upper=upper, backend="cuda")
+    host_offsets = xp.host(got.offsets)
+    for g in range(len(offsets) - 1):
+        group = rows(points[offsets[g] : offsets[g + 1]])
+        if len(group) <= 60:
+            reference = exact.upper_hull(group) if upper else exact.convex_hull(group)
+            assert rows(xp.host(got.vertices)[host_offsets[g] : host_offsets[g + 1]]) == reference, g
+    assert_same_hulls(xp, wagener.convex_hulls(xp.fortran(device), offsets, upper=upper),
+                      wagener.convex_hulls(points, offsets, upper=upper, backend="cpu"))
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_device_grouped_labels_like_the_host(xp, dtype, rng):
+    points, offsets = with_large_groups(*family_groups(rng, dtype), rng, dtype)
+    n = len(points)
+    shuffled = rng.permutation(n)
+    group_labels = rng.choice(np.arange(-1000, 1000), size=len(offsets) - 1, replace=False)
+    family_labels = np.repeat(group_labels, np.diff(offsets))[shuffled]  # the groups, rows shuffled
+    for labels, pts in (
+        (family_labels, points[shuffled]),
+        (rng.integers(-5, 40, size=n).astype(np.int32), points),
+        (rng.integers(0, 2, size=n).astype(bool), points),
+    ):
+        device = xp.array(pts)
+        for upper in (False, True):
+            expected = wagener.convex_hulls(pts, groups=labels, upper=upper, backend="cpu", return_indices=True)
+            for given in (labels, xp.array(labels)):
+                assert_same_hulls(xp, wagener.convex_hulls(device, groups=given, upper=upper, return_indices=True),
+                                  expected)
+
+
+def test_device_grouped_many_small_groups(xp, rng):
+    sizes = rng.integers(0, 8, size=200_000)
+    offsets = np.concatenate(([0], np.cumsum(sizes)))
+    points = rng.integers(-3, 4, size=(offsets[-1], 2)).astype(np.float64)
+    device = xp.array(points)
+    assert_same_hulls(xp, wagener.convex_hulls(device, offsets, return_indices=True),
+                      wagener.convex_hulls(points, offsets, backend="cpu", return_indices=True))
+    labels = rng.integers(0, 50_000, size=len(points))
+    assert_same_hulls(xp, wagener.convex_hulls(device, groups=xp.array(labels), return_indices=True),
+                      wagener.convex_hulls(points, groups=labels, backend="cpu", return_indices=True))
+
+
+def test_device_grouped_empty_and_other_dtypes(xp):
+    got = wagener.convex_hulls(xp.array(np.zeros((0, 2), np.float32)), [0, 0, 0], return_indices=True)
+    assert xp.host(got.vertices).shape == (0, 2) and xp.host(got.vertices).dtype == np.float32
+    assert xp.host(got.offsets).tolist() == [0, 0, 0] and len(xp.host(got.indices)) == 0
+    got = wagener.convex_hulls(xp.array(np.zeros((0, 2))), groups=xp.array(np.zeros(0, np.int64)))
+    assert xp.host(got.offsets).tolist() == [0] and len(got.groups) == 0
+    square = np.array([[0, 0], [2, 0], [1, 1], [2, 2], [0, 2]], dtype=np.int32)
+    got = wagener.convex_hulls(xp.array(square), [0, 2, 5])
+    assert xp.host(got.vertices).dtype == np.float64
+    assert rows(xp.host(got.hull(0))) == exact.convex_hull(rows(square[:2]))
+    assert rows(xp.host(got.hull(1))) == exact.convex_hull(rows(square[2:]))
+
+
+def test_device_grouped_errors(xp):
+    points = np.random.default_rng(6).random((5000, 2))
+    points[[1234, 3001], 1] = [np.nan, np.inf]
+    labels = np.where(np.arange(5000) < 2000, 7, 3)
+    labels[[0, 3001]] = 1  # grouped, row 3001 comes second: the device sees it before row 1234
+    for kind, grouping in (("offsets", [0, 2000, 5000]), ("groups", labels), ("groups", xp.array(labels))):
+        with pytest.raises(wagener.InputError, match="point 1234 is not finite"):
+            wagener.convex_hulls(xp.array(points), **{kind: grouping})
+    unsorted = np.array([[0, 0], [1, 0], [2, 0], [1, 1], [0, 5], [3, 3.0]])
+    for kind, grouping in (("offsets", [0, 4, 6]), ("offsets", [0, 3, 6]), ("groups", [1, 1, 2, 1, 2, 2])):
+        with pytest.raises(wagener.InputError) as on_host:
+            wagener.convex_hulls(unsorted, **{kind: grouping}, presorted=True)
+        with pytest.raises(wagener.InputError) as on_device:
+            wagener.convex_hulls(xp.array(unsorted), **{kind: grouping}, presorted=True)
+        assert str(on_device.value) == str(on_host.value)
+    with pytest.raises(ValueError, match=r"offsets\[2\] = 1 is smaller than offsets\[1\] = 3"):
+        wagener.convex_hulls(xp.array(unsorted), xp.array(np.array([0, 3, 1, 6])))
+    with pytest.raises(TypeError, match="string labels are host-only"):
+        wagener.convex_hulls(xp.array(unsorted), groups=np.array(list("abcabc")))
+    with pytest.raises(ValueError, match="host"):
+        wagener.convex_hulls(xp.array(unsorted), [0, 6], backend="cpu")
+
+
+def test_device_grouped_on_a_side_stream(xp, rng):
+    sizes = rng.integers(50, 150, size=20_000)
+    offsets = np.concatenate(([0], np.cumsum(sizes)))
+    points = families.gaussian(int(offsets[-1]), rng, np.float32)
+    labels = np.repeat(rng.permutation(len(sizes)), sizes)
+    stream = xp.side_stream()
+    with xp.on(stream):
+        device = xp.array(points)
+        by_offsets = wagener.convex_hulls(device, offsets)
+        by_labels = wagener.convex_hulls(device, groups=xp.array(labels))
+    stream.synchronize()
+    assert_same_hulls(xp, by_offsets, wagener.convex_hulls(points, offsets, backend="cpu"))
+    assert_same_hulls(xp, by_labels, wagener.convex_hulls(points, groups=labels, backend="cpu"))

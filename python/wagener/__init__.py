@@ -140,19 +140,22 @@ class GroupedHulls(NamedTuple):
     """What ``convex_hulls`` returns: group g's hull is ``vertices[offsets[g]:offsets[g + 1]]``."""
 
     vertices: Any
-    """(m, 2) array: every group's hull, group after group, in ``convex_hull``'s conventions."""
-    offsets: np.ndarray
-    """(g + 1,) int64: where each group's hull starts in ``vertices``, then the total."""
-    indices: np.ndarray | None
+    """(m, 2) array: every group's hull, group after group, in ``convex_hull``'s conventions; of
+    the input's kind (numpy, a PyTorch tensor, a CuPy array on the input's device)."""
+    offsets: Any
+    """(g + 1,) int64: where each group's hull starts in ``vertices``, then the total. numpy for
+    host input; for CUDA input the input library's int64 array on its device."""
+    indices: Any
     """With ``return_indices=True``: (m,) int64, each vertex's first row in ``points`` within its
-    group; None otherwise."""
+    group (numpy, or on the device as ``offsets``); None otherwise."""
     groups: np.ndarray | None
-    """With ``groups=``: (g,) the group labels, in the order of their first appearance; None with
-    ``offsets=``."""
+    """With ``groups=``: (g,) numpy array of the group labels, in the order of their first
+    appearance; None with ``offsets=``."""
 
     def hull(self, g: int) -> Any:
-        """Group g's hull."""
-        return self.vertices[self.offsets[g] : self.offsets[g + 1]]
+        """Group g's hull. (With device offsets each call reads two offsets from the device: for a
+        loop over many groups, copy ``offsets`` to the host once.)"""
+        return self.vertices[int(self.offsets[g]) : int(self.offsets[g + 1])]
 
 
 def convex_hulls(
@@ -170,16 +173,17 @@ def convex_hulls(
     Parameters
     ----------
     points : (n, 2) array-like
-        The points of all groups, as ``convex_hull`` takes them (host arrays; CUDA arrays raise
-        TypeError: the device entry point ``wagener::cuda::convex_hulls_device`` is C++ only so far).
+        The points of all groups, as ``convex_hull`` takes them, CuPy arrays and PyTorch CUDA
+        tensors included (see "CUDA arrays" below).
     offsets : (g + 1,) integer array-like
         Groups as consecutive rows: group g is ``points[offsets[g]:offsets[g + 1]]``. offsets[0] must
         be 0, the last n, and they must not decrease (empty groups are allowed); ValueError naming
-        the first bad entry otherwise.
+        the first bad entry otherwise. A host or a CUDA array.
     groups : (n,) array-like
         Instead of offsets: each row's group label, in any order (integers, or any labels numpy can
-        sort, e.g. strings). The points are grouped by a stable counting sort; the hulls come in the
-        order of each label's first row, and ``result.groups`` lists the labels in that order.
+        sort, e.g. strings; with CUDA points, integers only). The points are grouped by a stable
+        sort; the hulls come in the order of each label's first row, and ``result.groups`` lists the
+        labels in that order.
     upper, presorted, backend, return_indices
         As for ``convex_hull``, applied to every group (``presorted``: each group is sorted; checked).
         "auto" and "cpu" hull the groups in parallel, each large group itself in parallel; "pram"
@@ -192,17 +196,35 @@ def convex_hulls(
         ``convex_hull`` of the group's points alone with the same options.
 
     The GIL is released while the library runs.
+
+    CUDA arrays: all the groups are hulled in one device pipeline by
+    ``wagener::cuda::convex_hulls_device`` on the array's device and stream (other dtypes and
+    layouts are converted on the device by the array's library, as for ``convex_hull``); the
+    vertices, hull offsets and indices come back as that library's arrays on the device, the labels
+    of ``groups=`` as numpy. ``offsets`` (host or device) are copied to the host, checked there as
+    for host points, and that copy goes to the device. Integer ``groups`` (host or device) are
+    grouped on the device with the library's stable sort (the points never leave the device; only
+    one entry per group comes to the host, to order the groups by first appearance); string labels
+    are host-only (TypeError: number them first, e.g. ``np.unique(labels, return_inverse=True)``).
+    ``upper`` and ``return_indices`` are the entry point's own; ``presorted`` is checked on the
+    device (ValueError as for host points; the device sorts each group anyway); backends "cpu" and
+    "pram" raise ValueError.
     """
     if (offsets is None) == (groups is None):
         raise ValueError("convex_hulls takes exactly one of offsets (consecutive groups) and groups (a label per row)")
-    if _arrays.device_library(points) is not None:
-        raise TypeError("convex_hulls takes host arrays; the grouped device entry point is C++ only so far "
-                        "(wagener::cuda::convex_hulls_device): copy the points to the host")
+    device = _arrays.device_library(points)
+    if device is not None:
+        return GroupedHulls(
+            *device.hulls(
+                points, offsets, groups, upper=upper, presorted=presorted, backend=backend,
+                return_indices=return_indices,
+            )
+        )
     source, wrap = _arrays.host_input(points)
     array = _arrays.host_points(source)
     labels = None
     if offsets is not None:
-        offset_array = _index_array(offsets, "offsets")
+        offset_array = _arrays.index_array(offsets, "offsets")
         ids = None
     else:
         label_array = np.asarray(groups)
@@ -225,20 +247,6 @@ def convex_hulls(
     if group_ids is not None and labels is not None:
         group_ids = labels[group_ids]
     return GroupedHulls(wrap(vertices), hull_offsets, indices if return_indices else None, group_ids)
-
-
-def _index_array(values: Any, name: str) -> np.ndarray:
-    """A C-contiguous int64 array of integer values (TypeError for any other dtype)."""
-    array = np.asarray(values)
-    if array.size == 0 and array.dtype.kind == "f":  # [] is no entries
-        array = array.astype(np.int64)
-    if array.dtype.kind not in "iu":
-        raise TypeError(f"{name} must be integers, not dtype {array.dtype}")
-    if array.ndim != 1:
-        raise ValueError(f"{name} must be one-dimensional, got shape {array.shape}")
-    if array.dtype.kind == "u" and array.size and array.max() > np.iinfo(np.int64).max:
-        raise ValueError(f"{name} holds values beyond int64")
-    return np.ascontiguousarray(array, dtype=np.int64)
 
 
 def read_points(

@@ -46,15 +46,16 @@ def convex_hull(
 ) -> Any: ...
 class GroupedHulls(NamedTuple):
     vertices: Any
-    offsets: npt.NDArray[np.int64]
-    indices: npt.NDArray[np.int64] | None
+    # numpy int64 arrays for host points; the input library's int64 arrays for CUDA points.
+    offsets: npt.NDArray[np.int64] | Any
+    indices: npt.NDArray[np.int64] | Any | None
     groups: npt.NDArray[Any] | None
     def hull(self, g: int) -> Any: ...
 
 def convex_hulls(
-    points: HostPoints,
-    offsets: npt.ArrayLike | None = ...,
-    groups: npt.ArrayLike | None = ...,
+    points: HostPoints | Any,
+    offsets: npt.ArrayLike | Any | None = ...,
+    groups: npt.ArrayLike | Any | None = ...,
     *,
     upper: bool = ...,
     presorted: bool = ...,

@@ -13,6 +13,7 @@ from typing import Any, Callable
 import numpy as np
 
 from . import _wagener
+from ._wagener import InputError
 
 _BACKENDS = ("auto", "cpu", "pram", "cuda")
 
@@ -43,6 +44,43 @@ def host_points(points: Any) -> np.ndarray:
         array = array.reshape(0, 2)
     check_shape(array.shape)
     return np.ascontiguousarray(array, dtype=dtype)
+
+
+def index_array(values: Any, name: str) -> np.ndarray:
+    """A C-contiguous int64 array of integer values (TypeError for any other dtype)."""
+    array = np.asarray(values)
+    if array.size == 0 and array.dtype.kind == "f":  # [] is no entries
+        array = array.astype(np.int64)
+    if array.dtype.kind not in "iu":
+        raise TypeError(f"{name} must be integers, not dtype {array.dtype}")
+    if array.ndim != 1:
+        raise ValueError(f"{name} must be one-dimensional, got shape {array.shape}")
+    if array.dtype.kind == "u" and array.size and array.max() > np.iinfo(np.int64).max:
+        raise ValueError(f"{name} holds values beyond int64")
+    return np.ascontiguousarray(array, dtype=np.int64)
+
+
+def check_offsets(offsets: np.ndarray, n: int) -> None:
+    """The checks wagener::convex_hulls makes of group offsets, in its words (ValueError naming the
+    first bad entry), for the device entry point, which takes its offsets unchecked."""
+    if offsets.size == 0:
+        raise ValueError("offsets is empty: it needs groups + 1 entries, from 0 to n")
+    if offsets[0] != 0:
+        raise ValueError(f"offsets[0] is {offsets[0]}, not 0")
+    drops = np.flatnonzero(offsets[1:] < offsets[:-1])
+    if drops.size:
+        g = int(drops[0]) + 1
+        raise ValueError(f"offsets[{g}] = {offsets[g]} is smaller than offsets[{g - 1}] = {offsets[g - 1]}")
+    if offsets[-1] != n:
+        raise ValueError(f"offsets[{len(offsets) - 1}] = {offsets[-1]} is not the number of points, {n}")
+
+
+def label_values(labels: np.ndarray) -> np.ndarray:
+    """Group labels as the host path returns them: int64 when they fit, else as given."""
+    kind = labels.dtype.kind
+    if kind in "ib" or (kind == "u" and (labels.size == 0 or labels.max() <= np.iinfo(np.int64).max)):
+        return labels.astype(np.int64)
+    return labels
 
 
 def _module(name: str) -> Any:
@@ -111,21 +149,12 @@ class _Device:
         self.lib = library
 
     def hull(self, points: Any, *, upper: bool, presorted: bool, backend: str, return_indices: bool) -> Any:
-        if backend not in _BACKENDS:
-            raise ValueError(f'unknown backend "{backend}" ({", ".join(_BACKENDS)})')
-        if backend in ("cpu", "pram"):
-            raise ValueError(
-                f'backend "{backend}" runs on the host; this array is on a CUDA device: copy it to the host '
-                "first (cupy.asnumpy, tensor.cpu()) or use backend 'auto' or 'cuda'"
-            )
+        check_device_backend(backend)
         if return_indices:
             raise NotImplementedError("return_indices=True is not supported for CUDA arrays yet; hull a host copy")
         points = self.adopt(points)
         with self.device_of(points):
-            points = self.as_real(points)
-            if points.ndim == 1 and points.shape[0] == 0:
-                points = points.reshape(0, 2)
-            check_shape(tuple(points.shape))
+            points = self.real_points(points)
             n = int(points.shape[0])
             dtype = self.dtype_name(points)
             if n == 0:
@@ -152,6 +181,130 @@ class _Device:
             # order comes from the small hull on the host; the vertices are gathered on the device.
             order = upper_chain_order(self.to_host(hull))
             return self.take(hull, order)
+
+    def hulls(
+        self, points: Any, offsets: Any, groups: Any, *, upper: bool, presorted: bool, backend: str,
+        return_indices: bool
+    ) -> tuple[Any, Any, Any, np.ndarray | None]:
+        """wagener::cuda::convex_hulls_device on the array's memory and stream: (vertices, hull
+        offsets, indices or None, group labels or None), the first three this library's arrays on
+        the points' device, the labels a numpy array. Exactly one of offsets and groups is given."""
+        check_device_backend(backend)
+        points = self.adopt(points)
+        with self.device_of(points):
+            points = self.c_contiguous(self.real_points(points))
+            n = int(points.shape[0])
+            source = points  # in input order
+            order = None  # with groups=: grouped row -> input row
+            labels = None
+            if offsets is not None:
+                # Validated on the host (groups + 1 integers, a small copy), then that very copy is
+                # what the device reads: the entry point takes offsets unchecked.
+                offsets_library = device_library(offsets)
+                if offsets_library is not None:
+                    offsets = offsets_library.to_host(offsets_library.adopt(offsets))
+                host_offsets = index_array(offsets, "offsets")
+                check_offsets(host_offsets, n)
+            else:
+                order, host_offsets, labels = self.group_by_label(points, groups, n)
+                points = points[order]
+            if presorted:
+                self.check_presorted(points, host_offsets)
+            g = len(host_offsets) - 1
+            hull_offsets = self.index_to_device(np.zeros(g + 1, np.int64), points)
+            if n == 0:  # only empty groups: nothing for the device to do
+                empty = self.index_to_device(np.zeros(0, np.int64), points)
+                return points[:0], hull_offsets, empty if return_indices else None, labels
+            out = self.empty_like(points)
+            indices = self.empty_index(n, points) if return_indices else None
+            device_offsets = self.index_to_device(host_offsets, points)  # held until the call returns
+            try:
+                total = _wagener.convex_hulls_device(
+                    self.pointer(points), self.pointer(device_offsets), n, g,
+                    self.pointer(out), self.pointer(hull_offsets), 0 if indices is None else self.pointer(indices),
+                    bool(upper), self.stream(points), self.dtype_name(points),
+                )
+            except InputError:
+                if order is None:
+                    raise
+                # The device saw the grouped rows; name the first non-finite input row, as the host does.
+                bad = self.first_non_finite_row(source)
+                if bad is None:
+                    raise
+                raise InputError(f"point {bad} is not finite") from None
+            vertices = self.copy(out[:total])
+            if indices is not None:
+                # Rows of the grouped points, mapped back to input rows; the grouping was stable, so
+                # the smallest grouped row of a vertex is its smallest input row.
+                indices = order[indices[:total]] if order is not None else self.copy(indices[:total])
+            return vertices, hull_offsets, indices, labels
+
+    def real_points(self, points: Any) -> Any:
+        """The (n, 2) array in float32 or float64 (an empty 1-D array is no points)."""
+        points = self.as_real(points)
+        if points.ndim == 1 and points.shape[0] == 0:
+            points = points.reshape(0, 2)
+        check_shape(tuple(points.shape))
+        return points
+
+    def group_by_label(self, points: Any, groups: Any, n: int) -> tuple[Any, np.ndarray, np.ndarray]:
+        """Groups the rows by label on the device with the library's stable sort, the group order
+        (each label's first row) worked out on the host from one entry per group. Returns (grouped
+        row -> input row on the device, the group offsets on the host, the labels in group order)."""
+        labels = self.device_labels(groups, points)
+        if labels.ndim != 1 or int(labels.shape[0]) != n:
+            raise ValueError(f"groups must hold one label per point ({n}), got shape {tuple(labels.shape)}")
+        if n == 0:
+            return self.index_to_device(np.zeros(0, np.int64), points), np.zeros(1, np.int64), np.zeros(0, np.int64)
+        by_label = self.stable_argsort(labels)  # runs of equal labels, each in input order
+        sorted_labels = labels[by_label]
+        boundary = sorted_labels[1:] != sorted_labels[:-1]
+        run_start = np.concatenate(([0], self.to_host(self.flatnonzero(boundary)) + 1)).astype(np.int64)
+        first_row = self.to_host(by_label[self.index_to_device(run_start, points)]).astype(np.int64)
+        run_order = np.argsort(first_row)  # the runs in the order of their labels' first rows
+        run_rank = np.empty_like(run_order)
+        run_rank[run_order] = np.arange(len(run_order))
+        # Each sorted row's run, then the runs in first-appearance order by a second stable sort.
+        run_of = self.concat(self.index_to_device(np.zeros(1, np.int64), points), self.cumsum(boundary))
+        order = by_label[self.stable_argsort(self.index_to_device(run_rank, points)[run_of])]
+        sizes = np.diff(np.append(run_start, n))[run_order]
+        host_offsets = np.concatenate(([0], np.cumsum(sizes))).astype(np.int64)
+        values = self.to_host(labels[self.index_to_device(first_row[run_order], points)])
+        return order, host_offsets, label_values(np.asarray(values))
+
+    def device_labels(self, groups: Any, points: Any) -> Any:
+        """Integer labels as this library's array on the points' device (host labels are copied
+        there); TypeError for floating-point labels and for strings (host only)."""
+        if device_library(groups) is not None:
+            labels = self.adopt(groups)
+            if self.device_key(labels) != self.device_key(points):
+                raise ValueError("groups must be on the points' device")
+            kind = self.kind(labels)
+            if kind not in "iub":
+                raise TypeError(f"groups must be integer labels, not dtype {labels.dtype}")
+            return labels * 1 if kind == "b" else labels  # bool as int64 (the host's labels), which all sort
+        host = np.asarray(groups)
+        kind = "i" if host.size == 0 else host.dtype.kind  # [] is no labels
+        if kind in "USO":
+            raise TypeError(
+                "string labels are host-only: with CUDA points, give integer labels "
+                "(np.unique(labels, return_inverse=True)[1] numbers them) or copy the points to the host"
+            )
+        if kind not in "iub":
+            raise TypeError(f"groups must be integer or string labels, not dtype {host.dtype}")
+        return self.labels_to_device(np.ascontiguousarray(host if kind != "b" else host.astype(np.int64)), points)
+
+    def check_presorted(self, points: Any, host_offsets: np.ndarray) -> None:
+        """The promise that each group is sorted by (x, y), checked as the host checks it (the first
+        point smaller than the one before it, within a group; the host's message)."""
+        x, y = points[:, 0], points[:, 1]
+        smaller = (x[1:] < x[:-1]) | ((x[1:] == x[:-1]) & (y[1:] < y[:-1]))
+        at = self.to_host(self.flatnonzero(smaller)) + 1  # rows smaller than their predecessor
+        at = at[~np.isin(at, host_offsets)]  # a group's first row has no predecessor in its group
+        if at.size:
+            row = int(at[0])
+            g = int(np.searchsorted(host_offsets, row, side="right")) - 1
+            raise InputError(f"group {g} is not sorted by (x, y): point {row} is smaller than point {row - 1}")
 
     # What each library provides.
     def adopt(self, points: Any) -> Any:
@@ -197,6 +350,57 @@ class _Device:
     def take(self, points: Any, order: np.ndarray) -> Any:
         """points[order], gathered on the device."""
         raise NotImplementedError
+
+    # For grouped hulls (indexing, slicing and comparisons are the arrays' own operators).
+    def device_key(self, array: Any) -> Any:
+        """What tells the array's device apart from others."""
+        raise NotImplementedError
+
+    def kind(self, array: Any) -> str:
+        """The numpy dtype kind of the array's dtype ("i", "u", "b", "f", "c")."""
+        raise NotImplementedError
+
+    def index_to_device(self, values: np.ndarray, like: Any) -> Any:
+        """A host int64 array copied to like's device."""
+        raise NotImplementedError
+
+    def labels_to_device(self, values: np.ndarray, like: Any) -> Any:
+        """Host integer labels copied to like's device, in a dtype the library sorts."""
+        raise NotImplementedError
+
+    def empty_index(self, n: int, like: Any) -> Any:
+        """A new int64 array of n entries on like's device."""
+        raise NotImplementedError
+
+    def stable_argsort(self, values: Any) -> Any:
+        """The int64 positions that sort values, equal values in their order (a stable sort)."""
+        raise NotImplementedError
+
+    def cumsum(self, mask: Any) -> Any:
+        """The inclusive sum of a boolean array, int64."""
+        raise NotImplementedError
+
+    def flatnonzero(self, mask: Any) -> Any:
+        """The positions of the true entries of a boolean array, int64."""
+        raise NotImplementedError
+
+    def concat(self, first: Any, second: Any) -> Any:
+        raise NotImplementedError
+
+    def first_non_finite_row(self, points: Any) -> int | None:
+        """The first row holding NaN or infinity, None if every row is finite."""
+        raise NotImplementedError
+
+
+def check_device_backend(backend: str) -> None:
+    """The backends a CUDA array may ask for: "auto" and "cuda"."""
+    if backend not in _BACKENDS:
+        raise ValueError(f'unknown backend "{backend}" ({", ".join(_BACKENDS)})')
+    if backend in ("cpu", "pram"):
+        raise ValueError(
+            f'backend "{backend}" runs on the host; this array is on a CUDA device: copy it to the host '
+            "first (cupy.asnumpy, tensor.cpu()) or use backend 'auto' or 'cuda'"
+        )
 
 
 class _Cupy(_Device):
@@ -247,6 +451,37 @@ class _Cupy(_Device):
     def take(self, points: Any, order: np.ndarray) -> Any:
         return points[self.lib.asarray(order)]
 
+    def device_key(self, array: Any) -> Any:
+        return array.device.id
+
+    def kind(self, array: Any) -> str:
+        return np.dtype(array.dtype).kind
+
+    def index_to_device(self, values: np.ndarray, like: Any) -> Any:
+        return self.lib.asarray(values, dtype=self.lib.int64)
+
+    def labels_to_device(self, values: np.ndarray, like: Any) -> Any:
+        return self.lib.asarray(values)
+
+    def empty_index(self, n: int, like: Any) -> Any:
+        return self.lib.empty(n, dtype=self.lib.int64)
+
+    def stable_argsort(self, values: Any) -> Any:
+        return self.lib.argsort(values)  # CuPy's sorts are stable
+
+    def cumsum(self, mask: Any) -> Any:
+        return self.lib.cumsum(mask, dtype=self.lib.int64)
+
+    def flatnonzero(self, mask: Any) -> Any:
+        return self.lib.flatnonzero(mask)
+
+    def concat(self, first: Any, second: Any) -> Any:
+        return self.lib.concatenate((first, second))
+
+    def first_non_finite_row(self, points: Any) -> int | None:
+        bad = self.lib.flatnonzero(~self.lib.isfinite(points).all(axis=1))
+        return int(bad[0]) if bad.size else None
+
 
 class _Torch(_Device):
     def adopt(self, points: Any) -> Any:
@@ -294,6 +529,48 @@ class _Torch(_Device):
 
     def take(self, points: Any, order: np.ndarray) -> Any:
         return points[self.lib.as_tensor(order, device=points.device)]
+
+    def device_key(self, array: Any) -> Any:
+        return array.device
+
+    def kind(self, array: Any) -> str:
+        torch = self.lib
+        if array.dtype == torch.bool:
+            return "b"
+        if array.is_floating_point():
+            return "f"
+        if array.is_complex():
+            return "c"
+        return "u" if array.dtype == torch.uint8 else "i"
+
+    def index_to_device(self, values: np.ndarray, like: Any) -> Any:
+        return self.lib.as_tensor(values, dtype=self.lib.int64, device=like.device)
+
+    def labels_to_device(self, values: np.ndarray, like: Any) -> Any:
+        if values.dtype.kind == "u" and values.dtype.itemsize > 1:  # PyTorch sorts no uint16..uint64
+            if values.size and values.max() > np.iinfo(np.int64).max:
+                raise TypeError("PyTorch sorts no uint64 labels beyond int64: give int64 labels")
+            values = values.astype(np.int64)
+        return self.lib.as_tensor(values, device=like.device)
+
+    def empty_index(self, n: int, like: Any) -> Any:
+        return self.lib.empty(n, dtype=self.lib.int64, device=like.device)
+
+    def stable_argsort(self, values: Any) -> Any:
+        return self.lib.argsort(values, stable=True)
+
+    def cumsum(self, mask: Any) -> Any:
+        return self.lib.cumsum(mask, 0, dtype=self.lib.int64)
+
+    def flatnonzero(self, mask: Any) -> Any:
+        return self.lib.nonzero(mask).flatten()
+
+    def concat(self, first: Any, second: Any) -> Any:
+        return self.lib.cat((first, second))
+
+    def first_non_finite_row(self, points: Any) -> int | None:
+        bad = self.lib.nonzero(~self.lib.isfinite(points).all(dim=1)).flatten()
+        return int(bad[0]) if bad.numel() else None
 
 
 def upper_chain_order(hull: np.ndarray) -> np.ndarray:
