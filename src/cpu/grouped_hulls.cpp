@@ -74,6 +74,19 @@ void sort_elements(Element* first, std::uint32_t m) {
   }
 }
 
+/// orient2d(p, q, r), with orient2d_certified()'s filter (the same bound, the same operations) taken
+/// without a branch on the sign: which side of the line a survivor lies on is unpredictable, whether
+/// the filter is certain is not (it is not for p and q themselves, and then orient2d decides).
+inline int side_of_line(double px, double py, double qx, double qy, double rx, double ry) {
+  constexpr double kErrBound = (3.0 + 16.0 * 0x1p-53) * 0x1p-53, kMinSafe = 0x1p-900;
+  const double left = (px - rx) * (qy - ry), right = (py - ry) * (qx - rx);
+  const double det = left - right, sum = std::fabs(left) + std::fabs(right), bound = kErrBound * sum;
+  const int side = (det > bound) - (-det > bound);
+  if ((side == 0) | !(sum >= kMinSafe)) [[unlikely]]
+    return orient2d(px, py, qx, qy, rx, ry);
+  return side;
+}
+
 /// The hull of elements[0, m) in any order, as core::chain_sorted() gives it for them sorted, but with
 /// each chain sorting and walking only its own half: every lower-hull vertex lies on or below the line
 /// from the smallest point P to the largest Q, every upper-hull vertex on or above it, so the lower
@@ -95,7 +108,7 @@ int hull_by_halves(const Element* elements, std::uint32_t m, Element* below, Ele
   std::uint32_t n_below = 0, n_above = 0;
   for (std::uint32_t i = 0; i < m; ++i) {
     const auto& r = point(elements[i]);
-    const int side = orient2d(p.x, p.y, q.x, q.y, static_cast<double>(r.x), static_cast<double>(r.y));
+    const int side = side_of_line(p.x, p.y, q.x, q.y, static_cast<double>(r.x), static_cast<double>(r.y));
     below[n_below] = elements[i];
     above[n_above] = elements[i];
     n_below += side <= 0;

@@ -30,11 +30,14 @@ std::uint32_t survivors_scalar(const OctagonFilter& filter_in, const Point2<T>* 
   return kept;
 }
 
-/// The indices of the set bits of `outside` (bit j: point first + j), ascending.
-inline std::uint32_t append_bits(std::uint32_t outside, std::uint32_t first, std::uint32_t* survivors,
-                                 std::uint32_t kept) {
-  for (; outside != 0; outside &= outside - 1)
-    survivors[kept++] = first + static_cast<std::uint32_t>(__builtin_ctz(outside));
+/// The indices of the set bits of `outside` (bit j: point first + j of a block of `block`), ascending.
+/// Without a branch per bit: about a fifth of a disk's points survive, at unpredictable places.
+inline std::uint32_t append_bits(std::uint32_t outside, std::uint32_t first, std::uint32_t block,
+                                 std::uint32_t* survivors, std::uint32_t kept) {
+  for (std::uint32_t j = 0; j < block; ++j) {
+    survivors[kept] = first + j;
+    kept += outside >> j & 1u;
+  }
   return kept;
 }
 
@@ -90,7 +93,10 @@ void reduce_lanes(const double* value, const double* at, int lanes, bool lower, 
                   std::uint32_t& best_at) {
   double b = value[0], b_at = at[0];
   for (int l = 1; l < lanes; ++l) {
-    if ((lower ? value[l] < b : value[l] > b) || (value[l] == b && at[l] < b_at)) b = value[l], b_at = at[l];
+    // Selects: which lane wins is unpredictable.
+    const bool better = (lower ? value[l] < b : value[l] > b) | ((value[l] == b) & (at[l] < b_at));
+    b = better ? value[l] : b;
+    b_at = better ? at[l] : b_at;
   }
   best = b;
   best_at = static_cast<std::uint32_t>(b_at);
@@ -178,8 +184,8 @@ template <class T>
   const OctagonFilter filter = filter_in;
   std::uint32_t kept = 0, i = 0;
   for (; i + 8 <= n; i += 8)
-    kept =
-        append_bits(outside4(filter, group + i) | outside4(filter, group + i + 4) << 4, i, survivors, kept);
+    kept = append_bits(outside4(filter, group + i) | outside4(filter, group + i + 4) << 4, i, 8, survivors,
+                       kept);
   return survivors_scalar(filter, group, i, n, survivors, kept);
 }
 
@@ -267,8 +273,8 @@ template <class T>
   const OctagonFilter filter = filter_in;
   std::uint32_t kept = 0, i = 0;
   for (; i + 16 <= n; i += 16)
-    kept =
-        append_bits(outside8(filter, group + i) | outside8(filter, group + i + 8) << 8, i, survivors, kept);
+    kept = append_bits(outside8(filter, group + i) | outside8(filter, group + i + 8) << 8, i, 16, survivors,
+                       kept);
   return survivors_scalar(filter, group, i, n, survivors, kept);
 }
 #endif
