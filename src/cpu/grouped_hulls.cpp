@@ -21,6 +21,8 @@ namespace {
 constexpr std::size_t kMinPointsPerThread = std::size_t{1} << 14;
 // Below this many points the filter's extra pass costs more than the sort it saves.
 constexpr std::size_t kMinPointsToFilter = 16;
+// The most points of the next group fetched ahead: a few KiB, well inside L1.
+constexpr std::int64_t kPrefetchPoints = 256;
 
 /// A point with its index within its group: sorting by (x, y, index) puts the first of equal points
 /// first, which the chain keeps, so the kept copy carries the smallest index.
@@ -97,6 +99,10 @@ template <class Element, class PointOf>
 int hull_by_halves(const Element* elements, std::uint32_t m, Element* below, Element* above, Element* out,
                    HullPart part, PointOf point) {
   if (m == 0) return 0;
+  const auto turn = [](const auto& a, const auto& b, const auto& c) {
+    return side_of_line(static_cast<double>(a.x), static_cast<double>(a.y), static_cast<double>(b.x),
+                        static_cast<double>(b.y), static_cast<double>(c.x), static_cast<double>(c.y));
+  };
   std::uint32_t lo = 0, hi = 0;
   for (std::uint32_t i = 1; i < m; ++i) {
     lo = element_less(elements[i], elements[lo]) ? i : lo;
@@ -121,7 +127,7 @@ int hull_by_halves(const Element* elements, std::uint32_t m, Element* below, Ele
   int k = 0;
   for (std::uint32_t i = 0; i < n_below; ++i) {
     if (k > 0 && same_point(point(out[k - 1]), point(below[i]))) continue;
-    while (k >= 2 && orient2d(point(out[k - 2]), point(out[k - 1]), point(below[i])) <= 0) --k;
+    while (k >= 2 && turn(point(out[k - 2]), point(out[k - 1]), point(below[i])) <= 0) --k;
     out[k++] = below[i];
   }
   if (k == 1) return k;  // a single distinct point
@@ -132,7 +138,7 @@ int hull_by_halves(const Element* elements, std::uint32_t m, Element* below, Ele
       out[k - 1] = above[i];
       continue;
     }
-    while (k > lower && orient2d(point(out[k - 2]), point(out[k - 1]), point(above[i])) <= 0) --k;
+    while (k > lower && turn(point(out[k - 2]), point(out[k - 1]), point(above[i])) <= 0) --k;
     out[k++] = above[i];
   }
   return k - 1;  // the last is the smallest point again
@@ -182,6 +188,15 @@ void hull_groups(std::span<const Point2<T>> points, std::span<const std::int64_t
     }
     const Point2<T>* group = points.data() + begin;
     const auto n = static_cast<std::uint32_t>(size);
+    {
+      // Ask for the next group's points now, so that they arrive while this one is sorted and chained
+      // (the hardware prefetcher pauses while the stream is not read).
+      const auto next = reinterpret_cast<const char*>(points.data() + offsets[g + 1]);
+      const auto bytes = static_cast<std::size_t>(
+          std::min<std::int64_t>(offsets[std::min(g + 2, last)] - offsets[g + 1], kPrefetchPoints) *
+          static_cast<std::int64_t>(sizeof(Point2<T>)));
+      for (std::size_t b = 0; b < bytes; b += 64) __builtin_prefetch(next + b);
+    }
     if (kept.size() < n) {
       kept.resize(n);
       chain.resize(n + 1);
