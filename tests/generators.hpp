@@ -144,6 +144,37 @@ Points<T> near_collinear_ulp(std::size_t n, std::mt19937_64& rng) {
   return pts;
 }
 
+/// A filter's worst case: eight corners, one at a random angle in each octant of a circle (random
+/// centre in [-1000, 1000]^2, random radius from 2^-10 to 2^9), and the other points at a random
+/// rounded fraction along a random edge, moved by up to two ulps in x and y, so that each lies a few
+/// ulps to either side of its edge (or on it). Fewer than 8 points: the first corners only.
+template <class T>
+Points<T> octagon_ulp_edges(std::size_t n, std::mt19937_64& rng) {
+  std::uniform_real_distribution<double> u(0.0, 1.0), centre(-1000.0, 1000.0);
+  std::uniform_int_distribution<int> nudge(-2, 2), edge(0, 7), scale(-10, 9);
+  const double cx = centre(rng), cy = centre(rng), r = std::ldexp(1.0, scale(rng));
+  Points<T> corners;
+  for (int k = 0; k < 8; ++k) {
+    const double angle = (k + 0.2 + 0.6 * u(rng)) * (M_PI / 4);
+    corners.push_back({static_cast<T>(cx + r * std::cos(angle)), static_cast<T>(cy + r * std::sin(angle))});
+  }
+  Points<T> pts(corners.begin(), corners.begin() + static_cast<std::ptrdiff_t>(std::min<std::size_t>(n, 8)));
+  while (pts.size() < n) {
+    const int e = edge(rng);
+    const Point2<T> a = corners[static_cast<std::size_t>(e)],
+                    b = corners[static_cast<std::size_t>((e + 1) % 8)];
+    const T t = static_cast<T>(u(rng));
+    Point2<T> q{a.x + t * (b.x - a.x), a.y + t * (b.y - a.y)};
+    for (int k = nudge(rng); k != 0; k += (k > 0 ? -1 : 1))
+      q.x = std::nextafter(q.x, k > 0 ? T(INFINITY) : T(-INFINITY));
+    for (int k = nudge(rng); k != 0; k += (k > 0 ? -1 : 1))
+      q.y = std::nextafter(q.y, k > 0 ? T(INFINITY) : T(-INFINITY));
+    pts.push_back(q);
+  }
+  std::shuffle(pts.begin(), pts.end(), rng);
+  return pts;
+}
+
 /// Uniform disk scaled near the top of T's range (products overflow).
 template <class T>
 Points<T> huge(std::size_t n, std::mt19937_64& rng) {

@@ -86,7 +86,10 @@ TYPED_TEST(Grouped, EveryFamilyGroupMatchesItsSingleHull) {
   const auto seed = testing::fresh_seed();
   SCOPED_TRACE("seed " + std::to_string(seed));
   std::mt19937_64 rng(seed);
-  const auto input = family_groups<T>(rng, {0, 1, 2, 3, 5, 15, 16, 17, 100, 1000, 5000});
+  auto input = family_groups<T>(rng, {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 15, 16, 17, 100, 1000, 5000});
+  // Points a few ulps either side of the filter polygon's edges.
+  for (const std::size_t n : {8, 16, 17, 56, 100, 1000})
+    input.add(testing::octagon_ulp_edges<T>(n, rng), "octagon_ulp_edges n=" + std::to_string(n));
   for (const HullPart part : {HullPart::full, HullPart::upper}) {
     for (const bool indices : {false, true}) {
       SCOPED_TRACE(std::string(part == HullPart::full ? "full" : "upper") + (indices ? " indices" : ""));

@@ -1,0 +1,320 @@
+// The grouped path's octagon filter over one group: four points at a time (AVX2) or eight (AVX-512)
+// where the processor runs them (chosen at run time, as in filter_pass.cpp, so the library needs no
+// -march flag), one at a time elsewhere. This file is compiled with -ffp-contract=off: each kernel
+// computes OctagonFilter::inside()'s operations in its order, lane by lane, so all keep the same
+// points.
+#include "cpu/octagon_filter.hpp"
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define WAGENER_X86_OCTAGON 1
+#endif
+
+namespace wagener::cpu {
+namespace {
+
+template <class T>
+std::uint32_t survivors_scalar(const OctagonFilter& filter_in, const Point2<T>* group, std::uint32_t first,
+                               std::uint32_t n, std::uint32_t* survivors, std::uint32_t kept) {
+  // A local copy keeps the edges in registers: through a reference they might alias the stores.
+  const OctagonFilter filter = filter_in;
+  for (std::uint32_t i = first; i < n; ++i) {
+    // Branch-free: whether a point survives is unpredictable.
+    survivors[kept] = i;
+    kept += !filter.inside(group[i]);
+  }
+  return kept;
+}
+
+/// The indices of the set bits of `outside` (bit j: point first + j of a block of `block`), ascending.
+/// Without a branch per bit: about a fifth of a disk's points survive, at unpredictable places.
+inline std::uint32_t append_bits(std::uint32_t outside, std::uint32_t first, std::uint32_t block,
+                                 std::uint32_t* survivors, std::uint32_t kept) {
+  for (std::uint32_t j = 0; j < block; ++j) {
+    survivors[kept] = first + j;
+    kept += outside >> j & 1u;
+  }
+  return kept;
+}
+
+/// The running extremes of the keys x, x + y, y and y - x, and where each first occurs.
+struct RunningExtremes {
+  double lo[4] = {}, hi[4] = {};
+  std::uint32_t lo_at[4] = {}, hi_at[4] = {};
+  bool finite = true;
+};
+
+template <class T>
+RunningExtremes first_point_extremes(const Point2<T>& p) {
+  const auto x = static_cast<double>(p.x), y = static_cast<double>(p.y);
+  const double keys[4] = {x, x + y, y, y - x};
+  RunningExtremes r;
+  for (int k = 0; k < 4; ++k) r.lo[k] = r.hi[k] = keys[k];
+  r.finite = std::isfinite(x) && std::isfinite(y);
+  return r;
+}
+
+/// Extends r over group[first, n).
+template <class T>
+void extend_extremes(RunningExtremes& r, const Point2<T>* group, std::uint32_t first, std::uint32_t n) {
+  RunningExtremes e = r;  // local: in registers
+  for (std::uint32_t i = first; i < n; ++i) {
+    const auto x = static_cast<double>(group[i].x), y = static_cast<double>(group[i].y);
+    e.finite &= std::isfinite(x) & std::isfinite(y);
+    const double keys[4] = {x, x + y, y, y - x};
+    // Selects, not branches: a new extreme is rare after the first points, but unpredictable.
+    for (int k = 0; k < 4; ++k) {
+      const bool lower = keys[k]<e.lo[k], higher = keys[k]> e.hi[k];
+      e.lo[k] = lower ? keys[k] : e.lo[k];
+      e.lo_at[k] = lower ? i : e.lo_at[k];
+      e.hi[k] = higher ? keys[k] : e.hi[k];
+      e.hi_at[k] = higher ? i : e.hi_at[k];
+    }
+  }
+  r = e;
+}
+
+GroupExtremes finish_extremes(const RunningExtremes& r) {
+  GroupExtremes e;
+  for (int k = 0; k < 4; ++k) e.corner[k] = r.lo_at[k], e.corner[k + 4] = r.hi_at[k];
+  e.x_min = r.lo[0], e.x_max = r.hi[0], e.y_min = r.lo[2], e.y_max = r.hi[2];
+  e.finite = r.finite;
+  return e;
+}
+
+/// The vector kernels' lanes each hold the extremes of their own points (with the lane's point
+/// indices as doubles, exact below 2^53): the best value of all lanes, and among equal values the
+/// smallest index, is the first occurrence the scalar loop finds.
+void reduce_lanes(const double* value, const double* at, int lanes, bool lower, double& best,
+                  std::uint32_t& best_at) {
+  double b = value[0], b_at = at[0];
+  for (int l = 1; l < lanes; ++l) {
+    // Selects: which lane wins is unpredictable.
+    const bool better = (lower ? value[l] < b : value[l] > b) | ((value[l] == b) & (at[l] < b_at));
+    b = better ? value[l] : b;
+    b_at = better ? at[l] : b_at;
+  }
+  best = b;
+  best_at = static_cast<std::uint32_t>(b_at);
+}
+
+#if defined(WAGENER_X86_OCTAGON)
+#define WAGENER_AVX2 [[gnu::target("avx2"), gnu::always_inline]] inline
+
+/// Points p[0, 4) as x = (x0, x2, x1, x3) and y alike (unpack works within 128-bit halves).
+WAGENER_AVX2 void load4(const Point2<double>* p, __m256d& x, __m256d& y) {
+  const __m256d lo = _mm256_loadu_pd(&p[0].x), hi = _mm256_loadu_pd(&p[2].x);
+  x = _mm256_unpacklo_pd(lo, hi), y = _mm256_unpackhi_pd(lo, hi);
+}
+WAGENER_AVX2 void load4(const Point2<float>* p, __m256d& x, __m256d& y) {
+  // Widening is exact.
+  const __m256d lo = _mm256_cvtps_pd(_mm_loadu_ps(&p[0].x)), hi = _mm256_cvtps_pd(_mm_loadu_ps(&p[2].x));
+  x = _mm256_unpacklo_pd(lo, hi), y = _mm256_unpackhi_pd(lo, hi);
+}
+
+/// Bit j set when point j of p[0, 4) is not certified inside.
+template <class T>
+WAGENER_AVX2 std::uint32_t outside4(const OctagonFilter& f, const Point2<T>* p) {
+  __m256d x, y;
+  load4(p, x, y);
+  const __m256d u = _mm256_sub_pd(x, _mm256_set1_pd(f.origin_x())),
+                v = _mm256_sub_pd(y, _mm256_set1_pd(f.origin_y()));
+  __m256d in = _mm256_castsi256_pd(_mm256_set1_epi64x(-1));
+  for (int e = 0; e < OctagonFilter::kEdges; ++e) {
+    const __m256d side = _mm256_sub_pd(_mm256_mul_pd(_mm256_set1_pd(f.edge_x(e)), v),
+                                       _mm256_mul_pd(_mm256_set1_pd(f.edge_y(e)), u));
+    in = _mm256_and_pd(in, _mm256_cmp_pd(side, _mm256_set1_pd(f.threshold(e)), _CMP_GT_OQ));
+  }
+  // Lanes hold points 0, 2, 1, 3: swap bits 1 and 2.
+  const auto m = static_cast<std::uint32_t>(~_mm256_movemask_pd(in) & 0xf);
+  return (m & 9u) | (m & 2u) << 1 | (m & 4u) >> 1;
+}
+
+/// find_extremes over four lanes (points i, i + 2, i + 1, i + 3 of each block of four: see load4).
+template <class T>
+[[gnu::target("avx2")]] GroupExtremes extremes_avx2(const Point2<T>* group, std::uint32_t n) {
+  RunningExtremes r = first_point_extremes(group[0]);
+  std::uint32_t i = 0;
+  if (n >= 8) {
+    __m256d x, y;
+    load4(group, x, y);
+    __m256d at = _mm256_setr_pd(0, 2, 1, 3);
+    const __m256d four = _mm256_set1_pd(4), largest = _mm256_set1_pd(std::numeric_limits<double>::max()),
+                  magnitude = _mm256_castsi256_pd(_mm256_set1_epi64x(0x7fffffffffffffff));
+    __m256d lo[4] = {x, _mm256_add_pd(x, y), y, _mm256_sub_pd(y, x)};
+    __m256d hi[4] = {lo[0], lo[1], lo[2], lo[3]}, lo_at[4] = {at, at, at, at}, hi_at[4] = {at, at, at, at};
+    // NaN and infinity fail the ordered comparison |c| <= max.
+    __m256d finite = _mm256_and_pd(_mm256_cmp_pd(_mm256_and_pd(x, magnitude), largest, _CMP_LE_OQ),
+                                   _mm256_cmp_pd(_mm256_and_pd(y, magnitude), largest, _CMP_LE_OQ));
+    for (i = 4; i + 4 <= n; i += 4) {
+      load4(group + i, x, y);
+      at = _mm256_add_pd(at, four);
+      finite = _mm256_and_pd(finite, _mm256_cmp_pd(_mm256_and_pd(x, magnitude), largest, _CMP_LE_OQ));
+      finite = _mm256_and_pd(finite, _mm256_cmp_pd(_mm256_and_pd(y, magnitude), largest, _CMP_LE_OQ));
+      const __m256d keys[4] = {x, _mm256_add_pd(x, y), y, _mm256_sub_pd(y, x)};
+      for (int k = 0; k < 4; ++k) {
+        const __m256d lower = _mm256_cmp_pd(keys[k], lo[k], _CMP_LT_OQ),
+                      higher = _mm256_cmp_pd(keys[k], hi[k], _CMP_GT_OQ);
+        lo[k] = _mm256_blendv_pd(lo[k], keys[k], lower);
+        lo_at[k] = _mm256_blendv_pd(lo_at[k], at, lower);
+        hi[k] = _mm256_blendv_pd(hi[k], keys[k], higher);
+        hi_at[k] = _mm256_blendv_pd(hi_at[k], at, higher);
+      }
+    }
+    alignas(32) double value[4], where[4];
+    for (int k = 0; k < 4; ++k) {
+      _mm256_store_pd(value, lo[k]), _mm256_store_pd(where, lo_at[k]);
+      reduce_lanes(value, where, 4, true, r.lo[k], r.lo_at[k]);
+      _mm256_store_pd(value, hi[k]), _mm256_store_pd(where, hi_at[k]);
+      reduce_lanes(value, where, 4, false, r.hi[k], r.hi_at[k]);
+    }
+    r.finite = _mm256_movemask_pd(finite) == 0xf;
+  }
+  extend_extremes(r, group, i, n);
+  return finish_extremes(r);
+}
+
+template <class T>
+[[gnu::target("avx2")]] std::uint32_t survivors_avx2(const OctagonFilter& filter_in, const Point2<T>* group,
+                                                     std::uint32_t n, std::uint32_t* survivors) {
+  const OctagonFilter filter = filter_in;
+  std::uint32_t kept = 0, i = 0;
+  for (; i + 8 <= n; i += 8)
+    kept = append_bits(outside4(filter, group + i) | outside4(filter, group + i + 4) << 4, i, 8, survivors,
+                       kept);
+  return survivors_scalar(filter, group, i, n, survivors, kept);
+}
+
+#define WAGENER_AVX512 [[gnu::target("avx512f,avx512dq"), gnu::always_inline]] inline
+
+/// Points p[0, 8) as x = (x0, ..., x7) and y alike.
+WAGENER_AVX512 void load8(const Point2<double>* p, __m512d& x, __m512d& y) {
+  const __m512d lo = _mm512_loadu_pd(&p[0].x), hi = _mm512_loadu_pd(&p[4].x);
+  const __m512i even = _mm512_setr_epi64(0, 2, 4, 6, 8, 10, 12, 14),
+                odd = _mm512_setr_epi64(1, 3, 5, 7, 9, 11, 13, 15);
+  x = _mm512_permutex2var_pd(lo, even, hi), y = _mm512_permutex2var_pd(lo, odd, hi);
+}
+WAGENER_AVX512 void load8(const Point2<float>* p, __m512d& x, __m512d& y) {
+  // Widening is exact. (The masked form: GCC 12 warns that _mm512_cvtps_pd's undefined source
+  // may be used uninitialised.)
+  const __m512d lo = _mm512_maskz_cvtps_pd(0xff, _mm256_loadu_ps(&p[0].x)),
+                hi = _mm512_maskz_cvtps_pd(0xff, _mm256_loadu_ps(&p[4].x));
+  const __m512i even = _mm512_setr_epi64(0, 2, 4, 6, 8, 10, 12, 14),
+                odd = _mm512_setr_epi64(1, 3, 5, 7, 9, 11, 13, 15);
+  x = _mm512_permutex2var_pd(lo, even, hi), y = _mm512_permutex2var_pd(lo, odd, hi);
+}
+
+template <class T>
+WAGENER_AVX512 std::uint32_t outside8(const OctagonFilter& f, const Point2<T>* p) {
+  __m512d x, y;
+  load8(p, x, y);
+  const __m512d u = _mm512_sub_pd(x, _mm512_set1_pd(f.origin_x())),
+                v = _mm512_sub_pd(y, _mm512_set1_pd(f.origin_y()));
+  __mmask8 in = 0xff;
+  for (int e = 0; e < OctagonFilter::kEdges; ++e) {
+    const __m512d side = _mm512_sub_pd(_mm512_mul_pd(_mm512_set1_pd(f.edge_x(e)), v),
+                                       _mm512_mul_pd(_mm512_set1_pd(f.edge_y(e)), u));
+    in &= _mm512_cmp_pd_mask(side, _mm512_set1_pd(f.threshold(e)), _CMP_GT_OQ);
+  }
+  return static_cast<std::uint32_t>(static_cast<std::uint8_t>(~in));
+}
+
+/// find_extremes over eight lanes.
+template <class T>
+[[gnu::target("avx512f,avx512dq")]] GroupExtremes extremes_avx512(const Point2<T>* group, std::uint32_t n) {
+  RunningExtremes r = first_point_extremes(group[0]);
+  std::uint32_t i = 0;
+  if (n >= 16) {
+    __m512d x, y;
+    load8(group, x, y);
+    __m512d at = _mm512_setr_pd(0, 1, 2, 3, 4, 5, 6, 7);
+    const __m512d eight = _mm512_set1_pd(8), largest = _mm512_set1_pd(std::numeric_limits<double>::max());
+    __m512d lo[4] = {x, _mm512_add_pd(x, y), y, _mm512_sub_pd(y, x)};
+    __m512d hi[4] = {lo[0], lo[1], lo[2], lo[3]}, lo_at[4] = {at, at, at, at}, hi_at[4] = {at, at, at, at};
+    // NaN and infinity fail the ordered comparison |c| <= max.
+    __mmask8 finite = _mm512_cmp_pd_mask(_mm512_abs_pd(x), largest, _CMP_LE_OQ) &
+                      _mm512_cmp_pd_mask(_mm512_abs_pd(y), largest, _CMP_LE_OQ);
+    for (i = 8; i + 8 <= n; i += 8) {
+      load8(group + i, x, y);
+      at = _mm512_add_pd(at, eight);
+      finite = static_cast<__mmask8>(finite & _mm512_cmp_pd_mask(_mm512_abs_pd(x), largest, _CMP_LE_OQ) &
+                                     _mm512_cmp_pd_mask(_mm512_abs_pd(y), largest, _CMP_LE_OQ));
+      const __m512d keys[4] = {x, _mm512_add_pd(x, y), y, _mm512_sub_pd(y, x)};
+      for (int k = 0; k < 4; ++k) {
+        const __mmask8 lower = _mm512_cmp_pd_mask(keys[k], lo[k], _CMP_LT_OQ),
+                       higher = _mm512_cmp_pd_mask(keys[k], hi[k], _CMP_GT_OQ);
+        lo[k] = _mm512_mask_mov_pd(lo[k], lower, keys[k]);
+        lo_at[k] = _mm512_mask_mov_pd(lo_at[k], lower, at);
+        hi[k] = _mm512_mask_mov_pd(hi[k], higher, keys[k]);
+        hi_at[k] = _mm512_mask_mov_pd(hi_at[k], higher, at);
+      }
+    }
+    alignas(64) double value[8], where[8];
+    for (int k = 0; k < 4; ++k) {
+      _mm512_store_pd(value, lo[k]), _mm512_store_pd(where, lo_at[k]);
+      reduce_lanes(value, where, 8, true, r.lo[k], r.lo_at[k]);
+      _mm512_store_pd(value, hi[k]), _mm512_store_pd(where, hi_at[k]);
+      reduce_lanes(value, where, 8, false, r.hi[k], r.hi_at[k]);
+    }
+    r.finite = finite == 0xff;
+  }
+  extend_extremes(r, group, i, n);
+  return finish_extremes(r);
+}
+
+template <class T>
+[[gnu::target("avx512f,avx512dq")]] std::uint32_t survivors_avx512(const OctagonFilter& filter_in,
+                                                                   const Point2<T>* group, std::uint32_t n,
+                                                                   std::uint32_t* survivors) {
+  const OctagonFilter filter = filter_in;
+  std::uint32_t kept = 0, i = 0;
+  for (; i + 16 <= n; i += 16)
+    kept = append_bits(outside8(filter, group + i) | outside8(filter, group + i + 8) << 8, i, 16, survivors,
+                       kept);
+  return survivors_scalar(filter, group, i, n, survivors, kept);
+}
+#endif
+
+}  // namespace
+
+template <class T>
+GroupExtremes find_extremes(const Point2<T>* group, std::uint32_t n, FilterKernel kernel) {
+  if (kernel == FilterKernel::widest) kernel = widest_filter_kernel();
+  switch (kernel) {
+#if defined(WAGENER_X86_OCTAGON)
+    case FilterKernel::avx512: return extremes_avx512(group, n);
+    case FilterKernel::avx2: return extremes_avx2(group, n);
+#endif
+    default: {
+      RunningExtremes r = first_point_extremes(group[0]);
+      extend_extremes(r, group, 1, n);
+      return finish_extremes(r);
+    }
+  }
+}
+
+template <class T>
+std::uint32_t octagon_survivors(const OctagonFilter& filter, const Point2<T>* group, std::uint32_t n,
+                                std::uint32_t* survivors, FilterKernel kernel) {
+  if (kernel == FilterKernel::widest) kernel = widest_filter_kernel();
+  switch (kernel) {
+#if defined(WAGENER_X86_OCTAGON)
+    case FilterKernel::avx512: return survivors_avx512(filter, group, n, survivors);
+    case FilterKernel::avx2: return survivors_avx2(filter, group, n, survivors);
+#endif
+    default: return survivors_scalar(filter, group, 0, n, survivors, 0);
+  }
+}
+
+template GroupExtremes find_extremes(const Point2<float>*, std::uint32_t, FilterKernel);
+template GroupExtremes find_extremes(const Point2<double>*, std::uint32_t, FilterKernel);
+template std::uint32_t octagon_survivors(const OctagonFilter&, const Point2<float>*, std::uint32_t,
+                                         std::uint32_t*, FilterKernel);
+template std::uint32_t octagon_survivors(const OctagonFilter&, const Point2<double>*, std::uint32_t,
+                                         std::uint32_t*, FilterKernel);
+
+}  // namespace wagener::cpu
