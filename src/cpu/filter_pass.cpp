@@ -1,9 +1,10 @@
-// The filter pass, with the quick tests (disk and box) on eight points at a time (AVX-512) or four
+// The filter pass, with the quick tests (disk and cross) on eight points at a time (AVX-512) or four
 // (AVX2). The widest kernel this processor runs is chosen at run time, so the library needs no
 // -march flag; elsewhere the scalar loop runs. Under AVX-512 the hot loop runs one quick test, and
 // the points it leaves in doubt are compressed into a queue that the other quick test and the fan
-// test (with gathers) take eight at a time; under AVX2 they go to the fan test one by one. (GCC 12 lowers the same tests written with vector extensions lane by lane: the
-// comparisons, whose results must become AVX-512 mask registers. Hence intrinsics.)
+// test (with gathers) take eight at a time; under AVX2 they go to the fan test one by one. (GCC 12 lowers the
+// same tests written with vector extensions lane by lane: the comparisons, whose results must become AVX-512
+// mask registers. Hence intrinsics.)
 #include "cpu/filter_pass.hpp"
 
 #include <algorithm>
@@ -94,6 +95,21 @@ WAGENER_AVX512 void load_xy8(const Point2<T>* p, __m512d& x, __m512d& y) {
   x = _mm512_permutex2var_pd(lo, even, hi), y = _mm512_permutex2var_pd(lo, odd, hi);
 }
 
+/// Asks for the cache lines of the block kPrefetchAhead bytes after the one at p. The hot loop does
+/// little arithmetic per point, so without it the loads wait on memory: at 10^7 f64 points on one
+/// thread the pass took 8.1-10.8 ms, with it 5.5-7.1 ms against 5.7-6.2 ms for reading the array
+/// once (minimum CPU time of 21 runs; 4 KiB ahead: 6.6-8.1 ms, 16 KiB: 6.2-7.5 ms). A prefetch
+/// never faults, so the last blocks may ask past the end of the array (the address is computed as
+/// an integer).
+constexpr std::uintptr_t kPrefetchAhead = 8192;
+template <class T>
+WAGENER_AVX512 void prefetch_ahead(const Point2<T>* p) {
+  const std::uintptr_t ahead = reinterpret_cast<std::uintptr_t>(p) + kPrefetchAhead;
+  for (std::uintptr_t line = 0; line < kBlock * sizeof(Point2<T>); line += 64) {
+    _mm_prefetch(reinterpret_cast<const char*>(ahead + line), _MM_HINT_T0);
+  }
+}
+
 /// The lanes the disk test certifies: InnerPolygonView::quick_inside's disk, operation for operation.
 WAGENER_AVX512 __mmask8 in_disk8(const InnerPolygonView& poly, __m512d x, __m512d y) {
   const __m512d ex = _mm512_sub_pd(x, _mm512_set1_pd(poly.cx)),
@@ -102,12 +118,19 @@ WAGENER_AVX512 __mmask8 in_disk8(const InnerPolygonView& poly, __m512d x, __m512
   return _mm512_cmp_pd_mask(s, _mm512_set1_pd(poly.disk), _CMP_LT_OQ);
 }
 
-/// The lanes the box test certifies (exact comparisons).
-WAGENER_AVX512 __mmask8 in_box8(const InnerPolygonView& poly, __m512d x, __m512d y) {
-  return _mm512_cmp_pd_mask(_mm512_set1_pd(poly.box_x0), x, _CMP_LT_OQ) &
-         _mm512_cmp_pd_mask(x, _mm512_set1_pd(poly.box_x1), _CMP_LT_OQ) &
-         _mm512_cmp_pd_mask(_mm512_set1_pd(poly.box_y0), y, _CMP_LT_OQ) &
-         _mm512_cmp_pd_mask(y, _mm512_set1_pd(poly.box_y1), _CMP_LT_OQ);
+/// The lanes strictly inside the box (x0, x1) x (y0, y1) (exact comparisons).
+WAGENER_AVX512 __mmask8 in_box8(double x0, double x1, double y0, double y1, __m512d x, __m512d y) {
+  // Masked compares chain the conjunction without separate mask instructions.
+  __mmask8 in = _mm512_cmp_pd_mask(_mm512_set1_pd(x0), x, _CMP_LT_OQ);
+  in = _mm512_mask_cmp_pd_mask(in, x, _mm512_set1_pd(x1), _CMP_LT_OQ);
+  in = _mm512_mask_cmp_pd_mask(in, _mm512_set1_pd(y0), y, _CMP_LT_OQ);
+  return _mm512_mask_cmp_pd_mask(in, y, _mm512_set1_pd(y1), _CMP_LT_OQ);
+}
+
+/// The lanes the cross test certifies (the wide box or the tall one).
+WAGENER_AVX512 __mmask8 in_cross8(const InnerPolygonView& poly, __m512d x, __m512d y) {
+  return in_box8(poly.wide_x0, poly.wide_x1, poly.wide_y0, poly.wide_y1, x, y) |
+         in_box8(poly.tall_x0, poly.tall_x1, poly.tall_y0, poly.tall_y1, x, y);
 }
 
 /// Lanes where orient2d_certified(a, b, p) > 0, with its operations in its order: the same bits as
@@ -202,7 +225,7 @@ WAGENER_AVX512 std::size_t flush_doubtful(const InnerPolygonView& poly, DoubtQue
     const auto queued = static_cast<__mmask8>((1u << lanes) - 1);
     const __m512d x = _mm512_maskz_load_pd(queued, q.x + g), y = _mm512_maskz_load_pd(queued, q.y + g);
     // Whichever quick test the loop skipped, then the fan test for what is still in doubt.
-    __mmask8 inside = queued & (in_disk8(poly, x, y) | in_box8(poly, x, y));
+    __mmask8 inside = queued & (in_disk8(poly, x, y) | in_cross8(poly, x, y));
     if (inside != queued) inside |= fan_inside8(poly, queued & ~inside, x, y);
     for (std::uint32_t keep = queued & ~inside; keep != 0; keep &= keep - 1) {
       out[kept++] = in[q.index[g + static_cast<std::size_t>(__builtin_ctz(keep))]];
@@ -212,7 +235,7 @@ WAGENER_AVX512 std::size_t flush_doubtful(const InnerPolygonView& poly, DoubtQue
   return kept;
 }
 
-/// The pass with one quick test in the hot loop (the disk if kDiskFirst, else the box): the other
+/// The pass with one quick test in the hot loop (the disk if kDiskFirst, else the cross): the other
 /// quick test runs only on the points the first leaves in doubt, in the queue. A point is kept iff
 /// none of the three tests certifies it, whatever their order, so the survivors are the scalar
 /// kernel's; one test instead of two per point is a third of the loop's arithmetic.
@@ -227,10 +250,13 @@ template <bool kDiskFirst, class T>
   std::size_t kept = 0, i = 0;
   for (; i + kBlock <= len; i += kBlock) {
     __m512d x0, y0, x1, y1;
+    prefetch_ahead(in + i);
     load_xy8(in + i, x0, y0);
     load_xy8(in + i + 8, x1, y1);
-    const auto doubt0 = static_cast<__mmask8>(~(kDiskFirst ? in_disk8(poly, x0, y0) : in_box8(poly, x0, y0))),
-               doubt1 = static_cast<__mmask8>(~(kDiskFirst ? in_disk8(poly, x1, y1) : in_box8(poly, x1, y1)));
+    const auto doubt0 =
+                   static_cast<__mmask8>(~(kDiskFirst ? in_disk8(poly, x0, y0) : in_cross8(poly, x0, y0))),
+               doubt1 =
+                   static_cast<__mmask8>(~(kDiskFirst ? in_disk8(poly, x1, y1) : in_cross8(poly, x1, y1)));
     if ((doubt0 | doubt1) != 0) [[unlikely]] {
       push_doubtful(queue, doubt0, x0, y0, static_cast<std::int64_t>(i));
       push_doubtful(queue, doubt1, x1, y1, static_cast<std::int64_t>(i + 8));
@@ -241,14 +267,18 @@ template <bool kDiskFirst, class T>
   return kept + keep_scalar(poly, in + i, len - i, out + kept);
 }
 
-/// Whether the disk test goes first: where its area exceeds the box's (exact comparisons are not
-/// needed here; either order keeps the same points, this only picks the faster one).
+/// Whether the disk test goes first: where its area is at least the cross's (exact comparisons are
+/// not needed here; either order keeps the same points, this only picks the faster one).
 bool disk_first(const InnerPolygonView& poly) {
   if (!(poly.disk > 0)) return false;
-  const double box_area = poly.box_x1 > poly.box_x0 && poly.box_y1 > poly.box_y0
-                              ? (poly.box_x1 - poly.box_x0) * (poly.box_y1 - poly.box_y0)
-                              : 0;
-  return 3.14159 * poly.disk >= box_area;
+  const auto area = [](double x0, double x1, double y0, double y1) {
+    return x1 > x0 && y1 > y0 ? (x1 - x0) * (y1 - y0) : 0.0;
+  };
+  const double common = area(std::max(poly.wide_x0, poly.tall_x0), std::min(poly.wide_x1, poly.tall_x1),
+                             std::max(poly.wide_y0, poly.tall_y0), std::min(poly.wide_y1, poly.tall_y1));
+  const double cross = area(poly.wide_x0, poly.wide_x1, poly.wide_y0, poly.wide_y1) +
+                       area(poly.tall_x0, poly.tall_x1, poly.tall_y0, poly.tall_y1) - common;
+  return 3.14159 * poly.disk >= cross;
 }
 
 #define WAGENER_AVX2 [[gnu::target("avx2"), gnu::always_inline]] inline
@@ -263,6 +293,14 @@ WAGENER_AVX2 void load4(const Point2<float>* p, __m256d& lo, __m256d& hi) {
   hi = _mm256_cvtps_pd(_mm_loadu_ps(&p[2].x));
 }
 
+/// All-ones lanes strictly inside the box (x0, x1) x (y0, y1) (exact comparisons).
+WAGENER_AVX2 __m256d in_box4(double x0, double x1, double y0, double y1, __m256d x, __m256d y) {
+  return _mm256_and_pd(_mm256_and_pd(_mm256_cmp_pd(_mm256_set1_pd(x0), x, _CMP_LT_OQ),
+                                     _mm256_cmp_pd(x, _mm256_set1_pd(x1), _CMP_LT_OQ)),
+                       _mm256_and_pd(_mm256_cmp_pd(_mm256_set1_pd(y0), y, _CMP_LT_OQ),
+                                     _mm256_cmp_pd(y, _mm256_set1_pd(y1), _CMP_LT_OQ)));
+}
+
 /// Bit j set where the quick tests leave point j of four in doubt.
 template <class T>
 WAGENER_AVX2 std::uint32_t doubt4(const InnerPolygonView& poly, const Point2<T>* p) {
@@ -274,11 +312,8 @@ WAGENER_AVX2 std::uint32_t doubt4(const InnerPolygonView& poly, const Point2<T>*
                 ey = _mm256_sub_pd(y, _mm256_set1_pd(poly.cy));
   const __m256d s = _mm256_add_pd(_mm256_mul_pd(ex, ex), _mm256_mul_pd(ey, ey));
   const __m256d in_disk = _mm256_cmp_pd(s, _mm256_set1_pd(poly.disk), _CMP_LT_OQ);
-  const __m256d in_box =
-      _mm256_and_pd(_mm256_and_pd(_mm256_cmp_pd(_mm256_set1_pd(poly.box_x0), x, _CMP_LT_OQ),
-                                  _mm256_cmp_pd(x, _mm256_set1_pd(poly.box_x1), _CMP_LT_OQ)),
-                    _mm256_and_pd(_mm256_cmp_pd(_mm256_set1_pd(poly.box_y0), y, _CMP_LT_OQ),
-                                  _mm256_cmp_pd(y, _mm256_set1_pd(poly.box_y1), _CMP_LT_OQ)));
+  const __m256d in_box = _mm256_or_pd(in_box4(poly.wide_x0, poly.wide_x1, poly.wide_y0, poly.wide_y1, x, y),
+                                      in_box4(poly.tall_x0, poly.tall_x1, poly.tall_y0, poly.tall_y1, x, y));
   const auto lanes = static_cast<std::uint32_t>(~_mm256_movemask_pd(_mm256_or_pd(in_disk, in_box)) & 0xf);
   return (lanes & 0x9u) | (lanes & 0x2u) << 1 | (lanes & 0x4u) >> 1;  // lanes 1 and 2 hold points 2 and 1
 }

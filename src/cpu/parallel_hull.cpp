@@ -36,7 +36,7 @@ constexpr std::size_t kMinSampleStride = 4;
 // miss each, 32k of them about 2-5 ms on 2 cores at 10^7 points, more than the filter pass; a run
 // of 1 KB costs one. 512 runs still spread over the whole array, sorted or not.
 constexpr std::size_t kSampleRun = 64;
-// About this many sample points choose the center of the inner polygon's disk and box.
+// About this many sample points choose the center of the inner polygon's disk and cross.
 constexpr std::size_t kMedianSample = 1024;
 // The inner polygon keeps at most this many of the sample hull's vertices, so that its lookup
 // tables stay in the L1/L2 cache whatever the input.
@@ -107,7 +107,7 @@ InnerPolygon sample_polygon(std::span<const Point2<T>> points, std::size_t strid
     sample.insert(sample.end(), parts[t].begin(), parts[t].end());
     vertices.insert(vertices.end(), part_hulls[t].begin(), part_hulls[t].end());
   }
-  // The center of the polygon's disk and box: the bounding box's middle or the median of a
+  // The center of the polygon's disk and cross: the bounding box's middle or the median of a
   // sub-sample, whichever certifies more of the sub-sample by the quick tests. The median is amid
   // the points even where the hull is far away on one side (Kuzmin's heavy tail left the middle
   // outside the dense core, so every point went to the fan test); on a disk it is a little off the
@@ -148,6 +148,7 @@ struct Kept {
   std::size_t size = 0;
   std::size_t capacity = 0;
   std::int64_t first_non_finite = -1;
+  bool sorted = false;
   std::span<const Point2<T>> span() const { return {buffer.get(), size}; }
 
   /// Room for `more` points after the first `size`.
@@ -160,6 +161,18 @@ struct Kept {
     capacity = grown;
   }
 };
+
+template <class T>
+void sort_kept(Kept<T>& k) {
+  // A lambda, not the function pointer, so that the comparison is inlined into the sort.
+  std::sort(k.buffer.get(), k.buffer.get() + k.size,
+            [](const Point2<T>& a, const Point2<T>& b) { return lex_less(a, b); });
+  k.sorted = true;
+}
+
+// At most this many survivors of the filter are hulled by hull_by_filter, serially, rather than
+// sorted in parallel and merged: about 1-2 ms of one thread at this size.
+constexpr std::size_t kFewSurvivors = 1 << 18;
 
 // The filter pass writes a slice's survivors this many input points at a time, into a buffer that
 // starts at 1/kFirstKeptFraction of the slice and doubles when a chunk might not fit. A buffer of the
@@ -258,14 +271,39 @@ std::vector<Point2<T>> convex_hull_parallel(std::span<const Point2<T>> points, s
         }
       }
     }
-    // A lambda, not the function pointer, so that the comparison is inlined into the sort.
-    std::sort(out, out + m, [](const Point2<T>& a, const Point2<T>& b) { return lex_less(a, b); });
+    // Few survivors are hulled together below, unsorted.
+    if (inner.enabled() && m <= kFewSurvivors / threads) return;
+    sort_kept(k);
   });
+  std::size_t total = 0;
+  bool few = inner.enabled();
   for (const auto& k : kept) {
     if (k.first_non_finite >= 0) {
       throw input_error("point " + std::to_string(k.first_non_finite) + " is not finite");
     }
+    total += k.size;
+    few = few && !k.sorted;
   }
+  if (few) {
+    // The survivors lie near the hull (a thin ring on a disk): a sub-sample's hull certifies most of
+    // them inside, and only the rest are sorted, where sorting and chaining all of them cost more
+    // than the filter pass (10^7 disk points: 30k survivors, about 3 ms of one thread).
+    std::vector<Point2<double>> survivors_as_double;
+    survivors_as_double.reserve(total);
+    for (const auto& k : kept) {
+      for (const Point2<T>& p : k.span())
+        survivors_as_double.push_back({static_cast<double>(p.x), static_cast<double>(p.y)});
+    }
+    if (survivors) *survivors = static_cast<std::int64_t>(total);
+    std::vector<Point2<T>> hull;
+    for (const Point2<double>& v : hull_by_filter(std::move(survivors_as_double)))
+      hull.push_back({static_cast<T>(v.x), static_cast<T>(v.y)});  // input points: exact
+    return hull;
+  }
+  // Some slices sorted theirs and some not (many survivors in all): sort the rest too.
+  parallel_slices(kept.size(), kept.size(), [&](std::size_t t, std::size_t, std::size_t) {
+    if (!kept[t].sorted) sort_kept(kept[t]);
+  });
 
   // Merge the sorted slices pairwise; a round with fewer pairs than threads splits each merge.
   while (kept.size() > 1) {
@@ -277,6 +315,7 @@ std::vector<Point2<T>> convex_hull_parallel(std::span<const Point2<T>> points, s
         const std::size_t size = kept[2 * t].size + kept[2 * t + 1].size;
         next[t].buffer.reset(new Point2<T>[std::max<std::size_t>(size, 1)]);
         next[t].size = size;
+        next[t].sorted = true;
         parallel_merge<T>(kept[2 * t].span(), kept[2 * t + 1].span(), next[t].buffer.get(),
                           size >= kMinPointsPerThread ? pieces : 1);
       } else {
