@@ -76,7 +76,9 @@ std::vector<Point2<double>> hull_by_filter(std::vector<Point2<double>> points) {
       points.resize(keep_uncertified(inner.view(), points.data(), points.size(), points.data()));
     }
   }
-  std::sort(points.begin(), points.end(), lex_less<double>);
+  // A lambda, not the function pointer, so that the comparison is inlined into the sort.
+  std::sort(points.begin(), points.end(),
+            [](const Point2<double>& a, const Point2<double>& b) { return lex_less(a, b); });
   return hull_of_sorted<double>(points);
 }
 
@@ -87,7 +89,7 @@ std::vector<Point2<double>> hull_by_filter(std::vector<Point2<double>> points) {
 /// judged by how many of the sample points it discards.
 template <class T>
 InnerPolygon sample_polygon(std::span<const Point2<T>> points, std::size_t stride, bool forced,
-                            std::size_t threads) {
+                            std::size_t threads, FilterKernel kernel) {
   // Each thread gathers and hulls its share of the sample; the hull of those hulls' vertices is the
   // sample's hull. (On one thread, the gather's cache misses and the hull were ~1 ms before the pass.)
   std::vector<std::vector<Point2<double>>> parts(threads), part_hulls(threads);
@@ -134,8 +136,10 @@ InnerPolygon sample_polygon(std::span<const Point2<T>> points, std::size_t strid
   if (!inner.enabled() || quick_certified(centered) > quick_certified(inner)) inner = std::move(centered);
   if (forced) return inner;
   const InnerPolygonView view = inner.view();
-  std::size_t discarded = 0;
-  for (const auto& p : sample) discarded += view.certainly_inside(p.x, p.y);
+  // Counted by the filter pass itself (its vector kernel), into scratch space.
+  std::vector<Point2<double>> kept(sample.size());
+  const std::size_t discarded =
+      sample.size() - keep_uncertified(view, sample.data(), sample.size(), kept.data(), kernel);
   if (static_cast<double>(discarded) < kMinUsefulDiscard * static_cast<double>(sample.size())) return {};
   return inner;
 }
@@ -235,7 +239,8 @@ std::vector<Point2<T>> convex_hull_parallel(std::span<const Point2<T>> points, s
     // Forced, a small input is its own sample: the polygon is then its exact hull, whose boundary
     // points the tests must never certify inside.
     const bool forced = policy.use == FilterUse::always;
-    inner = sample_polygon(points, std::max(forced ? 1 : kMinSampleStride, n / kSampleSize), forced, threads);
+    inner = sample_polygon(points, std::max(forced ? 1 : kMinSampleStride, n / kSampleSize), forced, threads,
+                           policy.kernel);
   }
 
   // One pass: each slice's points that the polygon does not certify inside go to the slice's buffer.
