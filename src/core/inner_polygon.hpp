@@ -247,8 +247,9 @@ class InnerPolygon {
   // (the corners of the first box cut off as much again) and g, g' >= f as large as their corners
   // allow; without room for that (f <= 1/2) both are the first box. Each factor is found by
   // bisection, and each box's corners (whatever doubles the rounding gives) are certified strictly
-  // inside: by the fan test where there is one (certified, constant time: 48 corner tests per
-  // box), else by the exact orient2d against every edge.
+  // inside: by the fan test (certified, constant time), else, where it cannot tell (a corner
+  // outside, or products that overflow at coordinates near 1e300), by the exact orient2d against
+  // every edge.
   void build_cross(const std::vector<Point2<double>>& poly) {
     const double hx = xmax_ / 2 - xmin_ / 2, hy = ymax_ / 2 - ymin_ / 2;
     double square[4] = {0, 0, 0, 0}, wide[4] = {0, 0, 0, 0}, tall[4] = {0, 0, 0, 0};
@@ -293,8 +294,7 @@ class InnerPolygon {
       const Point2<double> corners[] = {{x0, y0}, {x1, y0}, {x1, y1}, {x0, y1}};
       bool inside = true;
       for (const auto& corner : corners) {
-        inside = inside && (fan.vertices > 0 ? fan.fan_inside(corner.x, corner.y)
-                                             : strictly_inside_exact(poly, corner));
+        inside = inside && (fan.fan_inside(corner.x, corner.y) || strictly_inside_exact(poly, corner));
       }
       if (inside) {
         if (step > 0 || lo == 0) lo = t;
