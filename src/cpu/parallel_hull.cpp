@@ -150,9 +150,10 @@ InnerPolygon sample_polygon(std::span<const Point2<T>> points, std::size_t strid
   if (forced) return inner;
   const InnerPolygonView view = inner.view();
   // Counted by the filter pass itself (its vector kernel), into scratch space.
-  std::vector<Point2<double>> kept(sample.size());
+  // (Uninitialised: only the pages the kept points fill are touched.)
+  const std::unique_ptr<Point2<double>[]> kept(new Point2<double>[std::max<std::size_t>(sample.size(), 1)]);
   const std::size_t discarded =
-      sample.size() - keep_uncertified(view, sample.data(), sample.size(), kept.data(), kernel);
+      sample.size() - keep_uncertified(view, sample.data(), sample.size(), kept.get(), kernel);
   if (static_cast<double>(discarded) < kMinUsefulDiscard * static_cast<double>(sample.size())) return {};
   return inner;
 }
