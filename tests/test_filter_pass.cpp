@@ -182,6 +182,141 @@ TYPED_TEST(FilterPass, EveryKernelKeepsWhatTheScalarKernelKeepsAndDiscardsOnlyPo
   }
 }
 
+/// Points on and an ulp or two either side of every quick test's boundary for `poly` (whose center,
+/// disk and cross come from the view): the disk's circle at many angles, the cross's box edges and
+/// corners, and the polygon's vertices and edge midpoints (the fan's boundary).
+template <class T>
+std::vector<Point2<T>> points_on_test_boundaries(const core::InnerPolygonView& v, std::mt19937_64& rng) {
+  std::vector<Point2<double>> at;
+  std::uniform_real_distribution<double> angle(0, 2 * std::numbers::pi);
+  if (v.disk > 0) {
+    const double r = std::sqrt(v.disk);
+    for (int i = 0; i < 200; ++i) {
+      const double a = angle(rng);
+      at.push_back({v.cx + r * std::cos(a), v.cy + r * std::sin(a)});
+    }
+    at.push_back({v.cx + r, v.cy});
+    at.push_back({v.cx, v.cy - r});
+  }
+  std::uniform_real_distribution<double> u(0, 1);
+  for (const double* b : {&v.wide_x0, &v.tall_x0}) {  // x0, x1, y0, y1 in a row
+    const double x0 = b[0], x1 = b[1], y0 = b[2], y1 = b[3];
+    for (const Point2<double> corner : {Point2<double>{x0, y0}, {x1, y0}, {x1, y1}, {x0, y1}})
+      at.push_back(corner);
+    for (int i = 0; i < 50; ++i) {
+      const double t = u(rng);
+      at.push_back({x0 + t * (x1 - x0), y0});
+      at.push_back({x0 + t * (x1 - x0), y1});
+      at.push_back({x0, y0 + t * (y1 - y0)});
+      at.push_back({x1, y0 + t * (y1 - y0)});
+    }
+  }
+  for (int j = 0; j < v.vertices; ++j) {
+    const Point2<double> a = v.vertex[j], b = v.vertex[(j + 1) % v.vertices];
+    at.push_back(a);
+    at.push_back({a.x / 2 + b.x / 2, a.y / 2 + b.y / 2});
+  }
+  std::vector<Point2<T>> pts;
+  const T inf = std::numeric_limits<T>::infinity();
+  for (const auto& p : at) {
+    const Point2<T> q{static_cast<T>(p.x), static_cast<T>(p.y)};
+    if (!std::isfinite(q.x) || !std::isfinite(q.y)) continue;
+    pts.push_back(q);
+    for (const T dx : {-inf, inf}) {
+      for (const T dy : {-inf, inf}) pts.push_back({std::nextafter(q.x, dx), std::nextafter(q.y, dy)});
+    }
+  }
+  std::shuffle(pts.begin(), pts.end(), rng);
+  return pts;
+}
+
+TYPED_TEST(FilterPass,
+           PointsOnTheQuickTestsBoundariesAreKeptAlikeByEveryKernelAndDiscardedOnlyStrictlyInside) {
+  using T = TypeParam;
+  const auto seed = testing::fresh_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  // Scales near both ends of the exponent range, and the subnormal one (where nothing may be
+  // certified, since the disk's and the fan's error bounds need products far from underflow).
+  const int big = std::numeric_limits<T>::max_exponent - 4, small = std::numeric_limits<T>::min_exponent + 4,
+            subnormal = std::numeric_limits<T>::min_exponent - std::numeric_limits<T>::digits / 2;
+  std::size_t certified = 0;
+  for (const auto& family : filter_families<T>()) {
+    if (family.name != "uniform_disk" && family.name != "uniform_square" && family.name != "gaussian")
+      continue;
+    for (const int e : {0, big, small, subnormal}) {
+      SCOPED_TRACE(family.name + " scale 2^" + std::to_string(e));
+      auto pts = family.make(3000, rng);
+      for (auto& p : pts) p = {std::ldexp(p.x, e), std::ldexp(p.y, e)};  // exact but for subnormals
+      std::vector<Point2<double>> hull;
+      const core::InnerPolygon inner = sample_polygon(pts, 3, hull);
+      if (!inner.enabled()) continue;
+      const auto probes = points_on_test_boundaries<T>(inner.view(), rng);
+      std::vector<Point2<T>> expected(probes.size());
+      expected.resize(cpu::keep_uncertified(inner.view(), probes.data(), probes.size(), expected.data(),
+                                            FilterKernel::scalar));
+      std::size_t k = 0;
+      for (const Point2<T>& p : probes) {
+        if (k < expected.size() && std::memcmp(&expected[k], &p, sizeof p) == 0) {
+          ++k;
+          continue;
+        }
+        ++certified;
+        ASSERT_TRUE(strictly_inside_exact(hull, {static_cast<double>(p.x), static_cast<double>(p.y)}))
+            << "discarded (" << p.x << ", " << p.y << ")";
+      }
+      ASSERT_EQ(k, expected.size());
+      for (const FilterKernel kernel : kKernels) {
+        if (!cpu::filter_kernel_supported(kernel)) continue;
+        SCOPED_TRACE("kernel " + kernel_name(kernel));
+        std::vector<Point2<T>> kept(probes.size());
+        kept.resize(cpu::keep_uncertified(inner.view(), probes.data(), probes.size(), kept.data(), kernel));
+        ASSERT_EQ(kept.size(), expected.size());
+        ASSERT_TRUE(std::memcmp(kept.data(), expected.data(), sizeof(Point2<T>) * kept.size()) == 0);
+      }
+    }
+  }
+  EXPECT_GT(certified, 0u);  // the probes just inside the tests' boundaries were certified somewhere
+}
+
+TEST(InnerPolygon, TheCrossBoxesHaveTheirCornersStrictlyInsideAndReachTheSidesOfASquare) {
+  const auto seed = testing::fresh_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  for (const int e : {0, 1000, -1000}) {
+    SCOPED_TRACE("scale 2^" + std::to_string(e));
+    // A square whose corners are cut: its sample hull, as the filter's polygon is built.
+    auto pts = testing::all_families<double>()[0].make(200000, rng);  // uniform_square
+    for (auto& p : pts) p = {std::ldexp(p.x, e), std::ldexp(p.y, e)};
+    std::vector<Point2<double>> hull;
+    const core::InnerPolygon inner = sample_polygon(pts, 8, hull);
+    ASSERT_TRUE(inner.enabled());
+    const core::InnerPolygonView v = inner.view();
+    for (const double* b : {&v.wide_x0, &v.tall_x0}) {
+      ASSERT_LT(b[0], b[1]);
+      ASSERT_LT(b[2], b[3]);
+      for (const Point2<double> corner :
+           {Point2<double>{b[0], b[2]}, {b[1], b[2]}, {b[1], b[3]}, {b[0], b[3]}})
+        EXPECT_TRUE(strictly_inside_exact(hull, corner)) << "corner (" << corner.x << ", " << corner.y << ")";
+    }
+    // A cross, not one box: the wide box is wider and the tall one taller, and together they reach
+    // within 1.5 % of the hull's extent on each side (one box c +- f stopped about 1-2 % short
+    // where the sample hull cuts the square's corners).
+    EXPECT_GT(v.wide_x1 - v.wide_x0, v.tall_x1 - v.tall_x0);
+    EXPECT_GT(v.tall_y1 - v.tall_y0, v.wide_y1 - v.wide_y0);
+    double xmin = hull[0].x, xmax = xmin, ymin = hull[0].y, ymax = ymin;
+    for (const auto& p : hull) {
+      xmin = std::min(xmin, p.x), xmax = std::max(xmax, p.x);
+      ymin = std::min(ymin, p.y), ymax = std::max(ymax, p.y);
+    }
+    const double w = xmax - xmin, h = ymax - ymin;
+    EXPECT_LT(v.wide_x0, xmin + 0.015 * w);
+    EXPECT_GT(v.wide_x1, xmax - 0.015 * w);
+    EXPECT_LT(v.tall_y0, ymin + 0.015 * h);
+    EXPECT_GT(v.tall_y1, ymax - 0.015 * h);
+  }
+}
+
 TEST(FilterKernels, WidestIsTheFirstSupportedOfAvx512Avx2Scalar) {
   FilterKernel first = FilterKernel::scalar;
   for (const FilterKernel kernel : kKernels) {

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <utility>
 #include <vector>
 
 #include "wagener/config.hpp"
@@ -29,32 +30,37 @@ WAGENER_HD inline double pseudo_angle(double x, double y) {
 /// Three tests, each sufficient on its own and each rigorous:
 ///  - disk: strictly inside the disk around the center c whose squared radius is below a certified
 ///    lower bound on the distance from c to every edge line (a few flops, catches most points);
-///  - box: strictly inside an axis-aligned box whose corners orient2d (exact) places strictly inside
-///    the polygon (four exact comparisons);
+///  - cross: strictly inside one of two axis-aligned boxes, a wide one and a tall one, whose corners
+///    are certified strictly inside the polygon (eight exact comparisons). One box c +- f (half
+///    width, half height) is limited by its corners: on a square, whose sample hull has its corners
+///    cut, it left 2 % of the points to slower tests; the cross reaches the sides;
 ///  - fan: strictly left of the three edges of the triangle (c, v_j, v_j+1), found by angle through
 ///    a bucket table, each edge certified by orient2d's own filter (orient2d_certified). The
 ///    triangle lies in the polygon because c does, and its open interior in the polygon's interior.
 /// A disabled test certifies nothing; a default-constructed view keeps every point.
 struct InnerPolygonView {
   double cx = 0, cy = 0;
-  double disk = -1;                                       // disabled: no sum of squares is < -1
-  double box_x0 = 0, box_x1 = 0, box_y0 = 0, box_y1 = 0;  // disabled: empty
-  const Point2<double>* vertex = nullptr;                 // fan: vertices from the smallest angle around c
-  const double* angle = nullptr;                          // their pseudo-angles, non-decreasing
-  const int* bucket = nullptr;  // per angle bucket: last vertex at or below its start
-  int vertices = 0;             // 0: no fan test
+  double disk = -1;                                           // disabled: no sum of squares is < -1
+  double wide_x0 = 0, wide_x1 = 0, wide_y0 = 0, wide_y1 = 0;  // disabled: empty
+  double tall_x0 = 0, tall_x1 = 0, tall_y0 = 0, tall_y1 = 0;  // disabled: empty
+  const Point2<double>* vertex = nullptr;  // fan: vertices from the smallest angle around c
+  const double* angle = nullptr;           // their pseudo-angles, non-decreasing
+  const int* bucket = nullptr;             // per angle bucket: last vertex at or below its start
+  int vertices = 0;                        // 0: no fan test
   int buckets = 0;
   double bucket_scale = 0;
 
-  /// The disk and box tests, which decide almost every point in a few flops. Branch-free: which of
+  /// The disk and cross tests, which decide almost every point in a few flops. Branch-free: which of
   /// them catches a point is unpredictable (a square input).
   WAGENER_HD bool quick_inside(double px, double py) const {
     const double ex = px - cx, ey = py - cy;
-    // A NaN or infinity makes the sum NaN or infinite: false. The box holds its four corners
+    // A NaN or infinity makes the sum NaN or infinite: false. Each box holds its four corners
     // strictly inside the polygon, so its open interior is inside (exact comparisons).
     unsigned inside = static_cast<unsigned>(ex * ex + ey * ey < disk) |
-                      (static_cast<unsigned>(box_x0 < px) & static_cast<unsigned>(px < box_x1) &
-                       static_cast<unsigned>(box_y0 < py) & static_cast<unsigned>(py < box_y1));
+                      (static_cast<unsigned>(wide_x0 < px) & static_cast<unsigned>(px < wide_x1) &
+                       static_cast<unsigned>(wide_y0 < py) & static_cast<unsigned>(py < wide_y1)) |
+                      (static_cast<unsigned>(tall_x0 < px) & static_cast<unsigned>(px < tall_x1) &
+                       static_cast<unsigned>(tall_y0 < py) & static_cast<unsigned>(py < tall_y1));
 #if !defined(__CUDA_ARCH__) && defined(__GNUC__)
     // GCC turns the | and & of comparisons back into branches, one of which then mispredicts on a
     // third of a disk's points (measured 3x slower); an empty asm makes it keep the bits.
@@ -118,7 +124,7 @@ class InnerPolygon {
     usable_ = true;
     build_fan(poly);
     build_disk(poly);
-    build_box(poly);
+    build_cross(poly);
   }
 
   bool enabled() const { return usable_; }
@@ -236,26 +242,71 @@ class InnerPolygon {
     scalars_.disk = q_min * (1 - 64 * kUnitRoundoff);
   }
 
-  // The largest box c +- f (half the polygon's width, half its height) with f found by bisection
-  // whose four corners orient2d certifies strictly inside; the corners are whatever doubles the
-  // rounding gives, and the certificate is for exactly those.
-  void build_box(const std::vector<Point2<double>>& poly) {
-    const double cx = scalars_.cx, cy = scalars_.cy;
+  // The cross: first the largest box c +- f (hx, hy), hx and hy half the polygon's width and
+  // height, then the wide box c +- (g hx, s hy) and the tall box c +- (s hx, g' hy) with s = 2f - 1
+  // (the corners of the first box cut off as much again) and g, g' >= f as large as their corners
+  // allow; without room for that (f <= 1/2) both are the first box. Each factor is found by
+  // bisection, and each box's corners (whatever doubles the rounding gives) are certified strictly
+  // inside: by the fan test (certified, constant time), else, where it cannot tell (a corner
+  // outside, or products that overflow at coordinates near 1e300), by the exact orient2d against
+  // every edge.
+  void build_cross(const std::vector<Point2<double>>& poly) {
     const double hx = xmax_ / 2 - xmin_ / 2, hy = ymax_ / 2 - ymin_ / 2;
-    double lo = 0, hi = 1;
+    double square[4] = {0, 0, 0, 0}, wide[4] = {0, 0, 0, 0}, tall[4] = {0, 0, 0, 0};
+    const double f = fit_box(
+        poly, 0, 1,
+        [&](double t) {
+          return std::pair{t * hx, t * hy};
+        },
+        square);
+    if (f > 0.5) {
+      const double s = 2 * f - 1;
+      fit_box(
+          poly, f, 1,
+          [&](double t) {
+            return std::pair{t * hx, s * hy};
+          },
+          wide);
+      fit_box(
+          poly, f, 1,
+          [&](double t) {
+            return std::pair{s * hx, t * hy};
+          },
+          tall);
+    }
+    const double* w = wide[1] > wide[0] ? wide : square;
+    const double* t = tall[1] > tall[0] ? tall : square;
+    scalars_.wide_x0 = w[0], scalars_.wide_x1 = w[1], scalars_.wide_y0 = w[2], scalars_.wide_y1 = w[3];
+    scalars_.tall_x0 = t[0], scalars_.tall_x1 = t[1], scalars_.tall_y0 = t[2], scalars_.tall_y1 = t[3];
+  }
+
+  // The largest t in [lo, hi] found by 12 bisection steps whose box c +- half(t) has its four corners
+  // certified strictly inside (x0, x1, y0, y1 into box; left empty and 0 returned if none).
+  template <class Half>
+  double fit_box(const std::vector<Point2<double>>& poly, double lo, double hi, Half half, double box[4]) {
+    const double cx = scalars_.cx, cy = scalars_.cy;
+    const InnerPolygonView fan = view();
+    double found = 0;
     for (int step = 0; step < 12; ++step) {
-      const double f = (lo + hi) / 2;
-      double x0 = cx - f * hx, x1 = cx + f * hx, y0 = cy - f * hy, y1 = cy + f * hy;
+      const double t = step == 0 && lo > 0 ? lo : (lo + hi) / 2;  // first try lo itself, if given
+      const auto [dx, dy] = half(t);
+      const double x0 = cx - dx, x1 = cx + dx, y0 = cy - dy, y1 = cy + dy;
       const Point2<double> corners[] = {{x0, y0}, {x1, y0}, {x1, y1}, {x0, y1}};
       bool inside = true;
-      for (const auto& corner : corners) inside = inside && strictly_inside_exact(poly, corner);
+      for (const auto& corner : corners) {
+        inside = inside && (fan.fan_inside(corner.x, corner.y) || strictly_inside_exact(poly, corner));
+      }
       if (inside) {
-        lo = f;
-        scalars_.box_x0 = x0, scalars_.box_x1 = x1, scalars_.box_y0 = y0, scalars_.box_y1 = y1;
+        if (step > 0 || lo == 0) lo = t;
+        found = t;
+        box[0] = x0, box[1] = x1, box[2] = y0, box[3] = y1;
+      } else if (step == 0 && lo > 0) {
+        return 0;  // not even lo: no box along this direction
       } else {
-        hi = f;
+        hi = t;
       }
     }
+    return found;
   }
 
   bool usable_ = false;       // c is certified strictly inside; the disk and box are valid (maybe empty)

@@ -31,7 +31,12 @@ constexpr std::size_t kMinPointsToFilter = 512;
 // 3.4 ms); 32k was the fastest overall.
 constexpr std::size_t kSampleSize = 1 << 15;
 constexpr std::size_t kMinSampleStride = 4;
-// About this many sample points choose the center of the inner polygon's disk and box.
+// The sample is taken in runs of this many consecutive points (one run every stride * kSampleRun
+// points) rather than one point every stride: a point every few kilobytes cost a TLB and a cache
+// miss each, 32k of them about 2-5 ms on 2 cores at 10^7 points, more than the filter pass; a run
+// of 1 KB costs one. 512 runs still spread over the whole array, sorted or not.
+constexpr std::size_t kSampleRun = 64;
+// About this many sample points choose the center of the inner polygon's disk and cross.
 constexpr std::size_t kMedianSample = 1024;
 // The inner polygon keeps at most this many of the sample hull's vertices, so that its lookup
 // tables stay in the L1/L2 cache whatever the input.
@@ -61,35 +66,54 @@ using core::InnerPolygonView;
 /// The exact hull of `points` (finite, any order), serially, by the same method as the whole
 /// input: the hull of a sub-sample bounds an inner polygon, and only the points it does not certify
 /// inside are sorted. Sorting 32k sample points outright cost more than the filter pass itself.
-std::vector<Point2<double>> hull_by_filter(std::vector<Point2<double>> points) {
+std::vector<Point2<double>> hull_by_filter(std::span<const Point2<double>> points) {
   constexpr std::size_t kDirect = 2048, kStride = 16;
+  // The points to sort: those the sub-sample's polygon does not certify, in a buffer left
+  // uninitialised, so that only the pages they fill are touched (a copy of all of them, 0.5 MB at
+  // 10^6 points, landed in freshly mapped pages on every call: page faults and copying, ms a call).
+  std::unique_ptr<Point2<double>[]> kept(new Point2<double>[std::max<std::size_t>(points.size(), 1)]);
+  std::size_t m = 0;
+  InnerPolygon inner;
   if (points.size() >= kDirect) {
     std::vector<Point2<double>> sub;
+    sub.reserve(points.size() / kStride + 1);
     for (std::size_t i = 0; i < points.size(); i += kStride) sub.push_back(points[i]);
-    const InnerPolygon inner(hull_by_filter(std::move(sub)), kMaxPolygonVertices);
-    if (inner.enabled()) {
-      points.resize(keep_uncertified(inner.view(), points.data(), points.size(), points.data()));
-    }
+    inner = InnerPolygon(hull_by_filter(sub), kMaxPolygonVertices);
   }
-  std::sort(points.begin(), points.end(), lex_less<double>);
-  return hull_of_sorted<double>(points);
+  if (inner.enabled()) {
+    m = keep_uncertified(inner.view(), points.data(), points.size(), kept.get());
+  } else {
+    std::copy(points.begin(), points.end(), kept.get());
+    m = points.size();
+  }
+  // A lambda, not the function pointer, so that the comparison is inlined into the sort.
+  std::sort(kept.get(), kept.get() + m,
+            [](const Point2<double>& a, const Point2<double>& b) { return lex_less(a, b); });
+  return hull_of_sorted<double>(std::span<const Point2<double>>(kept.get(), m));
 }
 
-/// The inner polygon from the exact hull of every stride-th finite point (all of them input points,
+/// The inner polygon from the exact hull of one finite point in stride, taken in runs of kSampleRun
+/// (all of them input points,
 /// so the polygon lies inside the hull); disabled when that hull is degenerate, or, unless `forced`,
 /// when it would discard too few points to pay for its test (a hull-like input such as a circle),
 /// judged by how many of the sample points it discards.
 template <class T>
 InnerPolygon sample_polygon(std::span<const Point2<T>> points, std::size_t stride, bool forced,
-                            std::size_t threads) {
+                            std::size_t threads, FilterKernel kernel) {
   // Each thread gathers and hulls its share of the sample; the hull of those hulls' vertices is the
   // sample's hull. (On one thread, the gather's cache misses and the hull were ~1 ms before the pass.)
   std::vector<std::vector<Point2<double>>> parts(threads), part_hulls(threads);
   parallel_slices(points.size(), threads, [&](std::size_t t, std::size_t begin, std::size_t end) {
     std::vector<Point2<double>>& part = parts[t];
-    for (std::size_t i = (begin + stride - 1) / stride * stride; i < end; i += stride) {
-      const auto& p = points[i];
-      if (is_finite(p)) part.push_back({static_cast<double>(p.x), static_cast<double>(p.y)});
+    const std::size_t period = stride * kSampleRun;
+    // Reserved whole: grown by doubling, the vector's last copies landed in freshly mapped pages
+    // (10^6 f32 points: 2.0 -> 6.8 ms a call, page faults and copies).
+    part.reserve((end - begin) / period * kSampleRun + kSampleRun);
+    for (std::size_t run = (begin + period - 1) / period * period; run < end; run += period) {
+      for (std::size_t i = run; i < std::min(end, run + kSampleRun); ++i) {
+        const auto& p = points[i];
+        if (is_finite(p)) part.push_back({static_cast<double>(p.x), static_cast<double>(p.y)});
+      }
     }
     part_hulls[t] = hull_by_filter(part);
   });
@@ -98,7 +122,7 @@ InnerPolygon sample_polygon(std::span<const Point2<T>> points, std::size_t strid
     sample.insert(sample.end(), parts[t].begin(), parts[t].end());
     vertices.insert(vertices.end(), part_hulls[t].begin(), part_hulls[t].end());
   }
-  // The center of the polygon's disk and box: the bounding box's middle or the median of a
+  // The center of the polygon's disk and cross: the bounding box's middle or the median of a
   // sub-sample, whichever certifies more of the sub-sample by the quick tests. The median is amid
   // the points even where the hull is far away on one side (Kuzmin's heavy tail left the middle
   // outside the dense core, so every point went to the fan test); on a disk it is a little off the
@@ -119,14 +143,17 @@ InnerPolygon sample_polygon(std::span<const Point2<T>> points, std::size_t strid
     for (const auto& p : sub) certified += view.quick_inside(p.x, p.y);
     return certified;
   };
-  std::vector<Point2<double>> hull = hull_by_filter(std::move(vertices));
+  std::vector<Point2<double>> hull = hull_by_filter(vertices);
   InnerPolygon centered(hull, kMaxPolygonVertices, &median);
   InnerPolygon inner(std::move(hull), kMaxPolygonVertices);
   if (!inner.enabled() || quick_certified(centered) > quick_certified(inner)) inner = std::move(centered);
   if (forced) return inner;
   const InnerPolygonView view = inner.view();
-  std::size_t discarded = 0;
-  for (const auto& p : sample) discarded += view.certainly_inside(p.x, p.y);
+  // Counted by the filter pass itself (its vector kernel), into scratch space.
+  // (Uninitialised: only the pages the kept points fill are touched.)
+  const std::unique_ptr<Point2<double>[]> kept(new Point2<double>[std::max<std::size_t>(sample.size(), 1)]);
+  const std::size_t discarded =
+      sample.size() - keep_uncertified(view, sample.data(), sample.size(), kept.get(), kernel);
   if (static_cast<double>(discarded) < kMinUsefulDiscard * static_cast<double>(sample.size())) return {};
   return inner;
 }
@@ -137,9 +164,41 @@ template <class T>
 struct Kept {
   std::unique_ptr<Point2<T>[]> buffer;
   std::size_t size = 0;
+  std::size_t capacity = 0;
   std::int64_t first_non_finite = -1;
+  bool sorted = false;
   std::span<const Point2<T>> span() const { return {buffer.get(), size}; }
+
+  /// Room for `more` points after the first `size`.
+  void make_room(std::size_t more) {
+    if (size + more <= capacity) return;
+    const std::size_t grown = std::max(2 * capacity, size + more);
+    std::unique_ptr<Point2<T>[]> bigger(new Point2<T>[grown]);
+    std::copy(buffer.get(), buffer.get() + size, bigger.get());
+    buffer.swap(bigger);
+    capacity = grown;
+  }
 };
+
+template <class T>
+void sort_kept(Kept<T>& k) {
+  // A lambda, not the function pointer, so that the comparison is inlined into the sort.
+  std::sort(k.buffer.get(), k.buffer.get() + k.size,
+            [](const Point2<T>& a, const Point2<T>& b) { return lex_less(a, b); });
+  k.sorted = true;
+}
+
+// At most this many survivors of the filter are hulled by hull_by_filter, serially, rather than
+// sorted in parallel and merged: about 1-2 ms of one thread at this size.
+constexpr std::size_t kFewSurvivors = 1 << 18;
+
+// The filter pass writes a slice's survivors this many input points at a time, into a buffer that
+// starts at 1/kFirstKeptFraction of the slice and doubles when a chunk might not fit. A buffer of the
+// slice's size (80 MB at 10^7 points on 2 threads) was mapped fresh by malloc on every call, and each
+// 4 KiB page the survivors touched cost a page fault (about 12 us on the project's VMs: 1-2 ms of a
+// 10 ms call); a buffer under malloc's mapping threshold is reused from call to call.
+constexpr std::size_t kFilterChunk = 1 << 16;
+constexpr std::size_t kFirstKeptFraction = 64;
 
 /// Merges sorted a and b into out, split into `pieces` independent merges run in parallel: each
 /// piece takes a run of a and the elements of b below the next run's first element.
@@ -194,7 +253,8 @@ std::vector<Point2<T>> convex_hull_parallel(std::span<const Point2<T>> points, s
     // Forced, a small input is its own sample: the polygon is then its exact hull, whose boundary
     // points the tests must never certify inside.
     const bool forced = policy.use == FilterUse::always;
-    inner = sample_polygon(points, std::max(forced ? 1 : kMinSampleStride, n / kSampleSize), forced, threads);
+    inner = sample_polygon(points, std::max(forced ? 1 : kMinSampleStride, n / kSampleSize), forced, threads,
+                           policy.kernel);
   }
 
   // One pass: each slice's points that the polygon does not certify inside go to the slice's buffer.
@@ -203,17 +263,22 @@ std::vector<Point2<T>> convex_hull_parallel(std::span<const Point2<T>> points, s
   std::vector<Kept<T>> kept(threads);
   parallel_slices(n, threads, [&](std::size_t t, std::size_t begin, std::size_t end) {
     Kept<T>& k = kept[t];
-    k.buffer.reset(new Point2<T>[end - begin]);
-    Point2<T>* out = k.buffer.get();
-    std::size_t m = 0;
     if (inner.enabled()) {
-      m = keep_uncertified(inner.view(), points.data() + begin, end - begin, out, policy.kernel);
+      const InnerPolygonView view = inner.view();
+      k.make_room(std::max(kFilterChunk, (end - begin) / kFirstKeptFraction));
+      for (std::size_t chunk = begin; chunk < end; chunk += kFilterChunk) {
+        const std::size_t len = std::min(kFilterChunk, end - chunk);
+        k.make_room(len);
+        k.size += keep_uncertified(view, points.data() + chunk, len, k.buffer.get() + k.size, policy.kernel);
+      }
     } else {
+      k.make_room(end - begin);
       std::copy(points.begin() + static_cast<std::ptrdiff_t>(begin),
-                points.begin() + static_cast<std::ptrdiff_t>(end), out);
-      m = end - begin;
+                points.begin() + static_cast<std::ptrdiff_t>(end), k.buffer.get());
+      k.size = end - begin;
     }
-    k.size = m;
+    Point2<T>* out = k.buffer.get();
+    const std::size_t m = k.size;
     bool finite = true;
     for (std::size_t i = 0; i < m; ++i) finite &= is_finite(out[i]);
     if (!finite) {
@@ -225,14 +290,39 @@ std::vector<Point2<T>> convex_hull_parallel(std::span<const Point2<T>> points, s
         }
       }
     }
-    // A lambda, not the function pointer, so that the comparison is inlined into the sort.
-    std::sort(out, out + m, [](const Point2<T>& a, const Point2<T>& b) { return lex_less(a, b); });
+    // Few survivors are hulled together below, unsorted.
+    if (inner.enabled() && m <= kFewSurvivors / threads) return;
+    sort_kept(k);
   });
+  std::size_t total = 0;
+  bool few = inner.enabled();
   for (const auto& k : kept) {
     if (k.first_non_finite >= 0) {
       throw input_error("point " + std::to_string(k.first_non_finite) + " is not finite");
     }
+    total += k.size;
+    few = few && !k.sorted;
   }
+  if (few) {
+    // The survivors lie near the hull (a thin ring on a disk): a sub-sample's hull certifies most of
+    // them inside, and only the rest are sorted, where sorting and chaining all of them cost more
+    // than the filter pass (10^7 disk points: 30k survivors, about 3 ms of one thread).
+    std::vector<Point2<double>> survivors_as_double;
+    survivors_as_double.reserve(total);
+    for (const auto& k : kept) {
+      for (const Point2<T>& p : k.span())
+        survivors_as_double.push_back({static_cast<double>(p.x), static_cast<double>(p.y)});
+    }
+    if (survivors) *survivors = static_cast<std::int64_t>(total);
+    std::vector<Point2<T>> hull;
+    for (const Point2<double>& v : hull_by_filter(survivors_as_double))
+      hull.push_back({static_cast<T>(v.x), static_cast<T>(v.y)});  // input points: exact
+    return hull;
+  }
+  // Some slices sorted theirs and some not (many survivors in all): sort the rest too.
+  parallel_slices(kept.size(), kept.size(), [&](std::size_t t, std::size_t, std::size_t) {
+    if (!kept[t].sorted) sort_kept(kept[t]);
+  });
 
   // Merge the sorted slices pairwise; a round with fewer pairs than threads splits each merge.
   while (kept.size() > 1) {
@@ -244,6 +334,7 @@ std::vector<Point2<T>> convex_hull_parallel(std::span<const Point2<T>> points, s
         const std::size_t size = kept[2 * t].size + kept[2 * t + 1].size;
         next[t].buffer.reset(new Point2<T>[std::max<std::size_t>(size, 1)]);
         next[t].size = size;
+        next[t].sorted = true;
         parallel_merge<T>(kept[2 * t].span(), kept[2 * t + 1].span(), next[t].buffer.get(),
                           size >= kMinPointsPerThread ? pieces : 1);
       } else {
