@@ -13,6 +13,8 @@
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>
+
+#include "cpu/simd_points.hpp"
 #endif
 
 namespace wagener::cpu {
@@ -72,28 +74,6 @@ std::size_t keep_doubtful(const InnerPolygonView& poly, const Point2<T>* p, std:
 // is safe, since a block is loaded before anything is stored and stores go to out[kept], kept <= i.
 constexpr std::size_t kBlock = 16;
 #define WAGENER_AVX512 [[gnu::target("avx512f,avx512dq,avx512vl"), gnu::always_inline]] inline
-
-/// Eight consecutive points as doubles, interleaved: x0 y0 x1 y1 x2 y2 x3 y3 and x4 y4 ... y7.
-WAGENER_AVX512 void load8(const Point2<double>* p, __m512d& lo, __m512d& hi) {
-  lo = _mm512_loadu_pd(&p[0].x);
-  hi = _mm512_loadu_pd(&p[4].x);
-}
-WAGENER_AVX512 void load8(const Point2<float>* p, __m512d& lo, __m512d& hi) {
-  // Widening is exact. (The masked form: GCC 12 warns that _mm512_cvtps_pd's undefined source
-  // "may be used uninitialized".)
-  lo = _mm512_maskz_cvtps_pd(0xff, _mm256_loadu_ps(&p[0].x));
-  hi = _mm512_maskz_cvtps_pd(0xff, _mm256_loadu_ps(&p[4].x));
-}
-
-/// Eight consecutive points, one per lane: their x and y.
-template <class T>
-WAGENER_AVX512 void load_xy8(const Point2<T>* p, __m512d& x, __m512d& y) {
-  __m512d lo, hi;
-  load8(p, lo, hi);
-  const __m512i even = _mm512_setr_epi64(0, 2, 4, 6, 8, 10, 12, 14),
-                odd = _mm512_setr_epi64(1, 3, 5, 7, 9, 11, 13, 15);
-  x = _mm512_permutex2var_pd(lo, even, hi), y = _mm512_permutex2var_pd(lo, odd, hi);
-}
 
 /// Asks for the cache lines of the block kPrefetchAhead bytes after the one at p. The hot loop does
 /// little arithmetic per point, so without it the loads wait on memory: at 10^7 f64 points on one
@@ -251,8 +231,8 @@ template <bool kDiskFirst, class T>
   for (; i + kBlock <= len; i += kBlock) {
     __m512d x0, y0, x1, y1;
     prefetch_ahead(in + i);
-    load_xy8(in + i, x0, y0);
-    load_xy8(in + i + 8, x1, y1);
+    simd::load_xy8(in + i, x0, y0);
+    simd::load_xy8(in + i + 8, x1, y1);
     const auto doubt0 =
                    static_cast<__mmask8>(~(kDiskFirst ? in_disk8(poly, x0, y0) : in_cross8(poly, x0, y0))),
                doubt1 =
@@ -283,16 +263,6 @@ bool disk_first(const InnerPolygonView& poly) {
 
 #define WAGENER_AVX2 [[gnu::target("avx2"), gnu::always_inline]] inline
 
-/// Four consecutive points as doubles, interleaved: x0 y0 x1 y1 and x2 y2 x3 y3.
-WAGENER_AVX2 void load4(const Point2<double>* p, __m256d& lo, __m256d& hi) {
-  lo = _mm256_loadu_pd(&p[0].x);
-  hi = _mm256_loadu_pd(&p[2].x);
-}
-WAGENER_AVX2 void load4(const Point2<float>* p, __m256d& lo, __m256d& hi) {
-  lo = _mm256_cvtps_pd(_mm_loadu_ps(&p[0].x));
-  hi = _mm256_cvtps_pd(_mm_loadu_ps(&p[2].x));
-}
-
 /// All-ones lanes strictly inside the box (x0, x1) x (y0, y1) (exact comparisons).
 WAGENER_AVX2 __m256d in_box4(double x0, double x1, double y0, double y1, __m256d x, __m256d y) {
   return _mm256_and_pd(_mm256_and_pd(_mm256_cmp_pd(_mm256_set1_pd(x0), x, _CMP_LT_OQ),
@@ -304,10 +274,8 @@ WAGENER_AVX2 __m256d in_box4(double x0, double x1, double y0, double y1, __m256d
 /// Bit j set where the quick tests leave point j of four in doubt.
 template <class T>
 WAGENER_AVX2 std::uint32_t doubt4(const InnerPolygonView& poly, const Point2<T>* p) {
-  __m256d lo, hi;
-  load4(p, lo, hi);
-  // Lanes in the order of points 0, 2, 1, 3.
-  const __m256d x = _mm256_unpacklo_pd(lo, hi), y = _mm256_unpackhi_pd(lo, hi);
+  __m256d x, y;
+  simd::load_xy4(p, x, y);  // lanes in the order of points 0, 2, 1, 3
   const __m256d ex = _mm256_sub_pd(x, _mm256_set1_pd(poly.cx)),
                 ey = _mm256_sub_pd(y, _mm256_set1_pd(poly.cy));
   const __m256d s = _mm256_add_pd(_mm256_mul_pd(ex, ex), _mm256_mul_pd(ey, ey));

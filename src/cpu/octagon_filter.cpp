@@ -11,6 +11,8 @@
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>
+
+#include "cpu/simd_points.hpp"
 #define WAGENER_X86_OCTAGON 1
 #endif
 
@@ -105,22 +107,11 @@ void reduce_lanes(const double* value, const double* at, int lanes, bool lower, 
 #if defined(WAGENER_X86_OCTAGON)
 #define WAGENER_AVX2 [[gnu::target("avx2"), gnu::always_inline]] inline
 
-/// Points p[0, 4) as x = (x0, x2, x1, x3) and y alike (unpack works within 128-bit halves).
-WAGENER_AVX2 void load4(const Point2<double>* p, __m256d& x, __m256d& y) {
-  const __m256d lo = _mm256_loadu_pd(&p[0].x), hi = _mm256_loadu_pd(&p[2].x);
-  x = _mm256_unpacklo_pd(lo, hi), y = _mm256_unpackhi_pd(lo, hi);
-}
-WAGENER_AVX2 void load4(const Point2<float>* p, __m256d& x, __m256d& y) {
-  // Widening is exact.
-  const __m256d lo = _mm256_cvtps_pd(_mm_loadu_ps(&p[0].x)), hi = _mm256_cvtps_pd(_mm_loadu_ps(&p[2].x));
-  x = _mm256_unpacklo_pd(lo, hi), y = _mm256_unpackhi_pd(lo, hi);
-}
-
 /// Bit j set when point j of p[0, 4) is not certified inside.
 template <class T>
 WAGENER_AVX2 std::uint32_t outside4(const OctagonFilter& f, const Point2<T>* p) {
   __m256d x, y;
-  load4(p, x, y);
+  simd::load_xy4(p, x, y);
   const __m256d u = _mm256_sub_pd(x, _mm256_set1_pd(f.origin_x())),
                 v = _mm256_sub_pd(y, _mm256_set1_pd(f.origin_y()));
   __m256d in = _mm256_castsi256_pd(_mm256_set1_epi64x(-1));
@@ -134,14 +125,14 @@ WAGENER_AVX2 std::uint32_t outside4(const OctagonFilter& f, const Point2<T>* p) 
   return (m & 9u) | (m & 2u) << 1 | (m & 4u) >> 1;
 }
 
-/// find_extremes over four lanes (points i, i + 2, i + 1, i + 3 of each block of four: see load4).
+/// find_extremes over four lanes (points i, i + 2, i + 1, i + 3 of each block of four: see simd::load_xy4).
 template <class T>
 [[gnu::target("avx2")]] GroupExtremes extremes_avx2(const Point2<T>* group, std::uint32_t n) {
   RunningExtremes r = first_point_extremes(group[0]);
   std::uint32_t i = 0;
   if (n >= 8) {
     __m256d x, y;
-    load4(group, x, y);
+    simd::load_xy4(group, x, y);
     __m256d at = _mm256_setr_pd(0, 2, 1, 3);
     const __m256d four = _mm256_set1_pd(4), largest = _mm256_set1_pd(std::numeric_limits<double>::max()),
                   magnitude = _mm256_castsi256_pd(_mm256_set1_epi64x(0x7fffffffffffffff));
@@ -151,7 +142,7 @@ template <class T>
     __m256d finite = _mm256_and_pd(_mm256_cmp_pd(_mm256_and_pd(x, magnitude), largest, _CMP_LE_OQ),
                                    _mm256_cmp_pd(_mm256_and_pd(y, magnitude), largest, _CMP_LE_OQ));
     for (i = 4; i + 4 <= n; i += 4) {
-      load4(group + i, x, y);
+      simd::load_xy4(group + i, x, y);
       at = _mm256_add_pd(at, four);
       finite = _mm256_and_pd(finite, _mm256_cmp_pd(_mm256_and_pd(x, magnitude), largest, _CMP_LE_OQ));
       finite = _mm256_and_pd(finite, _mm256_cmp_pd(_mm256_and_pd(y, magnitude), largest, _CMP_LE_OQ));
@@ -191,27 +182,10 @@ template <class T>
 
 #define WAGENER_AVX512 [[gnu::target("avx512f,avx512dq"), gnu::always_inline]] inline
 
-/// Points p[0, 8) as x = (x0, ..., x7) and y alike.
-WAGENER_AVX512 void load8(const Point2<double>* p, __m512d& x, __m512d& y) {
-  const __m512d lo = _mm512_loadu_pd(&p[0].x), hi = _mm512_loadu_pd(&p[4].x);
-  const __m512i even = _mm512_setr_epi64(0, 2, 4, 6, 8, 10, 12, 14),
-                odd = _mm512_setr_epi64(1, 3, 5, 7, 9, 11, 13, 15);
-  x = _mm512_permutex2var_pd(lo, even, hi), y = _mm512_permutex2var_pd(lo, odd, hi);
-}
-WAGENER_AVX512 void load8(const Point2<float>* p, __m512d& x, __m512d& y) {
-  // Widening is exact. (The masked form: GCC 12 warns that _mm512_cvtps_pd's undefined source
-  // may be used uninitialised.)
-  const __m512d lo = _mm512_maskz_cvtps_pd(0xff, _mm256_loadu_ps(&p[0].x)),
-                hi = _mm512_maskz_cvtps_pd(0xff, _mm256_loadu_ps(&p[4].x));
-  const __m512i even = _mm512_setr_epi64(0, 2, 4, 6, 8, 10, 12, 14),
-                odd = _mm512_setr_epi64(1, 3, 5, 7, 9, 11, 13, 15);
-  x = _mm512_permutex2var_pd(lo, even, hi), y = _mm512_permutex2var_pd(lo, odd, hi);
-}
-
 template <class T>
 WAGENER_AVX512 std::uint32_t outside8(const OctagonFilter& f, const Point2<T>* p) {
   __m512d x, y;
-  load8(p, x, y);
+  simd::load_xy8(p, x, y);
   const __m512d u = _mm512_sub_pd(x, _mm512_set1_pd(f.origin_x())),
                 v = _mm512_sub_pd(y, _mm512_set1_pd(f.origin_y()));
   __mmask8 in = 0xff;
@@ -230,7 +204,7 @@ template <class T>
   std::uint32_t i = 0;
   if (n >= 16) {
     __m512d x, y;
-    load8(group, x, y);
+    simd::load_xy8(group, x, y);
     __m512d at = _mm512_setr_pd(0, 1, 2, 3, 4, 5, 6, 7);
     const __m512d eight = _mm512_set1_pd(8), largest = _mm512_set1_pd(std::numeric_limits<double>::max());
     __m512d lo[4] = {x, _mm512_add_pd(x, y), y, _mm512_sub_pd(y, x)};
@@ -239,7 +213,7 @@ template <class T>
     __mmask8 finite = _mm512_cmp_pd_mask(_mm512_abs_pd(x), largest, _CMP_LE_OQ) &
                       _mm512_cmp_pd_mask(_mm512_abs_pd(y), largest, _CMP_LE_OQ);
     for (i = 8; i + 8 <= n; i += 8) {
-      load8(group + i, x, y);
+      simd::load_xy8(group + i, x, y);
       at = _mm512_add_pd(at, eight);
       finite = static_cast<__mmask8>(finite & _mm512_cmp_pd_mask(_mm512_abs_pd(x), largest, _CMP_LE_OQ) &
                                      _mm512_cmp_pd_mask(_mm512_abs_pd(y), largest, _CMP_LE_OQ));
