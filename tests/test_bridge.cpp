@@ -80,18 +80,26 @@ TEST(PramMerge, EveryMultisetOfA3x3GridWithDuplicates) {
   }
 }
 
-template <class T>
-void every_family_every_n(std::size_t max_n, std::size_t step) {
+/// check(points, n, what) on every family's sorted points for n = 1, 1 + step, ... up to max_n, with
+/// a fresh seed; stops at the first fatal failure.
+template <class T, class Check>
+void every_family_every_n(std::size_t max_n, std::size_t step, Check&& check) {
   const auto seed = testing::fresh_seed();
   SCOPED_TRACE("seed " + std::to_string(seed));
   std::mt19937_64 rng(seed);
   for (const auto& family : testing::all_families<T>()) {
     for (std::size_t n = 1; n <= max_n; n += step) {
-      const auto pts = testing::sorted_copy(family.make(n, rng));
-      expect_pram_equals_reference(pts, family.name + " n=" + std::to_string(n));
+      check(testing::sorted_copy(family.make(n, rng)), n, family.name + " n=" + std::to_string(n));
       if (::testing::Test::HasFatalFailure()) return;
     }
   }
+}
+
+template <class T>
+void every_family_every_n(std::size_t max_n, std::size_t step) {
+  every_family_every_n<T>(max_n, step, [](const auto& pts, std::size_t, const std::string& what) {
+    expect_pram_equals_reference(pts, what);
+  });
 }
 
 TEST(PramMerge, EveryFamilyEveryNUpTo300Double) {
@@ -366,18 +374,11 @@ TEST(PramOptimal, EveryMultisetOfA3x3GridWithDuplicates) {
 
 template <class T>
 void optimal_every_family(std::size_t max_n, std::size_t step) {
-  const auto seed = testing::fresh_seed();
-  SCOPED_TRACE("seed " + std::to_string(seed));
-  std::mt19937_64 rng(seed);
-  for (const auto& family : testing::all_families<T>()) {
-    for (std::size_t n = 1; n <= max_n; n += step) {
-      const auto pts = testing::sorted_copy(family.make(n, rng));
-      const auto width = static_cast<index_t>(n % 7);  // 0: ceil(log2 n)
-      const int depth = 1 + static_cast<int>(n % 4);
-      expect_optimal_equals_reference(pts, width, depth, family.name + " n=" + std::to_string(n));
-      if (::testing::Test::HasFatalFailure()) return;
-    }
-  }
+  every_family_every_n<T>(max_n, step, [](const auto& pts, std::size_t n, const std::string& what) {
+    const auto width = static_cast<index_t>(n % 7);  // 0: ceil(log2 n)
+    const int depth = 1 + static_cast<int>(n % 4);
+    expect_optimal_equals_reference(pts, width, depth, what);
+  });
 }
 
 TEST(PramOptimal, EveryFamilyEveryNUpTo300Double) {

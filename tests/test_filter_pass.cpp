@@ -118,6 +118,46 @@ bool strictly_inside_exact(const std::vector<Point2<double>>& hull, Point2<doubl
 
 const FilterKernel kKernels[] = {FilterKernel::avx512, FilterKernel::avx2, FilterKernel::scalar};
 
+/// Filters `pts` through `inner` with every kernel: the scalar kernel's survivors are a subsequence
+/// of `pts` whose missing points are strictly inside `hull` (exactly), and every other kernel keeps
+/// the same points bit for bit, also when compacting in place. The test is a function of the
+/// coordinates, so equal points share a fate, and matching the kept points greedily, bit for bit
+/// (NaN included), finds which were discarded. Adds their number to *discarded.
+template <class T>
+void expect_every_kernel_discards_only_inside(const core::InnerPolygon& inner,
+                                              const std::vector<Point2<double>>& hull,
+                                              const std::vector<Point2<T>>& pts, std::size_t* discarded) {
+  const std::size_t n = pts.size();
+  std::vector<Point2<T>> expected(n);
+  expected.resize(cpu::keep_uncertified(inner.view(), pts.data(), n, expected.data(), FilterKernel::scalar));
+  std::size_t k = 0;
+  for (const Point2<T>& p : pts) {
+    if (k < expected.size() && std::memcmp(&expected[k], &p, sizeof p) == 0) {
+      ++k;
+      continue;
+    }
+    ++*discarded;
+    ASSERT_TRUE(strictly_inside_exact(hull, {static_cast<double>(p.x), static_cast<double>(p.y)}))
+        << "discarded (" << p.x << ", " << p.y << ")";
+  }
+  ASSERT_EQ(k, expected.size());
+  for (const FilterKernel kernel : kKernels) {
+    if (!cpu::filter_kernel_supported(kernel)) continue;
+    SCOPED_TRACE("kernel " + kernel_name(kernel));
+    std::vector<Point2<T>> kept(n);
+    kept.resize(cpu::keep_uncertified(inner.view(), pts.data(), n, kept.data(), kernel));
+    ASSERT_EQ(kept.size(), expected.size());
+    for (std::size_t i = 0; i < kept.size(); ++i) {
+      ASSERT_TRUE(std::memcmp(&kept[i], &expected[i], sizeof kept[i]) == 0) << "survivor " << i;
+    }
+    auto in_place = pts;  // compacted in place, as the sample's hull does
+    in_place.resize(cpu::keep_uncertified(inner.view(), in_place.data(), n, in_place.data(), kernel));
+    ASSERT_EQ(in_place.size(), expected.size());
+    ASSERT_TRUE(std::memcmp(in_place.data(), expected.data(), n ? sizeof(Point2<T>) * expected.size() : 0) ==
+                0);
+  }
+}
+
 template <class T>
 class FilterPass : public ::testing::Test {};
 using Precisions = ::testing::Types<float, double>;
@@ -146,37 +186,9 @@ TYPED_TEST(FilterPass, EveryKernelKeepsWhatTheScalarKernelKeepsAndDiscardsOnlyPo
       for (const std::size_t stride : {std::size_t{1}, std::size_t{7}}) {
         const core::InnerPolygon inner = sample_polygon(pts, stride, hull);
         if (!inner.enabled()) continue;
-        std::vector<Point2<T>> expected(n);
-        expected.resize(
-            cpu::keep_uncertified(inner.view(), pts.data(), n, expected.data(), FilterKernel::scalar));
-        // Discarded points (the kept ones are a subsequence, in order) are strictly inside, exactly.
-        // The test is a function of the coordinates, so equal points share a fate, and matching the
-        // kept points greedily, bit for bit (NaN included), finds which were discarded.
-        std::size_t k = 0;
-        for (const Point2<T>& p : pts) {
-          if (k < expected.size() && std::memcmp(&expected[k], &p, sizeof p) == 0) {
-            ++k;
-            continue;
-          }
-          ASSERT_TRUE(strictly_inside_exact(hull, {static_cast<double>(p.x), static_cast<double>(p.y)}))
-              << "discarded (" << p.x << ", " << p.y << ")";
-        }
-        ASSERT_EQ(k, expected.size());
-        for (const FilterKernel kernel : kKernels) {
-          if (!cpu::filter_kernel_supported(kernel)) continue;
-          SCOPED_TRACE("kernel " + kernel_name(kernel));
-          std::vector<Point2<T>> kept(n);
-          kept.resize(cpu::keep_uncertified(inner.view(), pts.data(), n, kept.data(), kernel));
-          ASSERT_EQ(kept.size(), expected.size());
-          for (std::size_t i = 0; i < kept.size(); ++i) {
-            ASSERT_TRUE(std::memcmp(&kept[i], &expected[i], sizeof kept[i]) == 0) << "survivor " << i;
-          }
-          auto in_place = pts;  // compacted in place, as the sample's hull does
-          in_place.resize(cpu::keep_uncertified(inner.view(), in_place.data(), n, in_place.data(), kernel));
-          ASSERT_EQ(in_place.size(), expected.size());
-          ASSERT_TRUE(std::memcmp(in_place.data(), expected.data(),
-                                  n ? sizeof(Point2<T>) * expected.size() : 0) == 0);
-        }
+        std::size_t discarded = 0;
+        expect_every_kernel_discards_only_inside(inner, hull, pts, &discarded);
+        if (::testing::Test::HasFatalFailure()) return;
       }
     }
   }
@@ -252,28 +264,8 @@ TYPED_TEST(FilterPass,
       const core::InnerPolygon inner = sample_polygon(pts, 3, hull);
       if (!inner.enabled()) continue;
       const auto probes = points_on_test_boundaries<T>(inner.view(), rng);
-      std::vector<Point2<T>> expected(probes.size());
-      expected.resize(cpu::keep_uncertified(inner.view(), probes.data(), probes.size(), expected.data(),
-                                            FilterKernel::scalar));
-      std::size_t k = 0;
-      for (const Point2<T>& p : probes) {
-        if (k < expected.size() && std::memcmp(&expected[k], &p, sizeof p) == 0) {
-          ++k;
-          continue;
-        }
-        ++certified;
-        ASSERT_TRUE(strictly_inside_exact(hull, {static_cast<double>(p.x), static_cast<double>(p.y)}))
-            << "discarded (" << p.x << ", " << p.y << ")";
-      }
-      ASSERT_EQ(k, expected.size());
-      for (const FilterKernel kernel : kKernels) {
-        if (!cpu::filter_kernel_supported(kernel)) continue;
-        SCOPED_TRACE("kernel " + kernel_name(kernel));
-        std::vector<Point2<T>> kept(probes.size());
-        kept.resize(cpu::keep_uncertified(inner.view(), probes.data(), probes.size(), kept.data(), kernel));
-        ASSERT_EQ(kept.size(), expected.size());
-        ASSERT_TRUE(std::memcmp(kept.data(), expected.data(), sizeof(Point2<T>) * kept.size()) == 0);
-      }
+      expect_every_kernel_discards_only_inside(inner, hull, probes, &certified);
+      if (::testing::Test::HasFatalFailure()) return;
     }
   }
   EXPECT_GT(certified, 0u);  // the probes just inside the tests' boundaries were certified somewhere

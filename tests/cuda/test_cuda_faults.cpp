@@ -17,6 +17,7 @@
 
 #include "cli.hpp"
 #include "cpu/monotone_chain.hpp"
+#include "cuda_fixture.hpp"
 #include "generators.hpp"
 #include "wagener/error.hpp"
 #include "wagener/hull.hpp"
@@ -92,16 +93,7 @@ void expect_exact_or_clear_error(const std::vector<Point2<T>>& points, HullPart 
   }
 }
 
-class CudaFaults : public ::testing::Test {
- protected:
-  void SetUp() override {
-    if (!cuda_available()) GTEST_SKIP() << "no CUDA device";
-    seed_ = testing::fresh_seed();
-    rng_.seed(seed_);
-  }
-  std::uint64_t seed_ = 0;
-  std::mt19937_64 rng_;
-};
+class CudaFaults : public testing::CudaFixture {};
 
 TEST_F(CudaFaults, InputLargerThanFreeDeviceMemoryGivesTheHullOrAClearError) {
   SCOPED_TRACE("seed " + std::to_string(seed_));

@@ -9,6 +9,7 @@
 
 #include "cpu/monotone_chain.hpp"
 #include "cuda/upper_hull.cuh"
+#include "cuda_fixture.hpp"
 #include "generators.hpp"
 #include "wagener/cuda.hpp"
 #include "wagener/error.hpp"
@@ -17,16 +18,7 @@
 namespace wagener {
 namespace {
 
-class CudaTest : public ::testing::Test {
- protected:
-  void SetUp() override {
-    if (!cuda_available()) GTEST_SKIP() << "no CUDA device";
-    seed_ = testing::fresh_seed();
-    rng_.seed(seed_);
-  }
-  std::uint64_t seed_ = 0;
-  std::mt19937_64 rng_;
-};
+class CudaTest : public testing::CudaFixture {};
 
 template <class T>
 void expect_upper_equal(const testing::Points<T>& sorted, const std::string& what) {

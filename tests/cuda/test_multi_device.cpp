@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "cuda_fixture.hpp"
 #include "generators.hpp"
 #include "wagener/error.hpp"
 #include "wagener/hull.hpp"
@@ -25,16 +26,7 @@ int device_count() {
   return count;
 }
 
-class MultiDevice : public ::testing::Test {
- protected:
-  void SetUp() override {
-    if (!cuda_available()) GTEST_SKIP() << "no CUDA device";
-    seed_ = testing::fresh_seed();
-    rng_.seed(seed_);
-  }
-  std::uint64_t seed_ = 0;
-  std::mt19937_64 rng_;
-};
+class MultiDevice : public testing::CudaFixture {};
 
 template <class T>
 void every_family_on(const std::vector<int>& devices, std::mt19937_64& rng) {
