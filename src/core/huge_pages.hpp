@@ -5,6 +5,9 @@
 #include <sys/mman.h>
 
 #include <cstdint>
+#include <cstdlib>
+#include <memory>
+#include <new>
 #include <vector>
 
 namespace wagener::detail {
@@ -24,6 +27,29 @@ template <class V>
 void want_huge_pages(const std::vector<V>& vector) {
   const auto first = reinterpret_cast<std::uintptr_t>(vector.data());
   advise(first, first + vector.capacity() * sizeof(V), std::uintptr_t{2} << 20, MADV_HUGEPAGE);
+}
+
+inline constexpr std::size_t kHugePage = std::size_t{2} << 20;
+
+struct FreeDeleter {
+  void operator()(void* p) const { std::free(p); }
+};
+
+/// Uninitialised storage for `count` elements: from one huge page up, aligned to huge pages and
+/// advised to use them (below, plain malloc, so that a small call maps nothing new). Only the pages
+/// written are touched: a buffer filled with a few survivors costs a few faults.
+template <class V>
+std::unique_ptr<V[], FreeDeleter> huge_page_array(std::size_t count) {
+  const std::size_t wanted = (count > 0 ? count : 1) * sizeof(V);
+  void* data = wanted < kHugePage
+                   ? std::malloc(wanted)
+                   : std::aligned_alloc(kHugePage, (wanted + kHugePage - 1) / kHugePage * kHugePage);
+  if (!data) throw std::bad_alloc();
+  if (wanted >= kHugePage) {
+    const auto first = reinterpret_cast<std::uintptr_t>(data);
+    advise(first, first + wanted, kHugePage, MADV_HUGEPAGE);
+  }
+  return std::unique_ptr<V[], FreeDeleter>(static_cast<V*>(data));
 }
 
 }  // namespace wagener::detail

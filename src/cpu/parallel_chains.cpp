@@ -1,14 +1,11 @@
 #include "cpu/parallel_chains.hpp"
 
-#include <sys/mman.h>
-
 #include <algorithm>
 #include <cstdint>
-#include <cstdlib>
 #include <memory>
-#include <new>
 
 #include "core/chains.hpp"
+#include "core/huge_pages.hpp"
 #include "core/nested_bridge.hpp"
 #include "core/parallel_slices.hpp"
 
@@ -23,35 +20,11 @@ constexpr index_t kBridgeSamples = 4;
 // Fresh memory costs its page faults more than anything the chains do with it: on a 2-core KVM
 // guest, touching 16 MB took 500-970 ms in 4 KiB pages (while other processes kept the cores busy)
 // and 1-30 ms in 2 MiB pages (bench/NOTES.md). The chains' buffers ask for transparent huge pages.
-constexpr std::size_t kHugePage = std::size_t{2} << 20;
+using detail::FreeDeleter;
 
-/// Advises the whole 2 MiB pages inside [data, data + bytes) to be huge; harmless where refused.
-void want_huge_pages(const void* data, std::size_t bytes) {
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-  const auto first = reinterpret_cast<std::uintptr_t>(data);
-  const std::uintptr_t begin = (first + kHugePage - 1) / kHugePage * kHugePage;
-  const std::uintptr_t end = (first + bytes) / kHugePage * kHugePage;
-  if (end > begin) ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
-#else
-  (void)data, (void)bytes;
-#endif
-}
-
-struct FreeDeleter {
-  void operator()(void* p) const { std::free(p); }
-};
-
-/// Uninitialised storage for `count` points, aligned to huge pages and advised to use them.
 template <class T>
 std::unique_ptr<Point2<T>[], FreeDeleter> huge_page_points(std::size_t count) {
-  const std::size_t wanted = std::max<std::size_t>(count, 1) * sizeof(Point2<T>);
-  // Below one huge page, plain storage (no 2 MiB allocation for a small input).
-  void* data = wanted < kHugePage
-                   ? std::malloc(wanted)
-                   : std::aligned_alloc(kHugePage, (wanted + kHugePage - 1) / kHugePage * kHugePage);
-  if (!data) throw std::bad_alloc();
-  if (wanted >= kHugePage) want_huge_pages(data, wanted);
-  return std::unique_ptr<Point2<T>[], FreeDeleter>(static_cast<Point2<T>*>(data));
+  return detail::huge_page_array<Point2<T>>(count);
 }
 
 /// A vector of `count` points (zeroed, as std::vector must), its storage advised first.
@@ -59,7 +32,7 @@ template <class T>
 std::vector<Point2<T>> huge_page_vector(std::size_t count) {
   std::vector<Point2<T>> v;
   v.reserve(count);
-  want_huge_pages(v.data(), v.capacity() * sizeof(Point2<T>));
+  detail::want_huge_pages(v);
   v.resize(count);
   return v;
 }
