@@ -171,7 +171,7 @@ TEST(SerialBridge, AgreesWithTheSampledBridgeOnRandomHoods) {
   }
 }
 
-TEST(BisectionBridge, AgreesWithTheSerialBridgeOnEveryFamily) {
+TEST(KaryBridge, AgreesWithTheSerialBridgeOnEveryFamily) {
   const auto seed = testing::fresh_seed();
   SCOPED_TRACE("seed " + std::to_string(seed));
   std::mt19937_64 rng(seed);
@@ -188,19 +188,26 @@ TEST(BisectionBridge, AgreesWithTheSerialBridgeOnEveryFamily) {
       const auto right = cpu::upper_chain(all.subspan(at));
       const core::MergeView<double> v(left.data(), static_cast<index_t>(left.size()), right.data(),
                                       static_cast<index_t>(right.size()));
-      index_t a = -1, b = -1, serial_a = -1, serial_b = -1;
-      core::bisection_bridge(v, &a, &b);
+      index_t serial_a = -1, serial_b = -1;
       core::serial_bridge(v, &serial_a, &serial_b);
-      ASSERT_EQ(a, serial_a) << family.name << " trial " << trial;
-      ASSERT_EQ(b, serial_b) << family.name << " trial " << trial;
-      std::vector<Point2<double>> merged(left.begin(), left.begin() + a + 1);
-      merged.insert(merged.end(), right.begin() + b, right.end());
+      // The predicate the k-ary search relies on: false up to the bridge, true after it.
+      for (index_t i = 0; i < v.m; ++i)
+        ASSERT_EQ(core::past_bridge(v.p, i, v.q, v.n), i > serial_a) << family.name << " trial " << trial;
+      // One probe a step (bisection), the tile kernel's group widths, and widths that are not powers of two.
+      for (const int k : {1, 2, 3, 4, 7, 8, 16, 31, 32}) {
+        index_t a = -1, b = -1;
+        core::kary_bridge(v.p, v.m, v.q, v.n, k, &a, &b);
+        ASSERT_EQ(a, serial_a) << family.name << " trial " << trial << " k " << k;
+        ASSERT_EQ(b, serial_b) << family.name << " trial " << trial << " k " << k;
+      }
+      std::vector<Point2<double>> merged(left.begin(), left.begin() + serial_a + 1);
+      merged.insert(merged.end(), right.begin() + serial_b, right.end());
       ASSERT_EQ(merged, cpu::upper_chain<double>(pts)) << family.name << " trial " << trial;
     }
   }
 }
 
-TEST(BisectionBridge, SmallGridsEveryCut) {
+TEST(KaryBridge, SmallGridsEveryCutEveryWidth) {
   // Every subset of a 4 x 4 grid, cut at every x: collinear runs, equal x, vertical seams.
   for (unsigned mask = 1; mask < (1u << 16); mask += 7) {
     std::vector<Point2<double>> pts;
@@ -210,13 +217,15 @@ TEST(BisectionBridge, SmallGridsEveryCut) {
       std::span<const Point2<double>> all(pts);
       const auto left = cpu::upper_chain(all.subspan(0, at));
       const auto right = cpu::upper_chain(all.subspan(at));
-      const core::MergeView<double> v(left.data(), static_cast<index_t>(left.size()), right.data(),
-                                      static_cast<index_t>(right.size()));
-      index_t a = -1, b = -1;
-      core::bisection_bridge(v, &a, &b);
-      std::vector<Point2<double>> merged(left.begin(), left.begin() + a + 1);
-      merged.insert(merged.end(), right.begin() + b, right.end());
-      ASSERT_EQ(merged, cpu::upper_chain<double>(pts)) << "mask " << mask << " cut " << at;
+      // int indices, as the tile kernel uses.
+      for (const int k : {1, 2, 3, 32}) {
+        int a = -1, b = -1;
+        core::kary_bridge(left.data(), static_cast<int>(left.size()), right.data(),
+                          static_cast<int>(right.size()), k, &a, &b);
+        std::vector<Point2<double>> merged(left.begin(), left.begin() + a + 1);
+        merged.insert(merged.end(), right.begin() + b, right.end());
+        ASSERT_EQ(merged, cpu::upper_chain<double>(pts)) << "mask " << mask << " cut " << at << " k " << k;
+      }
     }
   }
 }

@@ -184,49 +184,74 @@ WAGENER_HD inline index_t seam_duplicates(const Point2<T>* p, index_t m, const P
   return (m > 0 && n > 0 && same_point(p[m - 1], q[0])) ? 1 : 0;
 }
 
-/// t(p) by bisection on classify_q (monotone along Q): O(log n) orientation tests.
-/// Pre: p lex-less than Q[0], n >= 1.
-template <class T>
-WAGENER_HD inline index_t tangent_by_bisection(const Point2<T>& p, const Point2<T>* q, index_t n) {
-  index_t lo = 0, hi = n - 1;  // t(p) in [lo, hi]
-  while (lo < hi) {
-    const index_t mid = lo + (hi - lo) / 2;
-    const int side = classify_q(p, q, n, mid);
-    if (side == kEqual) return mid;
-    if (side == kLow) {
-      lo = mid + 1;
+/// t(p) by binary search with one orientation test a step: Q[j+1] is on or above the line p->Q[j]
+/// (classify_q's LOW) exactly when j < t(p), so t(p) is the first j where that fails, or n - 1.
+/// Pre: p lex-less than Q[0], n >= 1. The trip count depends on n only, not on the answer.
+template <class T, class I>
+WAGENER_HD inline I tangent_index(const Point2<T>& p, const Point2<T>* q, I n) {
+  I lo = 0, count = n - 1;  // t(p) in [lo, lo + count]
+  while (count > 0) {
+    const I half = count / 2;
+    if (orient2d(p, q[lo + half], q[lo + half + 1]) >= 0) {
+      lo += half + 1;
+      count -= half + 1;
     } else {
-      hi = mid - 1;
+      count = half;
     }
   }
   return lo;
 }
 
-/// The bridge by nested bisection: the theorem above makes classify_p(i, Q[t(P[i])]) monotone in i,
-/// so a binary search over P, each step with a binary search for the tangent on Q, finds it in
-/// O(log m log n) orientation tests on one processor -- far less work than the s x s grid of the
-/// phases, for merges small enough that one thread's latency does not matter (a block's tile).
-/// Pre: m >= 1, n >= 1, P strictly lex-left of Q.
+/// classify_p(i, Q[t(P[i])]) == HIGH, which the theorem above makes true exactly when i > a: a
+/// monotone predicate (false ... false true ... true) over P, false at i = 0. O(log n) tests.
+template <class T, class I>
+WAGENER_HD inline bool past_bridge(const Point2<T>* p, I i, const Point2<T>* q, I n) {
+  if (i == 0) return false;
+  const Point2<T> pi = p[i];
+  return orient2d(pi, q[tangent_index(pi, q, n)], p[i - 1]) >= 0;
+}
+
+// A k-ary search for the first true of a monotone predicate over [lo, hi) (hi when none is true):
+// each step probes k positions at once, one processor a probe, and keeps the gap between the last
+// false probe and the first true one. With k = 1 it is binary search.
+
+/// Probe r (0 <= r < k) of the step over [lo, hi), lo < hi: nondecreasing in r, inside [lo, hi).
+template <class I>
+WAGENER_HD inline I kary_probe(I lo, I hi, int k, int r) {
+  return lo + static_cast<I>(static_cast<long long>(r + 1) * (hi - lo) / (k + 1));
+}
+
+/// After the probes: first = the first probe that said true (k when none did). Shrinks [lo, hi)
+/// to at most (hi - lo) / (k + 1) positions.
+template <class I>
+WAGENER_HD inline void kary_narrow(I* lo, I* hi, int k, int first) {
+  const I l = *lo, h = *hi;
+  if (first < k) *hi = kary_probe(l, h, k, first);
+  if (first > 0) *lo = kary_probe(l, h, k, first - 1) + 1;
+}
+
+/// The bridge by a k-ary search over P for the first i past the bridge, each probe a binary search
+/// for a tangent on Q: ceil(log_{k+1} m) steps of log2(n) + 1 orientation tests, all k probes of a
+/// step independent (the GPU tile kernel gives each to a thread of the merge), then t(P[a]).
+/// Here the probes of a step run one after another. Pre: m >= 1, n >= 1, P strictly lex-left of Q.
+template <class T, class I>
+WAGENER_HD inline void kary_bridge(const Point2<T>* p, I m, const Point2<T>* q, I n, int k, I* a, I* b) {
+  I lo = 1, hi = m;  // the first index past the bridge, a + 1, is in [lo, hi]
+  while (lo < hi) {
+    int first = k;
+    for (int r = 0; r < k && first == k; ++r)
+      if (past_bridge(p, kary_probe(lo, hi, k, r), q, n)) first = r;
+    kary_narrow(&lo, &hi, k, first);
+  }
+  *a = lo - 1;
+  *b = tangent_index(p[*a], q, n);
+}
+
+/// The bridge by nested bisection (kary_bridge with one probe a step): O(log m log n) orientation
+/// tests on one processor.
 template <class T>
 WAGENER_HD inline void bisection_bridge(const MergeView<T>& v, index_t* a, index_t* b) {
-  index_t lo = 0, hi = v.m - 1;  // a in [lo, hi]
-  while (lo < hi) {
-    const index_t mid = lo + (hi - lo) / 2;
-    const index_t j = tangent_by_bisection(v.p[mid], v.q, v.n);
-    const int side = classify_p(v.p, v.m, mid, v.q[j]);
-    if (side == kEqual) {
-      *a = mid;
-      *b = j;
-      return;
-    }
-    if (side == kLow) {
-      lo = mid + 1;
-    } else {
-      hi = mid - 1;
-    }
-  }
-  *a = lo;
-  *b = tangent_by_bisection(v.p[lo], v.q, v.n);
+  kary_bridge<T, index_t>(v.p, v.m, v.q, v.n, 1, a, b);
 }
 
 /// The bridge by a serial scan (two pointer walk), for reference and for tiny merges.

@@ -1,15 +1,16 @@
 // Block level: the hood of one tile of sorted points, built in shared memory.
 // Thread level first (each thread chains its own strip serially, in place), then log2(threads)
-// rounds of pairwise merges inside the block: the first thread of each merge finds the bridge by
-// nested bisection (core::bisection_bridge, O(log^2 k) orientation tests, where the seed's phases
-// run O(k) processor steps per merge: measured 3.47 ms for the 8192 tiles of 2^24 double parabola
-// points, mostly instructions of the phases), then the merge's threads move Q's kept vertices
-// behind P's in place. Barriers are warp barriers while a merge's threads fit in one warp, block
-// barriers after.
+// rounds of pairwise merges inside the block. A merge's threads (up to a warp of them) find its
+// bridge together by a k-ary search over P (core::kary_bridge): each thread probes one position of
+// P with its own binary search for the tangent on Q, and a ballot keeps the gap between the last
+// probe before the bridge and the first after it; then the merge's threads move Q's kept vertices
+// behind P's in place. (One thread a merge searching by bisection left the other threads waiting at
+// the barriers: ncu on 2^24 double parabola points put 55 % of the warp samples in that search and
+// 27 % at the barrier, at 5 active threads a warp instruction; bench/NOTES.md.) Barriers are warp
+// barriers while a merge's threads fit in one warp, block barriers after.
 #pragma once
 
 #include "core/bridge.hpp"
-#include "core/merge_step.hpp"
 #include "wagener/predicates.hpp"
 
 namespace wagener::cuda {
@@ -25,14 +26,13 @@ class BlockUpperHull {
   static_assert((kThreads & (kThreads - 1)) == 0, "rounds pair up threads: a power of two");
   static_assert(kStrip % 2 == 0, "a merge's threads stage at most kStrip / 2 points each");
 
-  // Everything a merge touches is anchored at its own threads (hood slots, sizes, plans, bridges),
+  // Everything a merge touches is anchored at its own threads (hood slots, sizes, bridges),
   // so merges never share memory and a merge inside one warp needs only warp barriers.
   struct TempStorage {
     Point2<T> hood[kThreads * kStride];
-    index_t size[kThreads];          ///< [first strip of a hood] = its size
-    core::MergePlan plan[kThreads];  ///< [first thread of a merge] = its plan
-    index_t bridge_p[kThreads];      ///< [first thread of a merge] = the bridge's end in P
-    index_t bridge_q[kThreads];      ///< [first thread of a merge] = the bridge's end in Q (after the seam)
+    index_t size[kThreads];  ///< [first strip of a hood] = its size
+    int bridge_p[kThreads];  ///< [first thread of a merge] = the bridge's end in P
+    int bridge_q[kThreads];  ///< [first thread of a merge] = the bridge's end in Q (after the seam)
   };
 
   __device__ explicit BlockUpperHull(TempStorage& storage) : t_(storage) {}
@@ -77,43 +77,54 @@ class BlockUpperHull {
 
   // Round r: kThreads >> (r+1) merges of hoods at slot blocks of w = kStride << r, 2 << r threads each.
   __device__ void merge_round(int r) {
-    const index_t w = index_t{kStride} << r;
+    const int w = kStride << r;
     const int group = 2 << r;
     const int k = threadIdx.x / group, lane = threadIdx.x % group;
     const int first =
         k * group;  // first thread (and strip) of this merge; Q's hood starts at first + group / 2
     Point2<T>* p = t_.hood + 2 * k * w;
     const Point2<T>* q_raw = p + w;
-    if (lane == 0) {
-      const core::MergePlan plan = core::plan_merge(p, t_.size[first], q_raw, t_.size[first + group / 2]);
-      // Without a partner (or with only a seam duplicate there) everything is kept.
-      index_t a = plan.m - 1, b = 0;
-      if (plan.s != 0)
-        core::bisection_bridge(core::MergeView<T>(p, plan.m, q_raw + plan.dup, plan.n, plan.s), &a, &b);
-      t_.plan[first] = plan;
-      t_.bridge_p[first] = a;
-      t_.bridge_q[first] = b;
+    // Every thread of the merge reads the two sizes and the seam before any thread writes.
+    const int m = static_cast<int>(t_.size[first]), n_raw = static_cast<int>(t_.size[first + group / 2]);
+    const int dup = static_cast<int>(core::seam_duplicates(p, index_t{m}, q_raw, index_t{n_raw}));
+    const int n = n_raw - dup;
+    const Point2<T>* q = q_raw + dup;
+    // The first index past the bridge, a + 1, is in [lo, hi]; without a partner (or with only a seam
+    // duplicate there) everything is kept: a = m - 1, b = 0. The search runs on min(group, warp)
+    // threads of one warp, each step one probe a thread; lo and hi stay equal in all of them.
+    const int searchers = group < kWarp ? group : kWarp;
+    if (lane < searchers) {
+      int lo = m > 0 && n > 0 ? 1 : m, hi = m;
+      const int offset = static_cast<int>(threadIdx.x % kWarp) & ~(searchers - 1);
+      const unsigned mask = searchers == kWarp ? 0xffffffffu : ((1u << searchers) - 1u) << offset;
+      while (lo < hi) {
+        const bool past = core::past_bridge(p, core::kary_probe(lo, hi, searchers, lane), q, n);
+        const unsigned ours = (__ballot_sync(mask, past) & mask) >> offset;
+        core::kary_narrow(&lo, &hi, searchers, ours != 0 ? __ffs(static_cast<int>(ours)) - 1 : searchers);
+      }
+      if (lane == 0) {
+        t_.bridge_p[first] = lo - 1;
+        t_.bridge_q[first] = m > 0 && n > 0 ? core::tangent_index(p[lo - 1], q, n) : 0;
+      }
     }
     sync_group(group);
-    const core::MergePlan plan = t_.plan[first];
-    const Point2<T>* q = q_raw + plan.dup;
-    const index_t a = t_.bridge_p[first], b = t_.bridge_q[first];
+    const int a = t_.bridge_p[first], b = t_.bridge_q[first];
     // mam 6 in place: P[0..a] stays, Q[b..n) moves left to follow it. Every thread stages its share
     // (at most kStrip / 2 points) before any thread writes, since the ranges may overlap.
-    const index_t moved = plan.n - b;
+    const int moved = n - b;
     Point2<T> staged[kStrip / 2];
 #pragma unroll
     for (int j = 0; j < kStrip / 2; ++j) {
-      const index_t e = lane + index_t{j} * group;
+      const int e = lane + j * group;
       if (e < moved) staged[j] = q[b + e];
     }
     sync_group(group);
 #pragma unroll
     for (int j = 0; j < kStrip / 2; ++j) {
-      const index_t e = lane + index_t{j} * group;
+      const int e = lane + j * group;
       if (e < moved) p[a + 1 + e] = staged[j];
     }
-    if (lane == 0) t_.size[first] = core::merged_size(plan.n, a, b);
+    if (lane == 0) t_.size[first] = core::merged_size(index_t{n}, index_t{a}, index_t{b});
     // The next round's merges span twice as many threads.
     sync_group(2 * group);
   }
