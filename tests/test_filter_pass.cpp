@@ -16,6 +16,7 @@
 #include "cpu/filter_pass.hpp"
 #include "cpu/monotone_chain.hpp"
 #include "generators.hpp"
+#include "wagener/error.hpp"
 #include "wagener/predicates.hpp"
 
 namespace wagener {
@@ -347,6 +348,54 @@ TYPED_TEST(FilterPass, FullHullIsTheReferenceWithTheFilterForcedOnForcedOffAndAu
             ASSERT_LT(survivors, static_cast<std::int64_t>(n / 4));
           }
         }
+      }
+    }
+  }
+}
+
+// The filter off (or turned off by a hull-like input): the points split by the line from the
+// smallest to the largest point, each side sorted and chained on its share of the threads. Sizes
+// from one point to several slices a side, thread counts that split the sides unevenly.
+TYPED_TEST(FilterPass, EveryPointKeptSplitsBySidesOnAnyThreadCount) {
+  using T = TypeParam;
+  const auto seed = testing::fresh_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  for (const auto& family : filter_families<T>()) {
+    // 420007 points on 6 threads: sides of three slices each, merged in two rounds, one odd.
+    for (const std::size_t n : {1, 2, 3, 5, 300, 140009, 420007}) {
+      const auto pts = family.make(n, rng);
+      const auto reference = cpu::convex_hull_serial<T>(pts);
+      for (const unsigned threads : {1u, 2u, 3u, 6u}) {
+        if ((n < 140009 && threads > 2) || (n == 420007 && threads < 6)) continue;
+        SCOPED_TRACE(family.name + " n=" + std::to_string(n) + " threads=" + std::to_string(threads));
+        std::int64_t survivors = -1;
+        ASSERT_EQ(cpu::convex_hull_parallel<T>(pts, &survivors,
+                                               FilterPolicy{FilterUse::never, FilterKernel::widest, threads}),
+                  reference);
+        ASSERT_EQ(survivors, static_cast<std::int64_t>(n));
+      }
+    }
+  }
+}
+
+TYPED_TEST(FilterPass, EveryPointKeptNamesTheFirstNonFinitePointOfAnySlice) {
+  using T = TypeParam;
+  std::mt19937_64 rng(testing::fresh_seed());
+  const std::size_t n = 300007;
+  const auto circle = testing::circle<T>(n, rng);
+  for (const std::size_t first : {std::size_t{0}, n / 5, n / 2 + 1, n - 1}) {
+    auto pts = circle;
+    pts[first] = {std::numeric_limits<T>::quiet_NaN(), T(0)};
+    if (first + 7 < n) pts[first + 7] = {T(0), std::numeric_limits<T>::infinity()};
+    // A circle turns the filter off: the split by sides finds the point.
+    for (const unsigned threads : {1u, 2u, 5u}) {
+      try {
+        cpu::convex_hull_parallel<T>(pts, nullptr,
+                                     FilterPolicy{FilterUse::automatic, FilterKernel::widest, threads});
+        FAIL() << "no input_error, first non-finite point " << first << " threads " << threads;
+      } catch (const input_error& e) {
+        EXPECT_EQ(std::string(e.what()), "point " + std::to_string(first) + " is not finite") << threads;
       }
     }
   }

@@ -268,22 +268,31 @@ WAGENER_HD inline void nested_bridge_serial(const NestedMerge<T>& mg, Bracket* t
 
 namespace wagener::core {
 
-/// The upper hood of one strip of sorted points, serially (one processor, the seed's first stage):
-/// strict vertices written to out (out == in allowed: the chain never overtakes its input). Returns
-/// the hood's size; *operations (optional) gets the pushes and pops, the strip's serial steps.
-template <class T>
-WAGENER_HD inline index_t strip_upper_chain(const Point2<T>* in, index_t count, Point2<T>* out,
-                                            index_t* operations = nullptr) {
+/// The chain of one strip of sorted points, serially (one processor, the seed's first stage): with
+/// kTurn = -1 the upper hood (strict right turns), with +1 the lower chain (strict left turns);
+/// vertices written to out (out == in allowed: the chain never overtakes its input). Returns the
+/// chain's size; *operations (optional) gets the pushes and pops, the strip's serial steps.
+template <int kTurn, class T>
+WAGENER_HD inline index_t strip_chain(const Point2<T>* in, index_t count, Point2<T>* out,
+                                      index_t* operations = nullptr) {
+  static_assert(kTurn == -1 || kTurn == 1, "upper (-1) or lower (+1)");
   index_t size = 0, ops = 0;
   for (index_t i = 0; i < count; ++i) {
     const Point2<T> p = in[i];
     ++ops;
     if (size > 0 && same_point(out[size - 1], p)) continue;
-    while (size >= 2 && orient2d(out[size - 2], out[size - 1], p) >= 0) --size, ++ops;
+    while (size >= 2 && orient2d(out[size - 2], out[size - 1], p) * kTurn <= 0) --size, ++ops;
     out[size++] = p;
   }
   if (operations) *operations = ops;
   return size;
+}
+
+/// The upper hood of one strip (strip_chain with strict right turns).
+template <class T>
+WAGENER_HD inline index_t strip_upper_chain(const Point2<T>* in, index_t count, Point2<T>* out,
+                                            index_t* operations = nullptr) {
+  return strip_chain<-1>(in, count, out, operations);
 }
 
 }  // namespace wagener::core

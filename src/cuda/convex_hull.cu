@@ -149,6 +149,8 @@ __global__ void __launch_bounds__(kFilterThreads)
       const index_t i = base + u * kWarp + lane;
       if (i < n) p[u] = points[i];
     }
+    unsigned mask[kFilterUnroll];
+    int total = 0;
 #pragma unroll
     for (int u = 0; u < kFilterUnroll; ++u) {
       const index_t i = base + u * kWarp + lane;
@@ -161,15 +163,21 @@ __global__ void __launch_bounds__(kFilterThreads)
           keep = !poly.certainly_inside(px, py);
         }
       }
-      const unsigned mask = __ballot_sync(0xffffffffu, keep);
-      if (mask == 0) continue;
-      const int leader = __ffs(mask) - 1;
-      unsigned long long at = 0;
-      if (lane == leader) at = atomicAdd(count, static_cast<unsigned long long>(__popc(mask)));
-      at = __shfl_sync(0xffffffffu, at, leader);
-      if (keep) {
-        kept[at + __popc(mask & ((1u << lane) - 1))] = {p[u].x + T(0), p[u].y + T(0)};
+      mask[u] = __ballot_sync(0xffffffffu, keep);
+      total += __popc(mask[u]);
+    }
+    if (total == 0) continue;
+    // One reservation a warp a step for all its runs: where every point is kept (a circle), one per
+    // run made 8 M atomicAdds on the one counter for 2^28 points.
+    unsigned long long at = 0;
+    if (lane == 0) at = atomicAdd(count, static_cast<unsigned long long>(total));
+    at = __shfl_sync(0xffffffffu, at, 0);
+#pragma unroll
+    for (int u = 0; u < kFilterUnroll; ++u) {
+      if (mask[u] & (1u << lane)) {
+        kept[at + __popc(mask[u] & ((1u << lane) - 1))] = {p[u].x + T(0), p[u].y + T(0)};
       }
+      at += __popc(mask[u]);
     }
   }
 }
