@@ -353,16 +353,15 @@ TYPED_TEST(FilterPass, FullHullIsTheReferenceWithTheFilterForcedOnForcedOffAndAu
   }
 }
 
-// The filter off (or turned off by a hull-like input): the points split by the line from the
-// smallest to the largest point, each side sorted and chained on its share of the threads. Sizes
-// from one point to several slices a side, thread counts that split the sides unevenly.
+// The filter off (or turned off by a hull-like input): on one or two threads the points split by the
+// line from the smallest to the largest point, each side sorted and chained on its own thread; on
+// more, the slices sorted and merged, the chains merged by their bridges.
 TYPED_TEST(FilterPass, EveryPointKeptSplitsBySidesOnAnyThreadCount) {
   using T = TypeParam;
   const auto seed = testing::fresh_seed();
   SCOPED_TRACE("seed " + std::to_string(seed));
   std::mt19937_64 rng(seed);
   for (const auto& family : filter_families<T>()) {
-    // 420007 points on 6 threads: sides of three slices each, merged in two rounds, one odd.
     for (const std::size_t n : {1, 2, 3, 5, 300, 140009, 420007}) {
       const auto pts = family.make(n, rng);
       const auto reference = cpu::convex_hull_serial<T>(pts);

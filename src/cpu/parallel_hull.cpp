@@ -238,44 +238,15 @@ std::vector<Point2<T>> hull_of_sorted_parallel(std::span<const Point2<T>> sorted
   return hull_of_sorted_threads<T>(sorted, threads);
 }
 
-/// Sorts data[0..n) on `threads` threads: slices sorted at once, then merged pairwise between data
-/// and scratch (room for n). Returns whichever of the two holds the sorted points.
-template <class T>
-Point2<T>* sort_on_threads(Point2<T>* data, Point2<T>* scratch, std::size_t n, std::size_t threads) {
-  const auto less = [](const Point2<T>& a, const Point2<T>& b) { return lex_less(a, b); };
-  const std::size_t slices = detail::slice_count(n, threads, kMinPointsPerThread);
-  std::vector<std::size_t> cut(slices + 1);
-  for (std::size_t s = 0; s <= slices; ++s) cut[s] = detail::slice_begin(n, slices, s);
-  parallel_slices(slices, slices, [&](std::size_t s, std::size_t, std::size_t) {
-    std::sort(data + cut[s], data + cut[s + 1], less);
-  });
-  Point2<T>* from = data;
-  Point2<T>* to = scratch;
-  while (cut.size() > 2) {
-    const std::size_t runs = cut.size() - 1, pairs = runs / 2;
-    const std::size_t pieces = std::max<std::size_t>(1, threads / std::max<std::size_t>(pairs, 1));
-    parallel_slices(pairs, pairs, [&](std::size_t t, std::size_t, std::size_t) {
-      const std::span<const Point2<T>> a(from + cut[2 * t], cut[2 * t + 1] - cut[2 * t]);
-      const std::span<const Point2<T>> b(from + cut[2 * t + 1], cut[2 * t + 2] - cut[2 * t + 1]);
-      parallel_merge<T>(a, b, to + cut[2 * t], a.size() + b.size() >= kMinPointsPerThread ? pieces : 1);
-    });
-    if (runs % 2 == 1) std::copy(from + cut[runs - 1], from + cut[runs], to + cut[runs - 1]);
-    std::vector<std::size_t> merged;
-    for (std::size_t r = 0; r < runs; r += 2) merged.push_back(cut[r]);
-    merged.push_back(cut[runs]);
-    cut.swap(merged);
-    std::swap(from, to);
-  }
-  return from;
-}
-
-/// The hull when the filter keeps every point (a hull-like input such as a circle, or the filter
-/// turned off): the line from the smallest to the largest point splits the points once, as the GPU
-/// path does; the points on or above it hold every upper-chain vertex, those below it (with the two
-/// ends) every lower-chain vertex. Each side is sorted and chained in place on its own share of the
-/// threads, so no merge joins the two halves and each chain steps over its own side only. (Sorting
-/// every point and running both chains over all of them, through four fresh buffers of n points,
-/// took 0.22-0.30 s for a 10^6 circle on 2 cores, a third of it page faults.)
+/// The hull on one or two threads when the filter keeps every point (a hull-like input such as a
+/// circle, or the filter turned off): the line from the smallest to the largest point splits the
+/// points once, as the GPU path does; the points on or above it hold every upper-chain vertex, those
+/// below it (with the two ends) every lower-chain vertex. Each side is sorted and chained in place on
+/// its own thread, so no merge joins the two halves and each chain steps over its own side only.
+/// (Sorting every point and running both chains over all of them, through four fresh buffers of n
+/// points, took 0.22-0.30 s for a 10^6 circle on 2 cores, a third of it page faults.) On more
+/// threads the sorted slices' merges and the chains' bridges use them all: the 2^28 circle on 16
+/// cores took 7.75 s that way, 8.8-9.8 s with the sides split among the threads (bench/NOTES.md).
 template <class T>
 std::vector<Point2<T>> hull_by_sides(std::span<const Point2<T>> points, std::size_t threads,
                                      std::int64_t* survivors) {
@@ -341,44 +312,16 @@ std::vector<Point2<T>> hull_by_sides(std::span<const Point2<T>> points, std::siz
   });
   lower[l - 2] = lo;
   lower[l - 1] = hi;
-  // Each side on its share of the threads (in proportion to its points), sorted and chained.
-  const std::size_t upper_threads =
-      std::clamp<std::size_t>((threads * u + n / 2) / n, 1, std::max<std::size_t>(threads, 2) - 1);
-  const std::size_t lower_threads = std::max<std::size_t>(threads - std::min(threads, upper_threads), 1);
-  std::span<const Point2<T>> upper_chain, lower_chain;
-  std::unique_ptr<Point2<T>[], detail::FreeDeleter> upper_scratch, lower_scratch;
-  std::vector<Point2<T>> upper_copy, lower_copy;
-  const auto chain_side = [&](Point2<T>* side, std::size_t count, std::size_t side_threads, bool is_upper,
-                              std::unique_ptr<Point2<T>[], detail::FreeDeleter>& scratch,
-                              std::vector<Point2<T>>& copy, std::span<const Point2<T>>& chain) {
-    Point2<T>* sorted = side;
-    if (side_threads > 1 && count >= 2 * kMinPointsPerThread) {
-      scratch = detail::huge_page_array<Point2<T>>(count);
-      sorted = sort_on_threads(side, scratch.get(), count, side_threads);
-      // Many threads: the slices' chains merged by their bridges (parallel_chains.cpp).
-      const std::span<const Point2<T>> side_sorted(sorted, count);
-      if (is_upper) {
-        copy = upper_chain_parallel<T>(side_sorted, side_threads);
-      } else {
-        copy = core::lower_chain_by_reflection<T>(side_sorted, [&](std::span<const Point2<T>> reflected) {
-          return upper_chain_parallel<T>(reflected, side_threads);
-        });
-      }
-      chain = copy;
-      return;
-    }
-    std::sort(side, side + count, [](const Point2<T>& a, const Point2<T>& b) { return lex_less(a, b); });
-    const auto ci = static_cast<index_t>(count);
-    const index_t size =
-        is_upper ? core::strip_chain<-1>(side, ci, side) : core::strip_chain<+1>(side, ci, side);
-    chain = {side, static_cast<std::size_t>(size)};
-  };
+  // Each side on its own thread, sorted and chained in place.
+  std::span<const Point2<T>> chains[2];
   const auto run_side = [&](std::size_t side) {
-    if (side == 0) {
-      chain_side(upper, u, upper_threads, true, upper_scratch, upper_copy, upper_chain);
-    } else {
-      chain_side(lower, l, lower_threads, false, lower_scratch, lower_copy, lower_chain);
-    }
+    Point2<T>* first = side == 0 ? upper : lower;
+    const std::size_t count = side == 0 ? u : l;
+    std::sort(first, first + count, [](const Point2<T>& a, const Point2<T>& b) { return lex_less(a, b); });
+    const auto c = static_cast<index_t>(count);
+    const index_t size =
+        side == 0 ? core::strip_chain<-1>(first, c, first) : core::strip_chain<+1>(first, c, first);
+    chains[side] = {first, static_cast<std::size_t>(size)};
   };
   if (threads > 1) {
     parallel_slices(2, 2, [&](std::size_t side, std::size_t, std::size_t) { run_side(side); });
@@ -386,6 +329,7 @@ std::vector<Point2<T>> hull_by_sides(std::span<const Point2<T>> points, std::siz
     run_side(0);
     run_side(1);
   }
+  const std::span<const Point2<T>> upper_chain = chains[0], lower_chain = chains[1];
   // As core::join_chains, into one result: the lower chain, then the upper chain backwards without
   // its two ends (they are the lower chain's).
   const std::size_t inner_upper = upper_chain.size() > 2 ? upper_chain.size() - 2 : 0;
@@ -420,7 +364,7 @@ std::vector<Point2<T>> convex_hull_parallel(std::span<const Point2<T>> points, s
                            policy.kernel);
   }
 
-  if (!inner.enabled()) return hull_by_sides(points, threads, survivors);
+  if (!inner.enabled() && threads <= 2) return hull_by_sides(points, threads, survivors);
 
   // One pass: each slice's points that the polygon does not certify inside go to the slice's buffer.
   // A point with a NaN or infinite coordinate is never certified inside, so checking the survivors
@@ -428,12 +372,19 @@ std::vector<Point2<T>> convex_hull_parallel(std::span<const Point2<T>> points, s
   std::vector<Kept<T>> kept(threads);
   parallel_slices(n, threads, [&](std::size_t t, std::size_t begin, std::size_t end) {
     Kept<T>& k = kept[t];
-    const InnerPolygonView view = inner.view();
-    k.make_room(std::max(kFilterChunk, (end - begin) / kFirstKeptFraction));
-    for (std::size_t chunk = begin; chunk < end; chunk += kFilterChunk) {
-      const std::size_t len = std::min(kFilterChunk, end - chunk);
-      k.make_room(len);
-      k.size += keep_uncertified(view, points.data() + chunk, len, k.buffer.get() + k.size, policy.kernel);
+    if (inner.enabled()) {
+      const InnerPolygonView view = inner.view();
+      k.make_room(std::max(kFilterChunk, (end - begin) / kFirstKeptFraction));
+      for (std::size_t chunk = begin; chunk < end; chunk += kFilterChunk) {
+        const std::size_t len = std::min(kFilterChunk, end - chunk);
+        k.make_room(len);
+        k.size += keep_uncertified(view, points.data() + chunk, len, k.buffer.get() + k.size, policy.kernel);
+      }
+    } else {
+      k.make_room(end - begin);
+      std::copy(points.begin() + static_cast<std::ptrdiff_t>(begin),
+                points.begin() + static_cast<std::ptrdiff_t>(end), k.buffer.get());
+      k.size = end - begin;
     }
     Point2<T>* out = k.buffer.get();
     const std::size_t m = k.size;
@@ -449,11 +400,11 @@ std::vector<Point2<T>> convex_hull_parallel(std::span<const Point2<T>> points, s
       }
     }
     // Few survivors are hulled together below, unsorted.
-    if (m <= kFewSurvivors / threads) return;
+    if (inner.enabled() && m <= kFewSurvivors / threads) return;
     sort_kept(k);
   });
   std::size_t total = 0;
-  bool few = true;
+  bool few = inner.enabled();
   for (const auto& k : kept) {
     if (k.first_non_finite >= 0) {
       throw input_error("point " + std::to_string(k.first_non_finite) + " is not finite");
