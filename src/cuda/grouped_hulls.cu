@@ -1,7 +1,8 @@
 // Grouped hulls on the device: one pipeline for all the groups, never a launch per group.
 //  1. hull_small_groups: a warp per group reads the group's points (coalesced), checks them, finds
 //     the eight extreme points (src/core/small_hull.hpp), compacts the points the extreme polygon
-//     cannot discard into shared memory, and one lane sorts them and runs the monotone chain there;
+//     cannot discard into shared memory, sorts them by rank across the warp, and one lane runs the
+//     monotone chain there;
 //     the warp writes the hull into the group's own range of a scratch array. A group too large for
 //     this (more points than kWarpGroupPoints, or more survivors than kWarpSurvivors) is deferred.
 //  2. Deferred groups, listed by the kernel: the large ones on the device's single-hull pipeline
@@ -130,14 +131,21 @@ __global__ void hull_small_groups(const Point2<T>* points, const std::int64_t* o
     return;
   }
   __syncwarp();
+  // Sorted by rank across the warp: each survivor's place is the number of survivors less than it
+  // (all keys differ: the index breaks ties), m steps of broadcast reads a lane. Lane 0 alone,
+  // sorting by insertion and chaining, issued about 70 % of the kernel's warp instructions with one
+  // thread active (ncu, bench/NOTES.md).
+  for (int i = lane; i < m; i += kWarp) {
+    const Keyed<T> e = kept[i];
+    int rank = 0;
+    for (int j = 0; j < m; ++j) rank += keyed_less(kept[j], e) ? 1 : 0;
+    chain[rank] = e;
+  }
+  __syncwarp();
+  for (int i = lane; i < m; i += kWarp) kept[i] = chain[i];
+  __syncwarp();
   int k = 0;
   if (lane == 0) {
-    for (int i = 1; i < m; ++i) {  // insertion sort: a few dozen survivors
-      const Keyed<T> e = kept[i];
-      int j = i;
-      for (; j > 0 && keyed_less(e, kept[j - 1]); --j) kept[j] = kept[j - 1];
-      kept[j] = e;
-    }
     k = core::chain_sorted(kept, m, chain, part, [](const Keyed<T>& e) -> const Point2<T>& { return e.p; });
     counts[g] = k;
   }
