@@ -1,0 +1,89 @@
+// lex_ranks(): for each chunk of points i (eight lanes with AVX-512, four with AVX2, one in the
+// scalar loop), every point j is broadcast and compared with all lanes at once; a lane's count grows
+// where j comes first. The vector kernels are chosen at run time, as in filter_pass.cpp, so the
+// library needs no -march flag.
+#include "cpu/lex_ranks.hpp"
+
+#include <cstdint>
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define WAGENER_X86_LEX_RANKS 1
+#endif
+
+namespace wagener::cpu {
+namespace {
+
+void ranks_scalar(const double* x, const double* y, std::uint32_t n, std::uint32_t* rank) {
+  for (std::uint32_t i = 0; i < n; ++i) {
+    std::uint32_t r = 0;
+    for (std::uint32_t j = 0; j < n; ++j) {
+      // j comes first: smaller x, or equal x and (smaller y, or equal y and j < i).
+      r += (x[j] < x[i]) | ((x[j] == x[i]) & ((y[j] < y[i]) | ((y[j] == y[i]) & (j < i))));
+    }
+    rank[i] = r;
+  }
+}
+
+#if defined(WAGENER_X86_LEX_RANKS)
+[[gnu::target("avx512f,avx512dq")]] void ranks_avx512(const double* x, const double* y, std::uint32_t n,
+                                                      std::uint32_t* rank) {
+  const __m512i one = _mm512_set1_epi64(1);
+  for (std::uint32_t first = 0; first < n; first += 8) {
+    // Lanes past n load zeros (masked loads do not touch memory there) and are not stored.
+    const auto lanes = static_cast<__mmask8>(n - first >= 8 ? 0xffu : (1u << (n - first)) - 1u);
+    const __m512d xi = _mm512_maskz_loadu_pd(lanes, x + first), yi = _mm512_maskz_loadu_pd(lanes, y + first);
+    __m512i r = _mm512_setzero_si512();
+    for (std::uint32_t j = 0; j < n; ++j) {
+      const __m512d xj = _mm512_set1_pd(x[j]), yj = _mm512_set1_pd(y[j]);
+      // Lane l holds point first + l; bit l of `later` says first + l > j (n <= 32, so j + 1 <= 32).
+      const auto later = static_cast<__mmask8>((~std::uint64_t{0} << (j + 1)) >> first);
+      __mmask8 before =
+          _mm512_mask_cmp_pd_mask(later, yj, yi, _CMP_EQ_OQ) | _mm512_cmp_pd_mask(yj, yi, _CMP_LT_OQ);
+      before = _mm512_mask_cmp_pd_mask(before, xj, xi, _CMP_EQ_OQ) | _mm512_cmp_pd_mask(xj, xi, _CMP_LT_OQ);
+      r = _mm512_mask_add_epi64(r, before, r, one);
+    }
+    _mm512_mask_cvtepi64_storeu_epi32(rank + first, lanes, r);
+  }
+}
+
+[[gnu::target("avx2")]] void ranks_avx2(const double* x, const double* y, std::uint32_t n,
+                                        std::uint32_t* rank) {
+  const __m256i lane = _mm256_setr_epi64x(0, 1, 2, 3);
+  for (std::uint32_t first = 0; first < n; first += 4) {
+    const __m256i lanes = _mm256_cmpgt_epi64(_mm256_set1_epi64x(n - first), lane);
+    const __m256d xi = _mm256_maskload_pd(x + first, lanes), yi = _mm256_maskload_pd(y + first, lanes);
+    const __m256i index = _mm256_add_epi64(lane, _mm256_set1_epi64x(first));
+    __m256i r = _mm256_setzero_si256();
+    for (std::uint32_t j = 0; j < n; ++j) {
+      const __m256d xj = _mm256_set1_pd(x[j]), yj = _mm256_set1_pd(y[j]);
+      const __m256d later = _mm256_castsi256_pd(_mm256_cmpgt_epi64(index, _mm256_set1_epi64x(j)));
+      __m256d before = _mm256_or_pd(_mm256_and_pd(later, _mm256_cmp_pd(yj, yi, _CMP_EQ_OQ)),
+                                    _mm256_cmp_pd(yj, yi, _CMP_LT_OQ));
+      before = _mm256_or_pd(_mm256_and_pd(before, _mm256_cmp_pd(xj, xi, _CMP_EQ_OQ)),
+                            _mm256_cmp_pd(xj, xi, _CMP_LT_OQ));
+      r = _mm256_sub_epi64(r, _mm256_castpd_si256(before));  // a true lane is -1
+    }
+    // The low halves of the four 64-bit counts, then only the lanes below n.
+    const __m256i low = _mm256_permutevar8x32_epi32(r, _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6));
+    const __m256i store = _mm256_permutevar8x32_epi32(lanes, _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6));
+    _mm_maskstore_epi32(reinterpret_cast<int*>(rank + first), _mm256_castsi256_si128(store),
+                        _mm256_castsi256_si128(low));
+  }
+}
+#endif
+
+}  // namespace
+
+void lex_ranks(const double* x, const double* y, std::uint32_t n, std::uint32_t* rank, FilterKernel kernel) {
+  if (kernel == FilterKernel::widest) kernel = widest_filter_kernel();
+  switch (kernel) {
+#if defined(WAGENER_X86_LEX_RANKS)
+    case FilterKernel::avx512: return ranks_avx512(x, y, n, rank);
+    case FilterKernel::avx2: return ranks_avx2(x, y, n, rank);
+#endif
+    default: return ranks_scalar(x, y, n, rank);
+  }
+}
+
+}  // namespace wagener::cpu
