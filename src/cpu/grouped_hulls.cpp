@@ -50,15 +50,16 @@ Keyed<T> make_element(const Point2<T>& p, std::uint32_t index, std::type_identit
   return {p, index};
 }
 
+// lex_less() and its keyed form without short-circuits: the search for the smallest and largest
+// survivors compiled them to branches on unpredictable comparisons (about five mispredictions a group
+// in valgrind's branch simulation).
 template <class T>
 bool element_less(const Point2<T>& a, const Point2<T>& b) {
-  return lex_less(a, b);
+  return (a.x < b.x) | ((a.x == b.x) & (a.y < b.y));
 }
 template <class T>
 bool element_less(const Keyed<T>& a, const Keyed<T>& b) {
-  if (a.p.x != b.p.x) return a.p.x < b.p.x;
-  if (a.p.y != b.p.y) return a.p.y < b.p.y;
-  return a.index < b.index;
+  return (a.p.x < b.p.x) | ((a.p.x == b.p.x) & ((a.p.y < b.p.y) | ((a.p.y == b.p.y) & (a.index < b.index))));
 }
 
 // Up to this many survivors an insertion sort beats std::sort's set-up (a 100-point disk leaves
@@ -79,15 +80,17 @@ void sort_elements(Element* first, std::uint32_t m) {
 
 /// orient2d(p, q, r), with orient2d_certified()'s filter (the same bound, the same operations) taken
 /// without a branch on the sign: which side of the line a survivor lies on is unpredictable, whether
-/// the filter is certain is not (it is not for p and q themselves, and then orient2d decides).
-inline int side_of_line(double px, double py, double qx, double qy, double rx, double ry) {
+/// the filter is certain is not. `on_line` says r is known to lie on the line (it is p or q): 0
+/// without orient2d's exact fallback, which the filter would otherwise take, and without a branch.
+[[gnu::always_inline]] inline int side_of_line(double px, double py, double qx, double qy, double rx,
+                                               double ry, bool on_line = false) {
   constexpr double kErrBound = (3.0 + 16.0 * 0x1p-53) * 0x1p-53, kMinSafe = 0x1p-900;
   const double left = (px - rx) * (qy - ry), right = (py - ry) * (qx - rx);
   const double det = left - right, sum = std::fabs(left) + std::fabs(right), bound = kErrBound * sum;
   const int side = (det > bound) - (-det > bound);
-  if ((side == 0) | !(sum >= kMinSafe)) [[unlikely]]
+  if (((side == 0) | !(sum >= kMinSafe)) & !on_line) [[unlikely]]
     return orient2d(px, py, qx, qy, rx, ry);
-  return side;
+  return on_line ? 0 : side;
 }
 
 /// Scratch for hull_by_halves(), each array of at least m elements (doubles and ranks: m).
@@ -144,7 +147,7 @@ int hull_by_halves(const Element* elements, std::uint32_t m, const Halves<Elemen
     const auto rx = static_cast<double>(r.x), ry = static_cast<double>(r.y);
     // P and Q lie on their own line: orient2d's filter cannot certify a zero, and its exact fallback
     // would be the dearest step of the partition (1% of the grouped hulls' time).
-    const int side = (i == lo) | (i == hi) ? 0 : side_of_line(p.x, p.y, q.x, q.y, rx, ry);
+    const int side = side_of_line(p.x, p.y, q.x, q.y, rx, ry, (i == lo) | (i == hi));
     h.unsorted[0][n_below] = elements[i];
     h.x[0][n_below] = rx;
     h.y[0][n_below] = ry;

@@ -4,6 +4,7 @@
 // library needs no -march flag.
 #include "cpu/lex_ranks.hpp"
 
+#include <algorithm>
 #include <cstdint>
 
 #if defined(__x86_64__) && defined(__GNUC__)
@@ -26,24 +27,46 @@ void ranks_scalar(const double* x, const double* y, std::uint32_t n, std::uint32
 }
 
 #if defined(WAGENER_X86_LEX_RANKS)
+/// Lanes [first, first + 8) of the 32-bit lane mask `valid`, as a mask of eight.
+inline __mmask8 lanes_from(std::uint32_t valid, std::uint32_t first) {
+  return static_cast<__mmask8>(valid >> first);
+}
+
 [[gnu::target("avx512f,avx512dq")]] void ranks_avx512(const double* x, const double* y, std::uint32_t n,
                                                       std::uint32_t* rank) {
   const __m512i one = _mm512_set1_epi64(1);
-  for (std::uint32_t first = 0; first < n; first += 8) {
+  // Bit i: point i exists (n <= 32).
+  const auto valid = static_cast<std::uint32_t>((std::uint64_t{1} << n) - 1);
+  // Sixteen points i per pass over the points j: a typical half (9-16 points) takes one pass, so the
+  // broadcasts and the loop's one mispredicted exit are shared by both vectors of lanes.
+  for (std::uint32_t first = 0; first < n; first += 16) {
     // Lanes past n load zeros (masked loads do not touch memory there) and are not stored.
-    const auto lanes = static_cast<__mmask8>(n - first >= 8 ? 0xffu : (1u << (n - first)) - 1u);
-    const __m512d xi = _mm512_maskz_loadu_pd(lanes, x + first), yi = _mm512_maskz_loadu_pd(lanes, y + first);
-    __m512i r = _mm512_setzero_si512();
+    const __mmask8 lanes0 = lanes_from(valid, first), lanes1 = lanes_from(valid, first + 8);
+    const __m512d xi0 = _mm512_maskz_loadu_pd(lanes0, x + first),
+                  yi0 = _mm512_maskz_loadu_pd(lanes0, y + first);
+    // The second vector's address stays within the arrays (one past the end) when it has no lanes.
+    const std::uint32_t second = std::min(first + 8, n);
+    const __m512d xi1 = _mm512_maskz_loadu_pd(lanes1, x + second),
+                  yi1 = _mm512_maskz_loadu_pd(lanes1, y + second);
+    __m512i r0 = _mm512_setzero_si512(), r1 = _mm512_setzero_si512();
     for (std::uint32_t j = 0; j < n; ++j) {
       const __m512d xj = _mm512_set1_pd(x[j]), yj = _mm512_set1_pd(y[j]);
-      // Lane l holds point first + l; bit l of `later` says first + l > j (n <= 32, so j + 1 <= 32).
-      const auto later = static_cast<__mmask8>((~std::uint64_t{0} << (j + 1)) >> first);
-      __mmask8 before =
-          _mm512_mask_cmp_pd_mask(later, yj, yi, _CMP_EQ_OQ) | _mm512_cmp_pd_mask(yj, yi, _CMP_LT_OQ);
-      before = _mm512_mask_cmp_pd_mask(before, xj, xi, _CMP_EQ_OQ) | _mm512_cmp_pd_mask(xj, xi, _CMP_LT_OQ);
-      r = _mm512_mask_add_epi64(r, before, r, one);
+      // Bit l of `later` says point first + l comes after j (j + 1 <= 32).
+      const std::uint64_t later = (~std::uint64_t{0} << (j + 1)) >> first;
+      // j comes first: smaller x, or equal x and (smaller y, or equal y and j earlier).
+      __mmask8 before0 = _mm512_mask_cmp_pd_mask(static_cast<__mmask8>(later), yj, yi0, _CMP_EQ_OQ) |
+                         _mm512_cmp_pd_mask(yj, yi0, _CMP_LT_OQ);
+      before0 =
+          _mm512_mask_cmp_pd_mask(before0, xj, xi0, _CMP_EQ_OQ) | _mm512_cmp_pd_mask(xj, xi0, _CMP_LT_OQ);
+      __mmask8 before1 = _mm512_mask_cmp_pd_mask(static_cast<__mmask8>(later >> 8), yj, yi1, _CMP_EQ_OQ) |
+                         _mm512_cmp_pd_mask(yj, yi1, _CMP_LT_OQ);
+      before1 =
+          _mm512_mask_cmp_pd_mask(before1, xj, xi1, _CMP_EQ_OQ) | _mm512_cmp_pd_mask(xj, xi1, _CMP_LT_OQ);
+      r0 = _mm512_mask_add_epi64(r0, before0, r0, one);
+      r1 = _mm512_mask_add_epi64(r1, before1, r1, one);
     }
-    _mm512_mask_cvtepi64_storeu_epi32(rank + first, lanes, r);
+    _mm512_mask_cvtepi64_storeu_epi32(rank + first, lanes0, r0);
+    _mm512_mask_cvtepi64_storeu_epi32(rank + second, lanes1, r1);
   }
 }
 

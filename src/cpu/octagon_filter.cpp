@@ -88,24 +88,36 @@ GroupExtremes finish_extremes(const RunningExtremes& r) {
   return e;
 }
 
-/// The vector kernels' lanes each hold the extremes of their own points (with the lane's point
-/// indices as doubles, exact below 2^53): the best value of all lanes, and among equal values the
-/// smallest index, is the first occurrence the scalar loop finds.
-void reduce_lanes(const double* value, const double* at, int lanes, bool lower, double& best,
-                  std::uint32_t& best_at) {
-  double b = value[0], b_at = at[0];
-  for (int l = 1; l < lanes; ++l) {
-    // Selects: which lane wins is unpredictable.
-    const bool better = (lower ? value[l] < b : value[l] > b) | ((value[l] == b) & (at[l] < b_at));
-    b = better ? value[l] : b;
-    b_at = better ? at[l] : b_at;
-  }
-  best = b;
-  best_at = static_cast<std::uint32_t>(b_at);
-}
-
 #if defined(WAGENER_X86_OCTAGON)
 #define WAGENER_AVX2 [[gnu::target("avx2"), gnu::always_inline]] inline
+
+// The vector kernels' lanes each hold the extremes of their own points (with the lane's point
+// indices as doubles, exact below 2^53): the best value of all lanes, and among equal values the
+// smallest index, is the first occurrence the scalar loop finds. Reduced by shuffles, with no branch:
+// a scalar loop over the lanes compiled to branches on which lane wins, about ten mispredictions a
+// group (valgrind's branch simulation).
+
+/// A lane's point index as an index; 0 for what no lane holds (no tie when a NaN won: the group is
+/// then rejected as not finite), rather than a conversion out of range.
+inline std::uint32_t lane_index(double at) {
+  return at < 4294967296.0 ? static_cast<std::uint32_t>(at) : 0u;
+}
+
+/// The least (or greatest) of v's four lanes.
+WAGENER_AVX2 double reduce4(__m256d v, bool lower) {
+  __m256d swapped = _mm256_permute2f128_pd(v, v, 1);
+  v = lower ? _mm256_min_pd(v, swapped) : _mm256_max_pd(v, swapped);
+  swapped = _mm256_permute_pd(v, 0b0101);
+  v = lower ? _mm256_min_pd(v, swapped) : _mm256_max_pd(v, swapped);
+  return _mm256_cvtsd_f64(v);
+}
+
+WAGENER_AVX2 void reduce_lanes4(__m256d value, __m256d at, bool lower, double& best, std::uint32_t& best_at) {
+  best = reduce4(value, lower);
+  const __m256d ties = _mm256_cmp_pd(value, _mm256_set1_pd(best), _CMP_EQ_OQ);
+  const __m256d tied_at = _mm256_blendv_pd(_mm256_set1_pd(std::numeric_limits<double>::infinity()), at, ties);
+  best_at = lane_index(reduce4(tied_at, true));
+}
 
 /// Bit j set when point j of p[0, 4) is not certified inside.
 template <class T>
@@ -156,12 +168,9 @@ template <class T>
         hi_at[k] = _mm256_blendv_pd(hi_at[k], at, higher);
       }
     }
-    alignas(32) double value[4], where[4];
     for (int k = 0; k < 4; ++k) {
-      _mm256_store_pd(value, lo[k]), _mm256_store_pd(where, lo_at[k]);
-      reduce_lanes(value, where, 4, true, r.lo[k], r.lo_at[k]);
-      _mm256_store_pd(value, hi[k]), _mm256_store_pd(where, hi_at[k]);
-      reduce_lanes(value, where, 4, false, r.hi[k], r.hi_at[k]);
+      reduce_lanes4(lo[k], lo_at[k], true, r.lo[k], r.lo_at[k]);
+      reduce_lanes4(hi[k], hi_at[k], false, r.hi[k], r.hi_at[k]);
     }
     r.finite = _mm256_movemask_pd(finite) == 0xf;
   }
@@ -181,6 +190,28 @@ template <class T>
 }
 
 #define WAGENER_AVX512 [[gnu::target("avx512f,avx512dq"), gnu::always_inline]] inline
+
+/// The lane-wise least (or greatest) of a and b. The zero-masked forms with a full mask: GCC 12's
+/// unmasked ones (and _mm512_reduce_min_pd) trip -Wmaybe-uninitialized on their undefined source.
+WAGENER_AVX512 __m512d best_of8(__m512d a, __m512d b, bool lower) {
+  return lower ? _mm512_maskz_min_pd(0xff, a, b) : _mm512_maskz_max_pd(0xff, a, b);
+}
+
+/// The least (or greatest) of v's eight lanes.
+WAGENER_AVX512 double reduce8(__m512d v, bool lower) {
+  v = best_of8(v, _mm512_maskz_shuffle_f64x2(0xff, v, v, 0b01001110), lower);  // the 256-bit halves
+  v = best_of8(v, _mm512_maskz_shuffle_f64x2(0xff, v, v, 0b10110001), lower);  // 128-bit quarters
+  v = best_of8(v, _mm512_maskz_permute_pd(0xff, v, 0x55), lower);              // lanes of a quarter
+  return _mm512_cvtsd_f64(v);
+}
+
+WAGENER_AVX512 void reduce_lanes8(__m512d value, __m512d at, bool lower, double& best,
+                                  std::uint32_t& best_at) {
+  best = reduce8(value, lower);
+  const __mmask8 ties = _mm512_cmp_pd_mask(value, _mm512_set1_pd(best), _CMP_EQ_OQ);
+  best_at = lane_index(
+      reduce8(_mm512_mask_blend_pd(ties, _mm512_set1_pd(std::numeric_limits<double>::infinity()), at), true));
+}
 
 template <class T>
 WAGENER_AVX512 std::uint32_t outside8(const OctagonFilter& f, const Point2<T>* p) {
@@ -227,12 +258,9 @@ template <class T>
         hi_at[k] = _mm512_mask_mov_pd(hi_at[k], higher, at);
       }
     }
-    alignas(64) double value[8], where[8];
     for (int k = 0; k < 4; ++k) {
-      _mm512_store_pd(value, lo[k]), _mm512_store_pd(where, lo_at[k]);
-      reduce_lanes(value, where, 8, true, r.lo[k], r.lo_at[k]);
-      _mm512_store_pd(value, hi[k]), _mm512_store_pd(where, hi_at[k]);
-      reduce_lanes(value, where, 8, false, r.hi[k], r.hi_at[k]);
+      reduce_lanes8(lo[k], lo_at[k], true, r.lo[k], r.lo_at[k]);
+      reduce_lanes8(hi[k], hi_at[k], false, r.hi[k], r.hi_at[k]);
     }
     r.finite = finite == 0xff;
   }
