@@ -88,9 +88,11 @@ void sort_elements(Element* first, std::uint32_t m) {
   const double left = (px - rx) * (qy - ry), right = (py - ry) * (qx - rx);
   const double det = left - right, sum = std::fabs(left) + std::fabs(right), bound = kErrBound * sum;
   const int side = (det > bound) - (-det > bound);
-  if (((side == 0) | !(sum >= kMinSafe)) & !on_line) [[unlikely]]
+  // One comparison of integers, so that the compiler makes one branch (taken only where orient2d must
+  // decide), not a first one on side == 0, mispredicted at p and q.
+  if (static_cast<int>((side == 0) | !(sum >= kMinSafe)) > static_cast<int>(on_line)) [[unlikely]]
     return orient2d(px, py, qx, qy, rx, ry);
-  return on_line ? 0 : side;
+  return side & -static_cast<int>(!on_line);  // 0 on the line; a mask, as `on_line ? 0 : side` branched
 }
 
 /// Scratch for hull_by_halves(), each array of at least m elements (doubles and ranks: m).
@@ -135,8 +137,9 @@ int hull_by_halves(const Element* elements, std::uint32_t m, const Halves<Elemen
   };
   std::uint32_t lo = 0, hi = 0;
   for (std::uint32_t i = 1; i < m; ++i) {
-    lo = element_less(elements[i], elements[lo]) ? i : lo;
-    hi = element_less(elements[hi], elements[i]) ? i : hi;
+    // Selects by masks: GCC turned `less ? i : lo` into an unpredictable branch.
+    lo ^= (lo ^ i) & -static_cast<std::uint32_t>(element_less(elements[i], elements[lo]));
+    hi ^= (hi ^ i) & -static_cast<std::uint32_t>(element_less(elements[hi], elements[i]));
   }
   const Point2<double> p{static_cast<double>(point(elements[lo]).x),
                          static_cast<double>(point(elements[lo]).y)},

@@ -1,7 +1,7 @@
-// lex_ranks(): for each chunk of points i (eight lanes with AVX-512, four with AVX2, one in the
-// scalar loop), every point j is broadcast and compared with all lanes at once; a lane's count grows
-// where j comes first. The vector kernels are chosen at run time, as in filter_pass.cpp, so the
-// library needs no -march flag.
+// lex_ranks(): for sixteen points i at a time (two vectors of eight lanes with AVX-512, four of four
+// with AVX2, one point in the scalar loop), every point j is broadcast and compared with all lanes; a
+// lane's count grows where j comes first. The vector kernels are chosen at run time, as in
+// filter_pass.cpp, so the library needs no -march flag.
 #include "cpu/lex_ranks.hpp"
 
 #include <algorithm>
@@ -70,28 +70,51 @@ inline __mmask8 lanes_from(std::uint32_t valid, std::uint32_t first) {
   }
 }
 
+/// One vector of four points i against point j (broadcast in xj, yj): the counts r grow where j comes
+/// first; `index` holds the lanes' i.
+[[gnu::target("avx2"), gnu::always_inline]] inline __m256i count4(__m256d xj, __m256d yj, __m256i j,
+                                                                  __m256d xi, __m256d yi, __m256i index,
+                                                                  __m256i r) {
+  const __m256d later = _mm256_castsi256_pd(_mm256_cmpgt_epi64(index, j));
+  __m256d before = _mm256_or_pd(_mm256_and_pd(later, _mm256_cmp_pd(yj, yi, _CMP_EQ_OQ)),
+                                _mm256_cmp_pd(yj, yi, _CMP_LT_OQ));
+  before = _mm256_or_pd(_mm256_and_pd(before, _mm256_cmp_pd(xj, xi, _CMP_EQ_OQ)),
+                        _mm256_cmp_pd(xj, xi, _CMP_LT_OQ));
+  return _mm256_sub_epi64(r, _mm256_castpd_si256(before));  // a true lane is -1
+}
+
+/// Stores the lanes of r (64-bit counts) whose `lanes` are set, as 32-bit ranks.
+[[gnu::target("avx2"), gnu::always_inline]] inline void store4(std::uint32_t* rank, __m256i lanes,
+                                                               __m256i r) {
+  const __m256i low_halves = _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6);
+  _mm_maskstore_epi32(reinterpret_cast<int*>(rank),
+                      _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(lanes, low_halves)),
+                      _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(r, low_halves)));
+}
+
 [[gnu::target("avx2")]] void ranks_avx2(const double* x, const double* y, std::uint32_t n,
                                         std::uint32_t* rank) {
   const __m256i lane = _mm256_setr_epi64x(0, 1, 2, 3);
-  for (std::uint32_t first = 0; first < n; first += 4) {
-    const __m256i lanes = _mm256_cmpgt_epi64(_mm256_set1_epi64x(n - first), lane);
-    const __m256d xi = _mm256_maskload_pd(x + first, lanes), yi = _mm256_maskload_pd(y + first, lanes);
-    const __m256i index = _mm256_add_epi64(lane, _mm256_set1_epi64x(first));
-    __m256i r = _mm256_setzero_si256();
+  // Sixteen points i (four vectors) per pass over the points j, as in ranks_avx512.
+  for (std::uint32_t first = 0; first < n; first += 16) {
+    __m256i index[4], lanes[4], r[4];
+    __m256d xi[4], yi[4];
+    std::uint32_t at[4];
+    for (int v = 0; v < 4; ++v) {
+      // A vector with no point keeps its address within the arrays (one past the end).
+      at[v] = std::min(first + 4 * static_cast<std::uint32_t>(v), n);
+      index[v] = _mm256_add_epi64(lane, _mm256_set1_epi64x(first + 4 * v));
+      lanes[v] = _mm256_cmpgt_epi64(_mm256_set1_epi64x(n), index[v]);
+      xi[v] = _mm256_maskload_pd(x + at[v], lanes[v]);
+      yi[v] = _mm256_maskload_pd(y + at[v], lanes[v]);
+      r[v] = _mm256_setzero_si256();
+    }
     for (std::uint32_t j = 0; j < n; ++j) {
       const __m256d xj = _mm256_set1_pd(x[j]), yj = _mm256_set1_pd(y[j]);
-      const __m256d later = _mm256_castsi256_pd(_mm256_cmpgt_epi64(index, _mm256_set1_epi64x(j)));
-      __m256d before = _mm256_or_pd(_mm256_and_pd(later, _mm256_cmp_pd(yj, yi, _CMP_EQ_OQ)),
-                                    _mm256_cmp_pd(yj, yi, _CMP_LT_OQ));
-      before = _mm256_or_pd(_mm256_and_pd(before, _mm256_cmp_pd(xj, xi, _CMP_EQ_OQ)),
-                            _mm256_cmp_pd(xj, xi, _CMP_LT_OQ));
-      r = _mm256_sub_epi64(r, _mm256_castpd_si256(before));  // a true lane is -1
+      const __m256i jj = _mm256_set1_epi64x(j);
+      for (int v = 0; v < 4; ++v) r[v] = count4(xj, yj, jj, xi[v], yi[v], index[v], r[v]);
     }
-    // The low halves of the four 64-bit counts, then only the lanes below n.
-    const __m256i low = _mm256_permutevar8x32_epi32(r, _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6));
-    const __m256i store = _mm256_permutevar8x32_epi32(lanes, _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6));
-    _mm_maskstore_epi32(reinterpret_cast<int*>(rank + first), _mm256_castsi256_si128(store),
-                        _mm256_castsi256_si128(low));
+    for (int v = 0; v < 4; ++v) store4(rank + at[v], lanes[v], r[v]);
   }
 }
 #endif
