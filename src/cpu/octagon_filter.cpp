@@ -5,6 +5,7 @@
 // points.
 #include "cpu/octagon_filter.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -146,16 +147,20 @@ template <class T>
     __m256d x, y;
     simd::load_xy4(group, x, y);
     __m256d at = _mm256_setr_pd(0, 2, 1, 3);
-    const __m256d four = _mm256_set1_pd(4), largest = _mm256_set1_pd(std::numeric_limits<double>::max()),
+    const __m256d largest = _mm256_set1_pd(std::numeric_limits<double>::max()),
                   magnitude = _mm256_castsi256_pd(_mm256_set1_epi64x(0x7fffffffffffffff));
     __m256d lo[4] = {x, _mm256_add_pd(x, y), y, _mm256_sub_pd(y, x)};
     __m256d hi[4] = {lo[0], lo[1], lo[2], lo[3]}, lo_at[4] = {at, at, at, at}, hi_at[4] = {at, at, at, at};
     // NaN and infinity fail the ordered comparison |c| <= max.
     __m256d finite = _mm256_and_pd(_mm256_cmp_pd(_mm256_and_pd(x, magnitude), largest, _CMP_LE_OQ),
                                    _mm256_cmp_pd(_mm256_and_pd(y, magnitude), largest, _CMP_LE_OQ));
-    for (i = 4; i + 4 <= n; i += 4) {
-      simd::load_xy4(group + i, x, y);
-      at = _mm256_add_pd(at, four);
+    const __m256d first_at = at;
+    // The last block ends at n, overlapping the one before: a point seen twice changes no lane's first
+    // extreme (a lane keeps its first of equal keys, and it is the same point and index).
+    for (i = 4; i < n; i += 4) {
+      const std::uint32_t start = std::min(i, n - 4);
+      simd::load_xy4(group + start, x, y);
+      at = _mm256_add_pd(first_at, _mm256_set1_pd(start));
       finite = _mm256_and_pd(finite, _mm256_cmp_pd(_mm256_and_pd(x, magnitude), largest, _CMP_LE_OQ));
       finite = _mm256_and_pd(finite, _mm256_cmp_pd(_mm256_and_pd(y, magnitude), largest, _CMP_LE_OQ));
       const __m256d keys[4] = {x, _mm256_add_pd(x, y), y, _mm256_sub_pd(y, x)};
@@ -237,15 +242,18 @@ template <class T>
     __m512d x, y;
     simd::load_xy8(group, x, y);
     __m512d at = _mm512_setr_pd(0, 1, 2, 3, 4, 5, 6, 7);
-    const __m512d eight = _mm512_set1_pd(8), largest = _mm512_set1_pd(std::numeric_limits<double>::max());
+    const __m512d largest = _mm512_set1_pd(std::numeric_limits<double>::max());
     __m512d lo[4] = {x, _mm512_add_pd(x, y), y, _mm512_sub_pd(y, x)};
     __m512d hi[4] = {lo[0], lo[1], lo[2], lo[3]}, lo_at[4] = {at, at, at, at}, hi_at[4] = {at, at, at, at};
     // NaN and infinity fail the ordered comparison |c| <= max.
     __mmask8 finite = _mm512_cmp_pd_mask(_mm512_abs_pd(x), largest, _CMP_LE_OQ) &
                       _mm512_cmp_pd_mask(_mm512_abs_pd(y), largest, _CMP_LE_OQ);
-    for (i = 8; i + 8 <= n; i += 8) {
-      simd::load_xy8(group + i, x, y);
-      at = _mm512_add_pd(at, eight);
+    const __m512d first_at = at;
+    // The last block ends at n, overlapping the one before, as in extremes_avx2.
+    for (i = 8; i < n; i += 8) {
+      const std::uint32_t start = std::min(i, n - 8);
+      simd::load_xy8(group + start, x, y);
+      at = _mm512_add_pd(first_at, _mm512_set1_pd(start));
       finite = static_cast<__mmask8>(finite & _mm512_cmp_pd_mask(_mm512_abs_pd(x), largest, _CMP_LE_OQ) &
                                      _mm512_cmp_pd_mask(_mm512_abs_pd(y), largest, _CMP_LE_OQ));
       const __m512d keys[4] = {x, _mm512_add_pd(x, y), y, _mm512_sub_pd(y, x)};
