@@ -1,6 +1,6 @@
 // Grouped hulls on the CPU: contiguous runs of groups, one per core, balanced by points; in each
-// group the extreme-polygon filter, a sort of the survivors and the monotone chain
-// (src/core/small_hull.hpp), all in a scratch buffer reused from group to group.
+// group the octagon filter, the survivors split by the line through their extremes, each half sorted
+// (by counted ranks, cpu/lex_ranks.hpp) and chained, all in scratch buffers reused from group to group.
 #include "cpu/grouped_hulls.hpp"
 
 #include <algorithm>
@@ -98,12 +98,12 @@ void sort_elements(Element* first, std::uint32_t m) {
 /// Scratch for hull_by_halves(), each array of at least m elements (doubles and ranks: m).
 template <class Element>
 struct Halves {
-  Element* unsorted[2];  ///< the survivors below and above, in the order of `elements`
-  double* x[2];          ///< their coordinates, for lex_ranks()
-  double* y[2];
-  Element* sorted[2];  ///< the same, sorted by (x, y, index)
-  std::uint32_t* rank;
-  bool count_ranks;  ///< sort by lex_ranks() (a vector kernel runs it), not by insertion
+  Element* unsorted[2] = {};  ///< the survivors below and above, in the order of `elements`
+  double* x[2] = {};          ///< their coordinates, for lex_ranks()
+  double* y[2] = {};
+  Element* sorted[2] = {};  ///< the same, sorted by (x, y, index)
+  std::uint32_t* rank = {};
+  bool count_ranks = false;  ///< sort by lex_ranks() (a vector kernel runs it), not by insertion
 };
 
 /// unsorted[0, n) sorted into sorted[0, n). lex_ranks()' stable order is element_less()'s because
