@@ -1,7 +1,9 @@
-// bench_grouped [--groups G] [--size S] [--runs N]: the hulls of G groups of S f64 points each (a
-// uniform disk per group around its own centre), by wagener::convex_hulls on all cores against a
-// loop of CGAL::convex_hull_2 over the groups (on one core, and split over all cores). Prints a
-// markdown table on stdout. Exits 1 when any group's CGAL hull differs from wagener's.
+// bench_grouped [--groups G] [--size S] [--runs N] [--wagener-only]: the hulls of G groups of S f64
+// points each (a uniform disk per group around its own centre), by wagener::convex_hulls on all cores
+// against a loop of CGAL::convex_hull_2 over the groups (on one core, and split over all cores).
+// Prints a markdown table on stdout. Exits 1 when any group's CGAL hull differs from wagener's.
+// --wagener-only times convex_hulls alone (after the same check) and prints its median and minimum
+// processor time per point: the figure to compare two builds by on a shared machine.
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
@@ -51,9 +53,11 @@ Input generate(std::size_t groups, std::size_t size, std::uint64_t seed = 1) {
 }
 
 struct Timing {
-  double wall_ms = 0;  ///< median wall time
-  double cpu_ms = 0;   ///< median processor time of the process, all threads: less exposed than wall
-                       ///< time to other processes' load on a shared machine
+  double wall_ms = 0;      ///< median wall time
+  double cpu_ms = 0;       ///< median processor time of the process, all threads: less exposed than wall
+                           ///< time to other processes' load on a shared machine
+  double min_wall_ms = 0;  ///< the fastest run's wall time
+  double min_cpu_ms = 0;   ///< the least processor time of a run
 };
 
 /// One untimed warm-up, then `runs` timed calls; the medians (the machine is shared). Every run must
@@ -73,7 +77,7 @@ Timing median_ms(const char* what, int runs, Run&& run) {
   }
   std::sort(wall.begin(), wall.end());
   std::sort(cpu.begin(), cpu.end());
-  return {wall[wall.size() / 2], cpu[cpu.size() / 2]};
+  return {wall[wall.size() / 2], cpu[cpu.size() / 2], wall.front(), cpu.front()};
 }
 
 /// CGAL's hulls of groups [first, last), each rotated to start at its lexicographically smallest
@@ -102,10 +106,17 @@ std::size_t cgal_groups(const Input& in, std::size_t first, std::size_t last, st
 int main(int argc, char** argv) {
   std::size_t groups = 1000000, size = 100;
   int runs = 5;
-  for (int i = 1; i + 1 < argc; i += 2) {
-    if (!std::strcmp(argv[i], "--groups")) groups = std::strtoull(argv[i + 1], nullptr, 10);
-    if (!std::strcmp(argv[i], "--size")) size = std::strtoull(argv[i + 1], nullptr, 10);
-    if (!std::strcmp(argv[i], "--runs")) runs = std::atoi(argv[i + 1]);
+  bool wagener_only = false;
+  for (int i = 1; i < argc; ++i) {
+    const bool has_value = i + 1 < argc;
+    if (!std::strcmp(argv[i], "--wagener-only"))
+      wagener_only = true;
+    else if (has_value && !std::strcmp(argv[i], "--groups"))
+      groups = std::strtoull(argv[++i], nullptr, 10);
+    else if (has_value && !std::strcmp(argv[i], "--size"))
+      size = std::strtoull(argv[++i], nullptr, 10);
+    else if (has_value && !std::strcmp(argv[i], "--runs"))
+      runs = std::atoi(argv[++i]);
   }
   const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
   std::fprintf(stderr, "bench_grouped: %zu groups of %zu points, %u cores, %d runs\n", groups, size, cores,
@@ -123,6 +134,16 @@ int main(int argc, char** argv) {
   const Timing wagener = median_ms("wagener convex_hulls", runs, [&] {
     return wagener::convex_hulls<double>(in.points, in.offsets).vertices.size();
   });
+  if (wagener_only) {
+    const double points = static_cast<double>(in.points.size());
+    std::printf(
+        "| groups | points per group | runs | wagener wall ms (median, min) | cpu ns per point (median, min) "
+        "|\n");
+    std::printf("|---:|---:|---:|---:|---:|\n");
+    std::printf("| %zu | %zu | %d | %.0f, %.0f | %.2f, %.2f |\n", groups, size, runs, wagener.wall_ms,
+                wagener.min_wall_ms, 1e6 * wagener.cpu_ms / points, 1e6 * wagener.min_cpu_ms / points);
+    return 0;
+  }
   const Timing cgal =
       median_ms("CGAL loop, 1 core", runs, [&] { return cgal_groups(in, 0, groups, nullptr); });
   const Timing cgal_all = median_ms("CGAL loop, all cores", runs, [&] {

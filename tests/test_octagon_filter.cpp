@@ -105,7 +105,7 @@ TYPED_TEST(OctagonFilterTest, CertifiedPointsAreStrictlyInsideOnEveryFamily) {
   std::mt19937_64 rng(seed);
   std::size_t certified = 0;
   for (const auto& family : testing::all_families<T>()) {
-    for (const std::size_t n : {16, 17, 31, 100, 1000}) {
+    for (const std::size_t n : {8, 9, 15, 16, 17, 23, 31, 45, 100, 1000}) {
       SCOPED_TRACE(family.name + " n=" + std::to_string(n));
       certified += check_group<T>(family.make(n, rng));
     }

@@ -1,6 +1,6 @@
 // Grouped hulls on the CPU: contiguous runs of groups, one per core, balanced by points; in each
-// group the extreme-polygon filter, a sort of the survivors and the monotone chain
-// (src/core/small_hull.hpp), all in a scratch buffer reused from group to group.
+// group the octagon filter, the survivors split by the line through their extremes, each half sorted
+// (by counted ranks, cpu/lex_ranks.hpp) and chained, all in scratch buffers reused from group to group.
 #include "cpu/grouped_hulls.hpp"
 
 #include <algorithm>
@@ -11,6 +11,7 @@
 #include "core/huge_pages.hpp"
 #include "core/parallel_slices.hpp"
 #include "core/small_hull.hpp"
+#include "cpu/lex_ranks.hpp"
 #include "cpu/octagon_filter.hpp"
 #include "wagener/error.hpp"
 
@@ -49,15 +50,16 @@ Keyed<T> make_element(const Point2<T>& p, std::uint32_t index, std::type_identit
   return {p, index};
 }
 
+// lex_less() and its keyed form without short-circuits: the search for the smallest and largest
+// survivors compiled them to branches on unpredictable comparisons (about five mispredictions a group
+// in valgrind's branch simulation).
 template <class T>
 bool element_less(const Point2<T>& a, const Point2<T>& b) {
-  return lex_less(a, b);
+  return (a.x < b.x) | ((a.x == b.x) & (a.y < b.y));
 }
 template <class T>
 bool element_less(const Keyed<T>& a, const Keyed<T>& b) {
-  if (a.p.x != b.p.x) return a.p.x < b.p.x;
-  if (a.p.y != b.p.y) return a.p.y < b.p.y;
-  return a.index < b.index;
+  return (a.p.x < b.p.x) | ((a.p.x == b.p.x) & ((a.p.y < b.p.y) | ((a.p.y == b.p.y) & (a.index < b.index))));
 }
 
 // Up to this many survivors an insertion sort beats std::sort's set-up (a 100-point disk leaves
@@ -78,25 +80,55 @@ void sort_elements(Element* first, std::uint32_t m) {
 
 /// orient2d(p, q, r), with orient2d_certified()'s filter (the same bound, the same operations) taken
 /// without a branch on the sign: which side of the line a survivor lies on is unpredictable, whether
-/// the filter is certain is not (it is not for p and q themselves, and then orient2d decides).
-inline int side_of_line(double px, double py, double qx, double qy, double rx, double ry) {
+/// the filter is certain is not. `on_line` says r is known to lie on the line (it is p or q): 0
+/// without orient2d's exact fallback, which the filter would otherwise take, and without a branch.
+[[gnu::always_inline]] inline int side_of_line(double px, double py, double qx, double qy, double rx,
+                                               double ry, bool on_line = false) {
   constexpr double kErrBound = (3.0 + 16.0 * 0x1p-53) * 0x1p-53, kMinSafe = 0x1p-900;
   const double left = (px - rx) * (qy - ry), right = (py - ry) * (qx - rx);
   const double det = left - right, sum = std::fabs(left) + std::fabs(right), bound = kErrBound * sum;
   const int side = (det > bound) - (-det > bound);
-  if ((side == 0) | !(sum >= kMinSafe)) [[unlikely]]
+  // One comparison of integers, so that the compiler makes one branch (taken only where orient2d must
+  // decide), not a first one on side == 0, mispredicted at p and q.
+  if (static_cast<int>((side == 0) | !(sum >= kMinSafe)) > static_cast<int>(on_line)) [[unlikely]]
     return orient2d(px, py, qx, qy, rx, ry);
-  return side;
+  return side & -static_cast<int>(!on_line);  // 0 on the line; a mask, as `on_line ? 0 : side` branched
 }
 
-/// The hull of elements[0, m) in any order, as core::chain_sorted() gives it for them sorted, but with
-/// each chain sorting and walking only its own half: every lower-hull vertex lies on or below the line
-/// from the smallest point P to the largest Q, every upper-hull vertex on or above it, so the lower
-/// chain of the points on or below (all copies of P and Q among them) is the lower chain of all, and
-/// the same holds above. That halves the sorting and the chains' steps for the ~20 survivors of a
-/// 100-point disk. below and above hold m elements each, out m + 1; elements is left as it was.
+/// Scratch for hull_by_halves(), each array of at least m elements (doubles and ranks: m).
+template <class Element>
+struct Halves {
+  Element* unsorted[2] = {};  ///< the survivors below and above, in the order of `elements`
+  double* x[2] = {};          ///< their coordinates, for lex_ranks()
+  double* y[2] = {};
+  Element* sorted[2] = {};  ///< the same, sorted by (x, y, index)
+  std::uint32_t* rank = {};
+  bool count_ranks = false;  ///< sort by lex_ranks() (a vector kernel runs it), not by insertion
+};
+
+/// unsorted[0, n) sorted into sorted[0, n). lex_ranks()' stable order is element_less()'s because
+/// the elements keep their group order (indices ascending), so equal points are ordered by index.
+template <class Element>
+void sort_half(const Halves<Element>& h, int side, std::uint32_t n) {
+  const Element* unsorted = h.unsorted[side];
+  Element* sorted = h.sorted[side];
+  if (h.count_ranks && n <= kMaxLexRanks) {
+    lex_ranks(h.x[side], h.y[side], n, h.rank);
+    for (std::uint32_t i = 0; i < n; ++i) sorted[h.rank[i]] = unsorted[i];
+    return;
+  }
+  std::copy(unsorted, unsorted + n, sorted);
+  sort_elements(sorted, n);
+}
+
+/// The hull of elements[0, m), in group order (indices ascending), as core::chain_sorted() gives it
+/// for them sorted, but with each chain sorting and walking only its own half: every lower-hull vertex
+/// lies on or below the line from the smallest point P to the largest Q, every upper-hull vertex on or
+/// above it, so the lower chain of the points on or below (all copies of P and Q among them) is the
+/// lower chain of all, and the same holds above. That halves the sorting and the chains' steps for the
+/// ~20 survivors of a 100-point disk. out holds m + 1 elements; elements is left as it was.
 template <class Element, class PointOf>
-int hull_by_halves(const Element* elements, std::uint32_t m, Element* below, Element* above, Element* out,
+int hull_by_halves(const Element* elements, std::uint32_t m, const Halves<Element>& h, Element* out,
                    HullPart part, PointOf point) {
   if (m == 0) return 0;
   const auto turn = [](const auto& a, const auto& b, const auto& c) {
@@ -105,8 +137,9 @@ int hull_by_halves(const Element* elements, std::uint32_t m, Element* below, Ele
   };
   std::uint32_t lo = 0, hi = 0;
   for (std::uint32_t i = 1; i < m; ++i) {
-    lo = element_less(elements[i], elements[lo]) ? i : lo;
-    hi = element_less(elements[hi], elements[i]) ? i : hi;
+    // Selects by masks: GCC turned `less ? i : lo` into an unpredictable branch.
+    lo ^= (lo ^ i) & -static_cast<std::uint32_t>(element_less(elements[i], elements[lo]));
+    hi ^= (hi ^ i) & -static_cast<std::uint32_t>(element_less(elements[hi], elements[i]));
   }
   const Point2<double> p{static_cast<double>(point(elements[lo]).x),
                          static_cast<double>(point(elements[lo]).y)},
@@ -114,15 +147,24 @@ int hull_by_halves(const Element* elements, std::uint32_t m, Element* below, Ele
   std::uint32_t n_below = 0, n_above = 0;
   for (std::uint32_t i = 0; i < m; ++i) {
     const auto& r = point(elements[i]);
-    const int side = side_of_line(p.x, p.y, q.x, q.y, static_cast<double>(r.x), static_cast<double>(r.y));
-    below[n_below] = elements[i];
-    above[n_above] = elements[i];
+    const auto rx = static_cast<double>(r.x), ry = static_cast<double>(r.y);
+    // P and Q lie on their own line: orient2d's filter cannot certify a zero, and its exact fallback
+    // would be the dearest step of the partition (1% of the grouped hulls' time).
+    const int side = side_of_line(p.x, p.y, q.x, q.y, rx, ry, (i == lo) | (i == hi));
+    h.unsorted[0][n_below] = elements[i];
+    h.x[0][n_below] = rx;
+    h.y[0][n_below] = ry;
+    h.unsorted[1][n_above] = elements[i];
+    h.x[1][n_above] = rx;
+    h.y[1][n_above] = ry;
     n_below += side <= 0;
     n_above += side >= 0;
   }
-  sort_elements(above, n_above);
+  const Element* above = h.sorted[1];
+  sort_half(h, 1, n_above);
   if (part == HullPart::upper) return core::chain_sorted(above, static_cast<int>(n_above), out, part, point);
-  sort_elements(below, n_below);
+  const Element* below = h.sorted[0];
+  sort_half(h, 0, n_below);
   // chain_sorted()'s two passes, the lower over `below`, the upper back over `above`.
   int k = 0;
   for (std::uint32_t i = 0; i < n_below; ++i) {
@@ -164,7 +206,12 @@ void hull_groups(std::span<const Point2<T>> points, std::span<const std::int64_t
   constexpr bool kIndices = std::is_same_v<Element, Keyed<T>>;
   std::vector<Element> kept;
   std::vector<Element> chain;
-  std::vector<Element> below, above;     // the survivors on either side of the line through the extremes
+  // The survivors on either side of the line through the extremes: in group order, their
+  // coordinates, sorted.
+  std::vector<Element> unsorted_below, unsorted_above, below, above;
+  std::vector<double> below_x, below_y, above_x, above_y;
+  std::vector<std::uint32_t> rank;
+  const bool count_ranks = widest_filter_kernel() != FilterKernel::scalar;
   std::vector<std::uint32_t> survivors;  // indices into the group
   const auto point = [](const Element& e) -> const Point2<T>& { return point_of(e); };
   // About a fifth of a random group's points are vertices; the vectors grow past that if need be.
@@ -201,8 +248,9 @@ void hull_groups(std::span<const Point2<T>> points, std::span<const std::int64_t
       kept.resize(n);
       chain.resize(n + 1);
       survivors.resize(n);
-      below.resize(n);
-      above.resize(n);
+      for (auto* v : {&unsorted_below, &unsorted_above, &below, &above}) v->resize(n);
+      for (auto* v : {&below_x, &below_y, &above_x, &above_y}) v->resize(n);
+      rank.resize(n);
     }
     std::uint32_t m = 0;
     bool finite = true;
@@ -236,7 +284,13 @@ void hull_groups(std::span<const Point2<T>> points, std::span<const std::int64_t
         if (!std::isfinite(group[i].x) || !std::isfinite(group[i].y)) not_finite(begin + i);
       }
     }
-    const int k = hull_by_halves(kept.data(), m, below.data(), above.data(), chain.data(), part, point);
+    const Halves<Element> halves{{unsorted_below.data(), unsorted_above.data()},
+                                 {below_x.data(), above_x.data()},
+                                 {below_y.data(), above_y.data()},
+                                 {below.data(), above.data()},
+                                 rank.data(),
+                                 count_ranks};
+    const int k = hull_by_halves(kept.data(), m, halves, chain.data(), part, point);
     counts[g] = k;
     for (int v = 0; v < k; ++v) {
       const Element& e = chain[static_cast<std::size_t>(v)];

@@ -5,6 +5,7 @@
 // points.
 #include "cpu/octagon_filter.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -88,24 +89,36 @@ GroupExtremes finish_extremes(const RunningExtremes& r) {
   return e;
 }
 
-/// The vector kernels' lanes each hold the extremes of their own points (with the lane's point
-/// indices as doubles, exact below 2^53): the best value of all lanes, and among equal values the
-/// smallest index, is the first occurrence the scalar loop finds.
-void reduce_lanes(const double* value, const double* at, int lanes, bool lower, double& best,
-                  std::uint32_t& best_at) {
-  double b = value[0], b_at = at[0];
-  for (int l = 1; l < lanes; ++l) {
-    // Selects: which lane wins is unpredictable.
-    const bool better = (lower ? value[l] < b : value[l] > b) | ((value[l] == b) & (at[l] < b_at));
-    b = better ? value[l] : b;
-    b_at = better ? at[l] : b_at;
-  }
-  best = b;
-  best_at = static_cast<std::uint32_t>(b_at);
-}
-
 #if defined(WAGENER_X86_OCTAGON)
 #define WAGENER_AVX2 [[gnu::target("avx2"), gnu::always_inline]] inline
+
+// The vector kernels' lanes each hold the extremes of their own points (with the lane's point
+// indices as doubles, exact below 2^53): the best value of all lanes, and among equal values the
+// smallest index, is the first occurrence the scalar loop finds. Reduced by shuffles, with no branch:
+// a scalar loop over the lanes compiled to branches on which lane wins, about ten mispredictions a
+// group (valgrind's branch simulation).
+
+/// A lane's point index as an index; 0 for what no lane holds (no tie when a NaN won: the group is
+/// then rejected as not finite), rather than a conversion out of range.
+inline std::uint32_t lane_index(double at) {
+  return at < 4294967296.0 ? static_cast<std::uint32_t>(at) : 0u;
+}
+
+/// The least (or greatest) of v's four lanes.
+WAGENER_AVX2 double reduce4(__m256d v, bool lower) {
+  __m256d swapped = _mm256_permute2f128_pd(v, v, 1);
+  v = lower ? _mm256_min_pd(v, swapped) : _mm256_max_pd(v, swapped);
+  swapped = _mm256_permute_pd(v, 0b0101);
+  v = lower ? _mm256_min_pd(v, swapped) : _mm256_max_pd(v, swapped);
+  return _mm256_cvtsd_f64(v);
+}
+
+WAGENER_AVX2 void reduce_lanes4(__m256d value, __m256d at, bool lower, double& best, std::uint32_t& best_at) {
+  best = reduce4(value, lower);
+  const __m256d ties = _mm256_cmp_pd(value, _mm256_set1_pd(best), _CMP_EQ_OQ);
+  const __m256d tied_at = _mm256_blendv_pd(_mm256_set1_pd(std::numeric_limits<double>::infinity()), at, ties);
+  best_at = lane_index(reduce4(tied_at, true));
+}
 
 /// Bit j set when point j of p[0, 4) is not certified inside.
 template <class T>
@@ -134,16 +147,20 @@ template <class T>
     __m256d x, y;
     simd::load_xy4(group, x, y);
     __m256d at = _mm256_setr_pd(0, 2, 1, 3);
-    const __m256d four = _mm256_set1_pd(4), largest = _mm256_set1_pd(std::numeric_limits<double>::max()),
+    const __m256d largest = _mm256_set1_pd(std::numeric_limits<double>::max()),
                   magnitude = _mm256_castsi256_pd(_mm256_set1_epi64x(0x7fffffffffffffff));
     __m256d lo[4] = {x, _mm256_add_pd(x, y), y, _mm256_sub_pd(y, x)};
     __m256d hi[4] = {lo[0], lo[1], lo[2], lo[3]}, lo_at[4] = {at, at, at, at}, hi_at[4] = {at, at, at, at};
     // NaN and infinity fail the ordered comparison |c| <= max.
     __m256d finite = _mm256_and_pd(_mm256_cmp_pd(_mm256_and_pd(x, magnitude), largest, _CMP_LE_OQ),
                                    _mm256_cmp_pd(_mm256_and_pd(y, magnitude), largest, _CMP_LE_OQ));
-    for (i = 4; i + 4 <= n; i += 4) {
-      simd::load_xy4(group + i, x, y);
-      at = _mm256_add_pd(at, four);
+    const __m256d first_at = at;
+    // The last block ends at n, overlapping the one before: a point seen twice changes no lane's first
+    // extreme (a lane keeps its first of equal keys, and it is the same point and index).
+    for (i = 4; i < n; i += 4) {
+      const std::uint32_t start = std::min(i, n - 4);
+      simd::load_xy4(group + start, x, y);
+      at = _mm256_add_pd(first_at, _mm256_set1_pd(start));
       finite = _mm256_and_pd(finite, _mm256_cmp_pd(_mm256_and_pd(x, magnitude), largest, _CMP_LE_OQ));
       finite = _mm256_and_pd(finite, _mm256_cmp_pd(_mm256_and_pd(y, magnitude), largest, _CMP_LE_OQ));
       const __m256d keys[4] = {x, _mm256_add_pd(x, y), y, _mm256_sub_pd(y, x)};
@@ -156,12 +173,9 @@ template <class T>
         hi_at[k] = _mm256_blendv_pd(hi_at[k], at, higher);
       }
     }
-    alignas(32) double value[4], where[4];
     for (int k = 0; k < 4; ++k) {
-      _mm256_store_pd(value, lo[k]), _mm256_store_pd(where, lo_at[k]);
-      reduce_lanes(value, where, 4, true, r.lo[k], r.lo_at[k]);
-      _mm256_store_pd(value, hi[k]), _mm256_store_pd(where, hi_at[k]);
-      reduce_lanes(value, where, 4, false, r.hi[k], r.hi_at[k]);
+      reduce_lanes4(lo[k], lo_at[k], true, r.lo[k], r.lo_at[k]);
+      reduce_lanes4(hi[k], hi_at[k], false, r.hi[k], r.hi_at[k]);
     }
     r.finite = _mm256_movemask_pd(finite) == 0xf;
   }
@@ -181,6 +195,28 @@ template <class T>
 }
 
 #define WAGENER_AVX512 [[gnu::target("avx512f,avx512dq"), gnu::always_inline]] inline
+
+/// The lane-wise least (or greatest) of a and b. The zero-masked forms with a full mask: GCC 12's
+/// unmasked ones (and _mm512_reduce_min_pd) trip -Wmaybe-uninitialized on their undefined source.
+WAGENER_AVX512 __m512d best_of8(__m512d a, __m512d b, bool lower) {
+  return lower ? _mm512_maskz_min_pd(0xff, a, b) : _mm512_maskz_max_pd(0xff, a, b);
+}
+
+/// The least (or greatest) of v's eight lanes.
+WAGENER_AVX512 double reduce8(__m512d v, bool lower) {
+  v = best_of8(v, _mm512_maskz_shuffle_f64x2(0xff, v, v, 0b01001110), lower);  // the 256-bit halves
+  v = best_of8(v, _mm512_maskz_shuffle_f64x2(0xff, v, v, 0b10110001), lower);  // 128-bit quarters
+  v = best_of8(v, _mm512_maskz_permute_pd(0xff, v, 0x55), lower);              // lanes of a quarter
+  return _mm512_cvtsd_f64(v);
+}
+
+WAGENER_AVX512 void reduce_lanes8(__m512d value, __m512d at, bool lower, double& best,
+                                  std::uint32_t& best_at) {
+  best = reduce8(value, lower);
+  const __mmask8 ties = _mm512_cmp_pd_mask(value, _mm512_set1_pd(best), _CMP_EQ_OQ);
+  best_at = lane_index(
+      reduce8(_mm512_mask_blend_pd(ties, _mm512_set1_pd(std::numeric_limits<double>::infinity()), at), true));
+}
 
 template <class T>
 WAGENER_AVX512 std::uint32_t outside8(const OctagonFilter& f, const Point2<T>* p) {
@@ -206,15 +242,18 @@ template <class T>
     __m512d x, y;
     simd::load_xy8(group, x, y);
     __m512d at = _mm512_setr_pd(0, 1, 2, 3, 4, 5, 6, 7);
-    const __m512d eight = _mm512_set1_pd(8), largest = _mm512_set1_pd(std::numeric_limits<double>::max());
+    const __m512d largest = _mm512_set1_pd(std::numeric_limits<double>::max());
     __m512d lo[4] = {x, _mm512_add_pd(x, y), y, _mm512_sub_pd(y, x)};
     __m512d hi[4] = {lo[0], lo[1], lo[2], lo[3]}, lo_at[4] = {at, at, at, at}, hi_at[4] = {at, at, at, at};
     // NaN and infinity fail the ordered comparison |c| <= max.
     __mmask8 finite = _mm512_cmp_pd_mask(_mm512_abs_pd(x), largest, _CMP_LE_OQ) &
                       _mm512_cmp_pd_mask(_mm512_abs_pd(y), largest, _CMP_LE_OQ);
-    for (i = 8; i + 8 <= n; i += 8) {
-      simd::load_xy8(group + i, x, y);
-      at = _mm512_add_pd(at, eight);
+    const __m512d first_at = at;
+    // The last block ends at n, overlapping the one before, as in extremes_avx2.
+    for (i = 8; i < n; i += 8) {
+      const std::uint32_t start = std::min(i, n - 8);
+      simd::load_xy8(group + start, x, y);
+      at = _mm512_add_pd(first_at, _mm512_set1_pd(start));
       finite = static_cast<__mmask8>(finite & _mm512_cmp_pd_mask(_mm512_abs_pd(x), largest, _CMP_LE_OQ) &
                                      _mm512_cmp_pd_mask(_mm512_abs_pd(y), largest, _CMP_LE_OQ));
       const __m512d keys[4] = {x, _mm512_add_pd(x, y), y, _mm512_sub_pd(y, x)};
@@ -227,12 +266,9 @@ template <class T>
         hi_at[k] = _mm512_mask_mov_pd(hi_at[k], higher, at);
       }
     }
-    alignas(64) double value[8], where[8];
     for (int k = 0; k < 4; ++k) {
-      _mm512_store_pd(value, lo[k]), _mm512_store_pd(where, lo_at[k]);
-      reduce_lanes(value, where, 8, true, r.lo[k], r.lo_at[k]);
-      _mm512_store_pd(value, hi[k]), _mm512_store_pd(where, hi_at[k]);
-      reduce_lanes(value, where, 8, false, r.hi[k], r.hi_at[k]);
+      reduce_lanes8(lo[k], lo_at[k], true, r.lo[k], r.lo_at[k]);
+      reduce_lanes8(hi[k], hi_at[k], false, r.hi[k], r.hi_at[k]);
     }
     r.finite = finite == 0xff;
   }
