@@ -10,6 +10,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "cpu/grouped_hulls.hpp"
 #include "cpu/monotone_chain.hpp"
 #include "generators.hpp"
 #include "hull_checks.hpp"
@@ -98,6 +99,38 @@ TYPED_TEST(Grouped, EveryFamilyGroupMatchesItsSingleHull) {
       options.part = part;
       options.indices = indices;
       expect_each_group_matches(input, convex_hulls<T>(input.points, input.offsets, options), options);
+    }
+  }
+}
+
+// Each side's few survivors are sorted by counted ranks (a vector kernel) or by insertion (scalar,
+// the only way where the processor has no vector kernel): every kernel this processor runs gives the
+// same hulls and indices as the single-hull path.
+TYPED_TEST(Grouped, EverySortKernelGivesTheSameHulls) {
+  using T = TypeParam;
+  const auto seed = testing::fresh_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  auto input = family_groups<T>(rng, {0, 1, 2, 3, 8, 9, 16, 17, 40, 100, 300});
+  for (const std::size_t n : {8, 17, 56, 100})
+    input.add(testing::octagon_ulp_edges<T>(n, rng), "octagon_ulp_edges n=" + std::to_string(n));
+  for (const cpu::FilterKernel kernel :
+       {cpu::FilterKernel::scalar, cpu::FilterKernel::avx2, cpu::FilterKernel::avx512}) {
+    if (!cpu::filter_kernel_supported(kernel)) continue;
+    for (const HullPart part : {HullPart::full, HullPart::upper}) {
+      for (const bool indices : {false, true}) {
+        SCOPED_TRACE("kernel " + std::to_string(static_cast<int>(kernel)) +
+                     (part == HullPart::full ? " full" : " upper") + (indices ? " indices" : ""));
+        HullOptions options;
+        options.backend = Backend::cpu;
+        options.part = part;
+        options.indices = indices;
+        std::vector<std::int64_t> large;
+        expect_each_group_matches(
+            input, cpu::small_group_hulls<T>(input.points, input.offsets, part, indices, large, kernel),
+            options);
+        ASSERT_TRUE(large.empty());
+      }
     }
   }
 }

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 #include <string>
 #include <type_traits>
 
@@ -103,7 +104,8 @@ struct Halves {
   double* y[2] = {};
   Element* sorted[2] = {};  ///< the same, sorted by (x, y, index)
   std::uint32_t* rank = {};
-  bool count_ranks = false;  ///< sort by lex_ranks() (a vector kernel runs it), not by insertion
+  /// Sort by lex_ranks() with this vector kernel; scalar: by insertion (or std::sort) instead.
+  FilterKernel rank_kernel = FilterKernel::scalar;
 };
 
 /// unsorted[0, n) sorted into sorted[0, n). lex_ranks()' stable order is element_less()'s because
@@ -112,8 +114,8 @@ template <class Element>
 void sort_half(const Halves<Element>& h, int side, std::uint32_t n) {
   const Element* unsorted = h.unsorted[side];
   Element* sorted = h.sorted[side];
-  if (h.count_ranks && n <= kMaxLexRanks) {
-    lex_ranks(h.x[side], h.y[side], n, h.rank);
+  if (h.rank_kernel != FilterKernel::scalar && n <= kMaxLexRanks) {
+    lex_ranks(h.x[side], h.y[side], n, h.rank, h.rank_kernel);
     for (std::uint32_t i = 0; i < n; ++i) sorted[h.rank[i]] = unsorted[i];
     return;
   }
@@ -201,8 +203,8 @@ struct Slice {
 /// Groups [first, last): each group's vertex count in counts[g], its vertices appended to the slice.
 template <class T, class Element>
 void hull_groups(std::span<const Point2<T>> points, std::span<const std::int64_t> offsets, std::size_t first,
-                 std::size_t last, std::size_t reserve_to, HullPart part, std::int64_t* counts,
-                 Slice<T>& slice) {
+                 std::size_t last, std::size_t reserve_to, HullPart part, FilterKernel rank_kernel,
+                 std::int64_t* counts, Slice<T>& slice) {
   constexpr bool kIndices = std::is_same_v<Element, Keyed<T>>;
   std::vector<Element> kept;
   std::vector<Element> chain;
@@ -211,7 +213,6 @@ void hull_groups(std::span<const Point2<T>> points, std::span<const std::int64_t
   std::vector<Element> unsorted_below, unsorted_above, below, above;
   std::vector<double> below_x, below_y, above_x, above_y;
   std::vector<std::uint32_t> rank;
-  const bool count_ranks = widest_filter_kernel() != FilterKernel::scalar;
   std::vector<std::uint32_t> survivors;  // indices into the group
   const auto point = [](const Element& e) -> const Point2<T>& { return point_of(e); };
   // About a fifth of a random group's points are vertices; the vectors grow past that if need be.
@@ -289,7 +290,7 @@ void hull_groups(std::span<const Point2<T>> points, std::span<const std::int64_t
                                  {below_y.data(), above_y.data()},
                                  {below.data(), above.data()},
                                  rank.data(),
-                                 count_ranks};
+                                 rank_kernel};
     const int k = hull_by_halves(kept.data(), m, halves, chain.data(), part, point);
     counts[g] = k;
     for (int v = 0; v < k; ++v) {
@@ -304,7 +305,10 @@ void hull_groups(std::span<const Point2<T>> points, std::span<const std::int64_t
 
 template <class T>
 GroupedHulls<T> small_group_hulls(std::span<const Point2<T>> points, std::span<const std::int64_t> offsets,
-                                  HullPart part, bool with_indices, std::vector<std::int64_t>& large_groups) {
+                                  HullPart part, bool with_indices, std::vector<std::int64_t>& large_groups,
+                                  FilterKernel sort_kernel) {
+  if (!filter_kernel_supported(sort_kernel)) throw std::invalid_argument("sort kernel not supported here");
+  const FilterKernel rank_kernel = sort_kernel == FilterKernel::widest ? widest_filter_kernel() : sort_kernel;
   const std::size_t groups = offsets.size() - 1;
   const std::size_t n = points.size();
   const std::size_t slices =
@@ -328,10 +332,10 @@ GroupedHulls<T> small_group_hulls(std::span<const Point2<T>> points, std::span<c
   detail::run_slices(slices, slices, [&](std::size_t s, std::size_t, std::size_t) {
     if (with_indices) {
       hull_groups<T, Keyed<T>>(points, offsets, first_group[s], first_group[s + 1], reserve_to(s), part,
-                               counts, parts[s]);
+                               rank_kernel, counts, parts[s]);
     } else {
       hull_groups<T, Point2<T>>(points, offsets, first_group[s], first_group[s + 1], reserve_to(s), part,
-                                counts, parts[s]);
+                                rank_kernel, counts, parts[s]);
     }
   });
 
@@ -350,7 +354,7 @@ GroupedHulls<T> small_group_hulls(std::span<const Point2<T>> points, std::span<c
 
 #define WAGENER_INSTANTIATE(T)                                                                          \
   template GroupedHulls<T> small_group_hulls(std::span<const Point2<T>>, std::span<const std::int64_t>, \
-                                             HullPart, bool, std::vector<std::int64_t>&);
+                                             HullPart, bool, std::vector<std::int64_t>&, FilterKernel);
 WAGENER_INSTANTIATE(float)
 WAGENER_INSTANTIATE(double)
 #undef WAGENER_INSTANTIATE

@@ -5,6 +5,7 @@
 #include <span>
 #include <vector>
 
+#include "cpu/filter_pass.hpp"
 #include "wagener/grouped.hpp"
 #include "wagener/hull.hpp"
 
@@ -17,8 +18,11 @@ inline constexpr std::int64_t kLargeGroupPoints = std::int64_t{1} << 16;
 /// The hull of every group of at most kLargeGroupPoints points (validated offsets), in parallel
 /// across groups. Large groups get empty hulls here and their numbers in `large_groups`, ascending.
 /// Throws input_error for a non-finite point of a small group (not necessarily the first overall).
+/// `sort_kernel` sorts each side's few survivors (lex_ranks, or by insertion for scalar); every
+/// kernel gives the same hulls, and the tests run each this processor supports.
 template <class T>
 GroupedHulls<T> small_group_hulls(std::span<const Point2<T>> points, std::span<const std::int64_t> offsets,
-                                  HullPart part, bool with_indices, std::vector<std::int64_t>& large_groups);
+                                  HullPart part, bool with_indices, std::vector<std::int64_t>& large_groups,
+                                  FilterKernel sort_kernel = FilterKernel::widest);
 
 }  // namespace wagener::cpu
