@@ -124,22 +124,6 @@ class ExtremePolygon {
   int corners_ = 0;
 };
 
-/// One monotone chain of `n` elements sorted by point, in place (the chain never overtakes its
-/// input): kTurn = +1 the lower chain (strict left turns), -1 the upper chain (strict right turns);
-/// the first of equal points is the one kept. Returns the chain's size.
-template <int kTurn, class Element, class PointOf>
-WAGENER_HD int chain_in_place(Element* e, int n, PointOf point) {
-  static_assert(kTurn == -1 || kTurn == 1, "upper (-1) or lower (+1)");
-  int k = 0;
-  for (int i = 0; i < n; ++i) {
-    const Element x = e[i];
-    if (k > 0 && same_point(point(e[k - 1]), point(x))) continue;
-    while (k >= 2 && orient2d(point(e[k - 2]), point(e[k - 1]), point(x)) * kTurn <= 0) --k;
-    e[k++] = x;
-  }
-  return k;
-}
-
 /// Andrew's monotone chain over `n` elements sorted by point (lexicographically; ties in any order,
 /// the first of equal points is the one kept), written to out[0, k), k returned. `point(e)` gives an
 /// element's point, so elements may carry an index along. out must hold n + 1 elements and must

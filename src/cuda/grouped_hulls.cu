@@ -1,8 +1,8 @@
 // Grouped hulls on the device: one pipeline for all the groups, never a launch per group.
 //  1. hull_small_groups: a warp per group reads the group's points (coalesced), checks them, finds
 //     the eight extreme points (src/core/small_hull.hpp), compacts the points the extreme polygon
-//     cannot discard into shared memory, sorts them by rank across the warp, splits them by the line
-//     between the smallest and the largest, and two lanes chain the two sides there at once;
+//     cannot discard into shared memory, sorts them by rank across the warp, and one lane runs the
+//     monotone chain there;
 //     the warp writes the hull into the group's own range of a scratch array. A group too large for
 //     this (more points than kWarpGroupPoints, or more survivors than kWarpSurvivors) is deferred.
 //  2. Deferred groups, listed by the kernel: the large ones on the device's single-hull pipeline
@@ -69,7 +69,7 @@ __global__ void hull_small_groups(const Point2<T>* points, const std::int64_t* o
                                   HullPart part, Point2<T>* scratch, std::int64_t* scratch_index,
                                   std::int64_t* counts, std::int64_t* deferred,
                                   unsigned long long* deferred_count, unsigned long long* first_bad) {
-  __shared__ Keyed<T> kept_all[kWarpsPerBlock][kWarpSurvivors + 2];  // + the lower side's two ends
+  __shared__ Keyed<T> kept_all[kWarpsPerBlock][kWarpSurvivors];
   __shared__ Keyed<T> chain_all[kWarpsPerBlock][kWarpSurvivors + 1];
   const int warp = static_cast<int>(threadIdx.x) / kWarp;
   const int lane = static_cast<int>(threadIdx.x) % kWarp;
@@ -142,73 +142,19 @@ __global__ void hull_small_groups(const Point2<T>* points, const std::int64_t* o
     chain[rank] = e;
   }
   __syncwarp();
-  const auto point = [](const Keyed<T>& e) -> const Point2<T>& { return e.p; };
-  const auto write = [&](int v, const Keyed<T>& e) {
-    scratch[begin + v] = e.p;
-    if (scratch_index) scratch_index[begin + v] = begin + e.index;
-  };
-  // The sorted survivors are chain[0, m).
-  if (part == HullPart::upper) {
-    int k = 0;
-    if (lane == 0) {
-      k = core::chain_sorted(chain, m, kept, part, point);
-      counts[g] = k;
-    }
-    k = __shfl_sync(0xffffffffu, k, 0);
-    __syncwarp();
-    for (int v = lane; v < k; v += kWarp) write(v, kept[v]);
-    return;
-  }
-  // The full hull: split by the line from the smallest survivor to (the first copy of) the largest,
-  // as the single-hull paths do; the points on or above it hold every upper-chain vertex, those
-  // below it with the two ends every lower-chain vertex. Lane 0 chains the lower side and lane 1 the
-  // upper side at once, each over its own side only (one lane chaining both over all the survivors
-  // was most of the kernel's instructions after the sort). The same vertices and representatives as
-  // core::chain_sorted: equal points are on one side, and each chain keeps the first of them.
-  const Keyed<T> lo = chain[0];
-  int last = m - 1;
-  while (last > 0 && same_point(chain[last - 1].p, chain[m - 1].p)) --last;
-  const Keyed<T> hi = chain[last];
-  if (same_point(lo.p, hi.p)) {  // one distinct point
-    if (lane == 0) {
-      counts[g] = 1;
-      write(0, lo);
-    }
-    return;
-  }
-  const unsigned lanes_before = (1u << lane) - 1u;
-  int u = 0;  // the upper side's size
-  for (int base = 0; base < m; base += kWarp) {
-    const int i = base + lane;
-    u += __popc(__ballot_sync(0xffffffffu, i < m && orient2d(lo.p, hi.p, chain[i].p) >= 0));
-  }
-  // kept[0, u): the upper side; kept[u, u + m - u + 2): lo, the points below, hi. All sorted.
-  int ups = 0, downs = 0;
-  for (int base = 0; base < m; base += kWarp) {
-    const int i = base + lane;
-    const bool up = i < m && orient2d(lo.p, hi.p, chain[i].p) >= 0;
-    const bool down = i < m && !up;
-    const unsigned up_lanes = __ballot_sync(0xffffffffu, up), down_lanes = __ballot_sync(0xffffffffu, down);
-    if (up) kept[ups + __popc(up_lanes & lanes_before)] = chain[i];
-    if (down) kept[u + 1 + downs + __popc(down_lanes & lanes_before)] = chain[i];
-    ups += __popc(up_lanes);
-    downs += __popc(down_lanes);
-  }
-  const int l = downs + 2;
+  for (int i = lane; i < m; i += kWarp) kept[i] = chain[i];
+  __syncwarp();
+  int k = 0;
   if (lane == 0) {
-    kept[u] = lo;
-    kept[u + l - 1] = hi;
+    k = core::chain_sorted(kept, m, chain, part, [](const Keyed<T>& e) -> const Point2<T>& { return e.p; });
+    counts[g] = k;
   }
+  k = __shfl_sync(0xffffffffu, k, 0);
   __syncwarp();
-  int size = 0;
-  if (lane == 0) size = core::chain_in_place<+1>(kept + u, l, point);
-  if (lane == 1) size = core::chain_in_place<-1>(kept, u, point);
-  const int lower = __shfl_sync(0xffffffffu, size, 0), upper = __shfl_sync(0xffffffffu, size, 1);
-  __syncwarp();
-  // As core::join_chains: the lower chain, then the upper chain backwards without its two ends.
-  const int k = lower + upper - 2;
-  if (lane == 0) counts[g] = k;
-  for (int v = lane; v < k; v += kWarp) write(v, v < lower ? kept[u + v] : kept[upper - 2 - (v - lower)]);
+  for (int v = lane; v < k; v += kWarp) {
+    scratch[begin + v] = chain[v].p;
+    if (scratch_index) scratch_index[begin + v] = begin + chain[v].index;
+  }
 }
 
 /// Kernel 3: a warp per group copies its hull from its input range of the scratch into place.
