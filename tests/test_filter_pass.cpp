@@ -339,6 +339,8 @@ TYPED_TEST(FilterPass, FullHullIsTheReferenceWithTheFilterForcedOnForcedOffAndAu
           SCOPED_TRACE("use " + std::to_string(static_cast<int>(use)) + " kernel " + kernel_name(kernel));
           std::int64_t survivors = -1;
           ASSERT_EQ(cpu::convex_hull_parallel<T>(pts, &survivors, FilterPolicy{use, kernel}), reference);
+          // Every survivor sorted on the threads and merged, none hulled by the serial second filter.
+          ASSERT_EQ(cpu::convex_hull_parallel<T>(pts, nullptr, FilterPolicy{use, kernel, 0, 0}), reference);
           ASSERT_GE(survivors, static_cast<std::int64_t>(reference.size()));
           if (use == FilterUse::never) {
             ASSERT_EQ(survivors, static_cast<std::int64_t>(n));

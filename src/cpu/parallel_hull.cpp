@@ -192,10 +192,6 @@ void sort_kept(Kept<T>& k) {
   k.sorted = true;
 }
 
-// At most this many survivors of the filter are hulled by hull_by_filter, serially, rather than
-// sorted in parallel and merged: about 1-2 ms of one thread at this size.
-constexpr std::size_t kFewSurvivors = 1 << 18;
-
 // The filter pass writes a slice's survivors this many input points at a time, into a buffer that
 // starts at 1/kFirstKeptFraction of the slice and doubles when a chunk might not fit. A buffer of the
 // slice's size (80 MB at 10^7 points on 2 threads) was mapped fresh by malloc on every call, and each
@@ -399,8 +395,13 @@ std::vector<Point2<T>> convex_hull_parallel(std::span<const Point2<T>> points, s
         }
       }
     }
-    // Few survivors are hulled together below, unsorted.
-    if (inner.enabled() && m <= kFewSurvivors / threads) return;
+    // Few survivors (policy.serial_survivors in all) are hulled together below, unsorted, serially:
+    // a sub-sample's hull certifies most of a ring of survivors inside, so only a few are sorted. At
+    // 10^8 random points (about 300k survivors on a disk, 360k in a disk's in-circle test) that took
+    // 60-70 ms for the whole call on 2 cores, the parallel sort and merge 90-140 ms (the bound was
+    // 2^18 before; bench/NOTES.md). Survivors that no sub-sample certifies (a dense circle among
+    // random points) pay a serial sort there instead of a parallel one (not measured).
+    if (inner.enabled() && m <= policy.serial_survivors / threads) return;
     sort_kept(k);
   });
   std::size_t total = 0;
