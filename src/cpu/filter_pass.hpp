@@ -24,9 +24,11 @@ struct FilterPolicy {
   FilterUse use = FilterUse::automatic;
   FilterKernel kernel = FilterKernel::widest;
   unsigned threads = 0;  // at most this many threads; 0: one per hardware thread
-  /// At most this many survivors are hulled serially, by a second filter (parallel_hull.cpp says
-  /// why); more are sorted on every thread and merged. Tests lower it to reach both paths.
-  std::size_t serial_survivors = std::size_t{1} << 20;
+  /// At most this many survivors are hulled serially, by a second filter; more are sorted on every
+  /// thread and merged. automatic: 2^20 on one or two threads, 2^18 on more (parallel_hull.cpp says
+  /// why). Tests set it to reach both paths.
+  static constexpr std::size_t automatic = ~std::size_t{0};
+  std::size_t serial_survivors = automatic;
 };
 
 /// Whether this processor can run `kernel` (widest and scalar: always).

@@ -362,6 +362,18 @@ std::vector<Point2<T>> convex_hull_parallel(std::span<const Point2<T>> points, s
 
   if (!inner.enabled() && threads <= 2) return hull_by_sides(points, threads, survivors);
 
+  // Survivors hulled serially by a second filter: a sub-sample's hull certifies most of a ring of
+  // survivors inside, so only a few are sorted. At 10^8 random points on 2 cores (about 300k
+  // survivors on a disk, 360k in a disk's in-circle test) that took 60-70 ms for the whole call, the
+  // parallel sort and merge 90-140 ms (bench/NOTES.md), hence 2^20 on one or two threads. On more
+  // threads the parallel sort shrinks and the serial path does not: there the bound stays at 2^18,
+  // as measured on 16 cores before. Survivors that no sub-sample certifies (a dense circle among
+  // random points) pay a serial sort instead of a parallel one (not measured).
+  const std::size_t serial_survivors = policy.serial_survivors != FilterPolicy::automatic
+                                           ? policy.serial_survivors
+                                       : threads <= 2 ? std::size_t{1} << 20
+                                                      : std::size_t{1} << 18;
+
   // One pass: each slice's points that the polygon does not certify inside go to the slice's buffer.
   // A point with a NaN or infinite coordinate is never certified inside, so checking the survivors
   // finds every one.
@@ -395,13 +407,8 @@ std::vector<Point2<T>> convex_hull_parallel(std::span<const Point2<T>> points, s
         }
       }
     }
-    // Few survivors (policy.serial_survivors in all) are hulled together below, unsorted, serially:
-    // a sub-sample's hull certifies most of a ring of survivors inside, so only a few are sorted. At
-    // 10^8 random points (about 300k survivors on a disk, 360k in a disk's in-circle test) that took
-    // 60-70 ms for the whole call on 2 cores, the parallel sort and merge 90-140 ms (the bound was
-    // 2^18 before; bench/NOTES.md). Survivors that no sub-sample certifies (a dense circle among
-    // random points) pay a serial sort there instead of a parallel one (not measured).
-    if (inner.enabled() && m <= policy.serial_survivors / threads) return;
+    // Few survivors (serial_survivors in all) are hulled together below, unsorted, serially.
+    if (inner.enabled() && m <= serial_survivors / threads) return;
     sort_kept(k);
   });
   std::size_t total = 0;
