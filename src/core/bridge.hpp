@@ -247,13 +247,6 @@ WAGENER_HD inline void kary_bridge(const Point2<T>* p, I m, const Point2<T>* q, 
   *b = tangent_index(p[*a], q, n);
 }
 
-/// The bridge by nested bisection (kary_bridge with one probe a step): O(log m log n) orientation
-/// tests on one processor.
-template <class T>
-WAGENER_HD inline void bisection_bridge(const MergeView<T>& v, index_t* a, index_t* b) {
-  kary_bridge<T, index_t>(v.p, v.m, v.q, v.n, 1, a, b);
-}
-
 /// The bridge by a serial scan (two pointer walk), for reference and for tiny merges.
 template <class T>
 WAGENER_HD inline void serial_bridge(const MergeView<T>& v, index_t* a, index_t* b) {

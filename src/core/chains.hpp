@@ -5,6 +5,7 @@
 #include <span>
 #include <vector>
 
+#include "core/huge_pages.hpp"
 #include "wagener/point.hpp"
 
 namespace wagener::core {
@@ -38,8 +39,13 @@ std::vector<Point2<T>> lower_chain_by_reflection(std::span<const Point2<T>> sort
 /// counter-clockwise hull starting at the smallest point.
 template <class T>
 std::vector<Point2<T>> join_chains(std::span<const Point2<T>> lower, std::span<const Point2<T>> upper) {
-  std::vector<Point2<T>> hull(lower.begin(), lower.end());
-  if (upper.size() > 2) hull.insert(hull.end(), upper.rbegin() + 1, upper.rend() - 1);
+  const std::size_t inner_upper = upper.size() > 2 ? upper.size() - 2 : 0;
+  std::vector<Point2<T>> hull;
+  hull.reserve(lower.size() + inner_upper);
+  // A hull of every point (a circle) is as large as its input: in huge pages it costs few faults.
+  detail::want_huge_pages(hull);
+  hull.insert(hull.end(), lower.begin(), lower.end());
+  if (inner_upper > 0) hull.insert(hull.end(), upper.rbegin() + 1, upper.rend() - 1);
   return hull;
 }
 

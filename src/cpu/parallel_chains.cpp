@@ -20,12 +20,6 @@ constexpr index_t kBridgeSamples = 4;
 // Fresh memory costs its page faults more than anything the chains do with it: on a 2-core KVM
 // guest, touching 16 MB took 500-970 ms in 4 KiB pages (while other processes kept the cores busy)
 // and 1-30 ms in 2 MiB pages (bench/NOTES.md). The chains' buffers ask for transparent huge pages.
-using detail::FreeDeleter;
-
-template <class T>
-std::unique_ptr<Point2<T>[], FreeDeleter> huge_page_points(std::size_t count) {
-  return detail::huge_page_array<Point2<T>>(count);
-}
 
 /// A vector of `count` points (zeroed, as std::vector must), its storage advised first.
 template <class T>
@@ -47,7 +41,7 @@ class InPlaceChain {
   InPlaceChain(index_t n, std::size_t slices, Source&& at) {
     stride_ = (n + static_cast<index_t>(slices) - 1) / static_cast<index_t>(slices);
     strips_ = (n + stride_ - 1) / stride_;
-    base_ = huge_page_points<T>(static_cast<std::size_t>(strips_ * stride_));
+    base_ = detail::huge_page_array<Point2<T>>(static_cast<std::size_t>(strips_ * stride_));
     lo_.assign(static_cast<std::size_t>(strips_), 0);
     hi_.assign(static_cast<std::size_t>(strips_), 0);
     const auto count = static_cast<std::size_t>(strips_);
@@ -102,7 +96,7 @@ class InPlaceChain {
   }
 
   index_t stride_ = 1, strips_ = 0;
-  std::unique_ptr<Point2<T>[], FreeDeleter> base_;
+  std::unique_ptr<Point2<T>[], detail::FreeDeleter> base_;
   std::vector<index_t> lo_, hi_, prev_, next_;
 };
 

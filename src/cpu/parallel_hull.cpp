@@ -325,16 +325,7 @@ std::vector<Point2<T>> hull_by_sides(std::span<const Point2<T>> points, std::siz
     run_side(0);
     run_side(1);
   }
-  const std::span<const Point2<T>> upper_chain = chains[0], lower_chain = chains[1];
-  // As core::join_chains, into one result: the lower chain, then the upper chain backwards without
-  // its two ends (they are the lower chain's).
-  const std::size_t inner_upper = upper_chain.size() > 2 ? upper_chain.size() - 2 : 0;
-  std::vector<Point2<T>> hull;
-  hull.reserve(lower_chain.size() + inner_upper);
-  detail::want_huge_pages(hull);
-  hull.insert(hull.end(), lower_chain.begin(), lower_chain.end());
-  if (inner_upper > 0) hull.insert(hull.end(), upper_chain.rbegin() + 1, upper_chain.rend() - 1);
-  return hull;
+  return core::join_chains<T>(chains[1], chains[0]);
 }
 
 }  // namespace
