@@ -1,15 +1,24 @@
 // Grouped hulls on the device: one pipeline for all the groups, never a launch per group.
-//  1. hull_small_groups: a warp per group reads the group's points (coalesced), checks them, finds
-//     the eight extreme points (src/core/small_hull.hpp), compacts the points the extreme polygon
-//     cannot discard into shared memory, sorts them by rank across the warp, and one lane runs the
-//     monotone chain there;
-//     the warp writes the hull into the group's own range of a scratch array. A group too large for
-//     this (more points than kWarpGroupPoints, or more survivors than kWarpSurvivors) is deferred.
-//  2. Deferred groups, listed by the kernel: the large ones on the device's single-hull pipeline
+//  1. hull_groups_by_thread: a warp takes 32 consecutive groups, a thread per group. The warp stages
+//     the groups' points in shared memory with one coalesced copy (in rounds, when they do not fit
+//     at once), and each thread then runs the whole small-hull recipe on its own group there:
+//     finiteness and the eight extreme points (src/core/small_hull.hpp), a list of the points the
+//     extreme polygon cannot discard, an insertion sort of that list and the monotone chain. The
+//     thread writes the hull into the group's own range of a scratch array. A group of more points
+//     than kThreadGroupPoints, or with more survivors than kThreadSurvivors, is listed for step 2.
+//     (A warp per group, the earlier design, spent about 10,000 warp instructions per 100-point
+//     group, most of them in one lane's sort and chain: bench/NOTES.md.)
+//  2. hull_listed_groups: a warp per listed group reads the group's points (coalesced), finds the
+//     extremes across the warp, compacts the survivors into shared memory, sorts them by rank across
+//     the warp, and one lane chains them. A group too large for this (more points than
+//     kWarpGroupPoints, or more survivors than kWarpSurvivors) is deferred.
+//  3. Deferred groups, listed by step 2: the large ones on the device's single-hull pipeline
 //     (convex_hull_on_device), the rest on the host's (compute_hull). Rare for the inputs this is for
 //     (many small groups); hull-like groups of hundreds of points take this path.
-//  3. An inclusive scan of the hull sizes (CUB) gives the hull offsets, and a warp per group copies
+//  4. An inclusive scan of the hull sizes (CUB) gives the hull offsets, and a warp per group copies
 //     its hull into place.
+#include <cooperative_groups.h>
+#include <cooperative_groups/memcpy_async.h>
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -32,16 +41,135 @@
 namespace wagener::cuda {
 namespace {
 
-// One warp per group, four warps per block: the shared buffers of four warps (double: 2 x 129
-// elements of 32 bytes each) stay within the 48 KB a block may take statically.
+// Step 1: a warp of 32 threads per block, a group per thread. Groups of more points than this go to
+// step 2 (a thread would take too long over them, and their positions would not fit a byte).
+constexpr int kTileGroups = 32;
+constexpr int kThreadGroupPoints = 255;
+// Survivors of the extreme polygon one thread sorts and chains (a 100-point disk leaves ~10); a
+// group with more goes to step 2.
+constexpr int kThreadSurvivors = 64;
+// The bytes of points a block stages at once: four blocks (warps) fit a multiprocessor's shared
+// memory, with their survivor lists. 3200 double or 6400 float points: 32 groups of 100 in one
+// round for float, two rounds for double.
+constexpr std::size_t kStageBytes = 51200;
+// Per thread: its survivors' positions in its group, then its chain's (one more).
+constexpr std::size_t kListBytes = 2 * kThreadSurvivors + 1;
+constexpr std::size_t kTileSharedBytes = kStageBytes + kTileGroups * kListBytes;
+
+// Step 2: one warp per group, four warps per block: the shared buffers of four warps (double:
+// 2 x 129 elements of 32 bytes each) stay within the 48 KB a block may take statically.
 constexpr int kWarp = 32;
 constexpr int kWarpsPerBlock = 4;
 // Groups of more points than this are deferred: a warp would take too long over them.
 constexpr index_t kWarpGroupPoints = 4096;
-// Survivors of the filter one warp sorts and chains in shared memory (a 100-point disk leaves ~10).
+// Survivors of the filter one warp sorts and chains in shared memory.
 constexpr int kWarpSurvivors = 128;
 // Deferred groups above this size run on the device's single-hull pipeline, the others on the host.
 constexpr index_t kDeviceGroupPoints = index_t{1} << 16;
+
+/// Adds group g to a list (of the groups step 2 or step 3 takes).
+__device__ void list_group(index_t g, std::int64_t* list, unsigned long long* list_size) {
+  list[atomicAdd(list_size, 1ull)] = g;
+}
+
+/// Step 1 for one group of n points staged at `points` (shared memory), by one thread: returns false
+/// when the group has more survivors than kThreadSurvivors (nothing written). Writes counts[g] and
+/// the hull at scratch[begin ...] (indices at scratch_index, global). A non-finite point is reported
+/// through first_bad (the call fails) and the group left.
+template <class T>
+__device__ bool hull_group_by_thread(const Point2<T>* points, int n, std::int64_t begin, index_t g,
+                                     HullPart part, std::uint8_t* survivors, std::uint8_t* chain,
+                                     Point2<T>* scratch, std::int64_t* scratch_index, std::int64_t* counts,
+                                     unsigned long long* first_bad) {
+  if (n == 0) {
+    counts[g] = 0;
+    return true;
+  }
+  core::ExtremePolygon<T> polygon;
+  polygon.start(points[0]);
+  for (int i = 0; i < n; ++i) {
+    const Point2<T> p = points[i];
+    if (!(isfinite(p.x) && isfinite(p.y))) {
+      atomicMin(first_bad, static_cast<unsigned long long>(begin + i));
+      return true;
+    }
+    polygon.add(p);
+  }
+  polygon.finish();
+  // The survivors' positions, in index order: the stable sort below then keeps equal points in
+  // index order, so the chain keeps the first of them, as compute_hull() does.
+  int m = 0;
+  for (int i = 0; i < n; ++i) {
+    if (polygon.strictly_inside(points[i])) continue;
+    if (m == kThreadSurvivors) return false;
+    survivors[m++] = static_cast<std::uint8_t>(i);
+  }
+  for (int i = 1; i < m; ++i) {
+    const std::uint8_t e = survivors[i];
+    const Point2<T> p = points[e];
+    int j = i;
+    for (; j > 0; --j) {
+      const Point2<T> q = points[survivors[j - 1]];
+      if (!(p.x < q.x || (p.x == q.x && p.y < q.y))) break;
+      survivors[j] = survivors[j - 1];
+    }
+    survivors[j] = e;
+  }
+  const int k = core::chain_sorted(survivors, m, chain, part,
+                                   [points](std::uint8_t e) -> const Point2<T>& { return points[e]; });
+  counts[g] = k;
+  for (int v = 0; v < k; ++v) {
+    scratch[begin + v] = points[chain[v]];
+    if (scratch_index) scratch_index[begin + v] = begin + chain[v];
+  }
+  return true;
+}
+
+/// Step 1 (see the file comment). Lists in warp_groups the groups it leaves to step 2.
+template <class T>
+__global__ void __launch_bounds__(kTileGroups)
+    hull_groups_by_thread(const Point2<T>* points, const std::int64_t* offsets, index_t groups, HullPart part,
+                          Point2<T>* scratch, std::int64_t* scratch_index, std::int64_t* counts,
+                          std::int64_t* warp_groups, unsigned long long* warp_group_count,
+                          unsigned long long* first_bad) {
+  namespace cg = cooperative_groups;
+  extern __shared__ __align__(16) unsigned char tile_shared[];
+  constexpr int kStagePoints = static_cast<int>(kStageBytes / sizeof(Point2<T>));
+  static_assert(kStagePoints >= kThreadGroupPoints, "a group on this path fits the stage alone");
+  auto* staged = reinterpret_cast<Point2<T>*>(tile_shared);
+  const int lane = static_cast<int>(threadIdx.x);
+  std::uint8_t* survivors = tile_shared + kStageBytes + lane * kListBytes;
+  std::uint8_t* chain = survivors + kThreadSurvivors;
+  const cg::thread_block block = cg::this_thread_block();
+
+  const index_t g = static_cast<index_t>(blockIdx.x) * kTileGroups + lane;
+  const bool mine = g < groups;
+  const std::int64_t begin = mine ? offsets[g] : 0, end = mine ? offsets[g + 1] : 0;
+  const bool by_thread = mine && end - begin <= kThreadGroupPoints;
+  if (mine && !by_thread) list_group(g, warp_groups, warp_group_count);
+
+  // Rounds: each stages the points of consecutive groups on this path that fit the stage together
+  // (contiguous in the input), from the first group still pending.
+  unsigned pending = __ballot_sync(0xffffffffu, by_thread);
+  while (pending != 0) {
+    const int first = __ffs(pending) - 1;
+    const std::int64_t base = __shfl_sync(0xffffffffu, begin, first);
+    const bool fits = by_thread && lane >= first && end - base <= kStagePoints;
+    const unsigned stops = __ballot_sync(0xffffffffu, !fits) & (0xffffffffu << first);
+    const int last = stops != 0 ? __ffs(stops) - 2 : kTileGroups - 1;
+    const std::int64_t top = __shfl_sync(0xffffffffu, end, last);
+    cg::memcpy_async(block, staged, points + base, static_cast<std::size_t>(top - base) * sizeof(Point2<T>));
+    cg::wait(block);
+    if (lane >= first && lane <= last) {
+      if (!hull_group_by_thread(staged + (begin - base), static_cast<int>(end - begin), begin, g, part,
+                                survivors, chain, scratch, scratch_index, counts, first_bad))
+        list_group(g, warp_groups, warp_group_count);
+    }
+    block.sync();  // the stage is read before the next round overwrites it
+    const unsigned through_last = last == 31 ? 0xffffffffu : (1u << (last + 1)) - 1u;
+    pending &= ~through_last;
+  }
+}
 
 template <class T>
 struct Keyed {
@@ -62,19 +190,22 @@ __device__ void shuffle_point(Point2<T>& p, int lane) {
   p.y = __shfl_sync(0xffffffffu, p.y, lane);
 }
 
-/// Kernel 1 (see the file comment). Writes counts[g] (-1: deferred, listed in deferred[]) and the
-/// hull of each group it finishes at scratch[offsets[g] ...] (indices at scratch_index, global).
+/// Step 2 (see the file comment), for the groups listed in `listed`. Writes counts[g] (or lists g in
+/// deferred[]) and the hull of each group it finishes at scratch[offsets[g] ...] (indices
+/// at scratch_index, global).
 template <class T>
-__global__ void hull_small_groups(const Point2<T>* points, const std::int64_t* offsets, index_t groups,
-                                  HullPart part, Point2<T>* scratch, std::int64_t* scratch_index,
-                                  std::int64_t* counts, std::int64_t* deferred,
-                                  unsigned long long* deferred_count, unsigned long long* first_bad) {
+__global__ void hull_listed_groups(const Point2<T>* points, const std::int64_t* offsets,
+                                   const std::int64_t* listed, index_t listed_count, HullPart part,
+                                   Point2<T>* scratch, std::int64_t* scratch_index, std::int64_t* counts,
+                                   std::int64_t* deferred, unsigned long long* deferred_count,
+                                   unsigned long long* first_bad) {
   __shared__ Keyed<T> kept_all[kWarpsPerBlock][kWarpSurvivors];
   __shared__ Keyed<T> chain_all[kWarpsPerBlock][kWarpSurvivors + 1];
   const int warp = static_cast<int>(threadIdx.x) / kWarp;
   const int lane = static_cast<int>(threadIdx.x) % kWarp;
-  const index_t g = static_cast<index_t>(blockIdx.x) * kWarpsPerBlock + warp;
-  if (g >= groups) return;  // the whole warp leaves together
+  const index_t listed_at = static_cast<index_t>(blockIdx.x) * kWarpsPerBlock + warp;
+  if (listed_at >= listed_count) return;  // the whole warp leaves together
+  const index_t g = listed[listed_at];
   Keyed<T>* kept = kept_all[warp];
   Keyed<T>* chain = chain_all[warp];
   const std::int64_t begin = offsets[g];
@@ -102,10 +233,7 @@ __global__ void hull_small_groups(const Point2<T>* points, const std::int64_t* o
   if (!finite) atomicMin(first_bad, static_cast<unsigned long long>(begin + bad));
   if (__any_sync(0xffffffffu, !finite)) return;  // reported; the call fails
   if (n > kWarpGroupPoints) {
-    if (lane == 0) {
-      counts[g] = -1;
-      deferred[atomicAdd(deferred_count, 1ull)] = g;
-    }
+    if (lane == 0) list_group(g, deferred, deferred_count);
     return;
   }
   // The warp's extremes: each corner is the best of the lanes' (ties: any; every choice of input
@@ -124,10 +252,7 @@ __global__ void hull_small_groups(const Point2<T>* points, const std::int64_t* o
     m += __popc(ballot);
   }
   if (m > kWarpSurvivors) {
-    if (lane == 0) {
-      counts[g] = -1;
-      deferred[atomicAdd(deferred_count, 1ull)] = g;
-    }
+    if (lane == 0) list_group(g, deferred, deferred_count);
     return;
   }
   __syncwarp();
@@ -157,7 +282,7 @@ __global__ void hull_small_groups(const Point2<T>* points, const std::int64_t* o
   }
 }
 
-/// Kernel 3: a warp per group copies its hull from its input range of the scratch into place.
+/// Step 4: a warp per group copies its hull from its input range of the scratch into place.
 template <class T>
 __global__ void gather_hulls(const Point2<T>* scratch, const std::int64_t* scratch_index,
                              const std::int64_t* offsets, const std::int64_t* hull_offsets, index_t groups,
@@ -223,19 +348,37 @@ index_t convex_hulls_device(const Point2<T>* d_points, const std::int64_t* d_off
   DeviceBuffer<Point2<T>> scratch(static_cast<std::size_t>(std::max<index_t>(n, 1)));
   DeviceBuffer<std::int64_t> scratch_index(with_indices ? static_cast<std::size_t>(std::max<index_t>(n, 1))
                                                         : 0);
+  // Groups step 1 leaves to step 2, and groups step 2 leaves to step 3.
+  DeviceBuffer<std::int64_t> listed(static_cast<std::size_t>(groups));
   DeviceBuffer<std::int64_t> deferred(static_cast<std::size_t>(groups));
-  DeviceBuffer<unsigned long long> flags(2);  // [0] deferred groups, [1] first non-finite point
-  const unsigned long long initial[2] = {0, ULLONG_MAX};
+  DeviceBuffer<unsigned long long> flags(3);  // [0] listed, [1] deferred, [2] first non-finite point
+  const unsigned long long initial[3] = {0, 0, ULLONG_MAX};
   WAGENER_CUDA_CHECK(cudaMemcpyAsync(flags.data(), initial, sizeof initial, cudaMemcpyHostToDevice, stream));
   // The sizes go straight into the hull offsets (shifted by one), which the scan then sums in place.
   std::int64_t* counts = d_hull_offsets + 1;
-  const auto blocks = static_cast<unsigned>(ceil_div(groups, kWarpsPerBlock));
-  hull_small_groups<T><<<blocks, kWarpsPerBlock * kWarp, 0, stream>>>(
-      d_points, d_offsets, groups, part, scratch.data(), scratch_index.data(), counts, deferred.data(),
-      flags.data(), flags.data() + 1);
+  WAGENER_CUDA_CHECK(cudaFuncSetAttribute(hull_groups_by_thread<T>,
+                                          cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                          static_cast<int>(kTileSharedBytes)));
+  hull_groups_by_thread<T>
+      <<<static_cast<unsigned>(ceil_div(groups, kTileGroups)), kTileGroups, kTileSharedBytes, stream>>>(
+          d_points, d_offsets, groups, part, scratch.data(), scratch_index.data(), counts, listed.data(),
+          flags.data(), flags.data() + 2);
   WAGENER_CUDA_CHECK_LAUNCH();
-  unsigned long long status[2] = {0, 0};
-  WAGENER_CUDA_CHECK(cudaMemcpyAsync(status, flags.data(), sizeof status, cudaMemcpyDeviceToHost, stream));
+  unsigned long long listed_count = 0;
+  WAGENER_CUDA_CHECK(
+      cudaMemcpyAsync(&listed_count, flags.data(), sizeof listed_count, cudaMemcpyDeviceToHost, stream));
+  WAGENER_CUDA_CHECK(cudaStreamSynchronize(stream));
+  if (listed_count > 0) {
+    hull_listed_groups<T>
+        <<<static_cast<unsigned>(ceil_div(static_cast<index_t>(listed_count), kWarpsPerBlock)),
+           kWarpsPerBlock * kWarp, 0, stream>>>(
+            d_points, d_offsets, listed.data(), static_cast<index_t>(listed_count), part, scratch.data(),
+            scratch_index.data(), counts, deferred.data(), flags.data() + 1, flags.data() + 2);
+    WAGENER_CUDA_CHECK_LAUNCH();
+  }
+  unsigned long long status[2] = {0, 0};  // deferred, first non-finite point
+  WAGENER_CUDA_CHECK(
+      cudaMemcpyAsync(status, flags.data() + 1, sizeof status, cudaMemcpyDeviceToHost, stream));
   WAGENER_CUDA_CHECK(cudaStreamSynchronize(stream));
   if (status[1] != ULLONG_MAX) throw input_error("point " + std::to_string(status[1]) + " is not finite");
 

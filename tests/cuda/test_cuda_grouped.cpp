@@ -86,6 +86,35 @@ TEST_F(CudaGrouped, EveryGroupMatchesTheCpuFloat) {
   expect_cuda_matches_cpu(groups, HullPart::upper, false);
 }
 
+// Groups whose sizes fall on both sides of the per-thread path's limits (255 points; 64 survivors,
+// which circles of 65 points and more exceed) and whose neighbours in a tile of 32 overflow the
+// points a tile stages at once (3200 double, 6400 float), in random order, every family.
+template <class T>
+Groups<T> groups_near_the_path_limits(std::mt19937_64& rng) {
+  const auto families = testing::all_families<T>();
+  std::vector<std::size_t> sizes;
+  for (std::size_t n = 0; n <= 4; ++n) sizes.push_back(n);
+  for (std::size_t n = 60; n <= 70; ++n) sizes.push_back(n);
+  for (std::size_t n = 248; n <= 262; ++n) sizes.push_back(n);
+  std::uniform_int_distribution<std::size_t> pick_size(0, sizes.size() - 1),
+      pick_family(0, families.size() - 1);
+  Groups<T> groups;
+  for (int g = 0; g < 3000; ++g) groups.add(families[pick_family(rng)].make(sizes[pick_size(rng)], rng));
+  return groups;
+}
+
+TEST_F(CudaGrouped, GroupsNearThePathLimitsMatchTheCpu) {
+  const auto seed = testing::fresh_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  const auto doubles = groups_near_the_path_limits<double>(rng);
+  expect_cuda_matches_cpu(doubles, HullPart::full, true);
+  expect_cuda_matches_cpu(doubles, HullPart::upper, false);
+  const auto floats = groups_near_the_path_limits<float>(rng);
+  expect_cuda_matches_cpu(floats, HullPart::full, false);
+  expect_cuda_matches_cpu(floats, HullPart::upper, true);
+}
+
 TEST_F(CudaGrouped, AMillionSmallGroups) {
   const auto seed = testing::fresh_seed();
   SCOPED_TRACE("seed " + std::to_string(seed));
