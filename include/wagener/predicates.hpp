@@ -233,18 +233,18 @@ WAGENER_HD WAGENER_NOINLINE inline int orient2d_exact(double ax, double ay, doub
 
 }  // namespace detail
 
-/// The sign of orient2d(a, b, c) when the floating-point filter alone certifies it, else 0 (not
-/// known). The first stage of orient2d, for callers to whom "not known" is a safe answer (filters
-/// that keep every point they cannot discard); a few flops and no fallback code.
-WAGENER_HD inline int orient2d_certified(double ax, double ay, double bx, double by, double cx, double cy) {
+/// orient2d_certified from the differences a - c and b - c (rounded as orient2d_certified rounds
+/// them): callers that test one point c against several edges compute each corner's difference
+/// once. +1 or -1 when the filter certifies the sign, else 0.
+WAGENER_HD inline int orient2d_certified_differences(double acx, double acy, double bcx, double bcy) {
   // Shewchuk's ccwerrboundA = (3 + 16 eps) eps, eps = 2^-53. The bound assumes no overflow or
   // underflow: an overflow makes detsum infinite (never certified below); products far above the
   // subnormal range (detsum >= 2^-900) keep the absolute error of any underflowed product (at most
   // 2^-1074) well inside the bound's 16 eps^2 slack.
   constexpr double kErrBound = (3.0 + 16.0 * 0x1p-53) * 0x1p-53;
   constexpr double kMinSafe = 0x1p-900;
-  const double detleft = (ax - cx) * (by - cy);
-  const double detright = (ay - cy) * (bx - cx);
+  const double detleft = acx * bcy;
+  const double detright = acy * bcx;
   const double det = detleft - detright;
   const double detsum = (detleft < 0 ? -detleft : detleft) + (detright < 0 ? -detright : detright);
   if (detsum >= kMinSafe) {  // NaN-free: a certified sign needs finite, well-scaled products
@@ -253,6 +253,13 @@ WAGENER_HD inline int orient2d_certified(double ax, double ay, double bx, double
     if (-det > bound) return -1;
   }
   return 0;
+}
+
+/// The sign of orient2d(a, b, c) when the floating-point filter alone certifies it, else 0 (not
+/// known). The first stage of orient2d, for callers to whom "not known" is a safe answer (filters
+/// that keep every point they cannot discard); a few flops and no fallback code.
+WAGENER_HD inline int orient2d_certified(double ax, double ay, double bx, double by, double cx, double cy) {
+  return orient2d_certified_differences(ax - cx, ay - cy, bx - cx, by - cy);
 }
 
 /// Orientation of the triple (a, b, c): +1 if c lies strictly left of the directed line a->b

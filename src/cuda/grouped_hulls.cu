@@ -72,6 +72,72 @@ __device__ void list_group(index_t g, std::int64_t* list, unsigned long long* li
   list[atomicAdd(list_size, 1ull)] = g;
 }
 
+/// The extreme polygon of one group for one thread: the same eight corners as
+/// core::ExtremePolygon (the extremes of x, x + y, y and y - x, counter-clockwise), found by position
+/// and tested as a fixed octagon whose edges between equal corners are skipped. Everything stays in
+/// registers and the test is branch-free: ExtremePolygon's dropped corners index its arrays at run
+/// time, which puts them in local memory, and the lanes of a warp, each on its own group, would
+/// diverge over its early exits.
+template <class T>
+class ThreadOctagon {
+ public:
+  /// Pre: n >= 1 points, all finite.
+  __device__ ThreadOctagon(const Point2<T>* points, int n) {
+    // The keys are rounded sums in T: they only choose which input points become corners, and any
+    // choice is a valid filter (core::ExtremePolygon).
+    T low[4], high[4];
+    int low_at[4] = {0, 0, 0, 0}, high_at[4] = {0, 0, 0, 0};
+    keys(points[0], low);
+    keys(points[0], high);
+    for (int i = 1; i < n; ++i) {
+      T key[4];
+      keys(points[i], key);
+#pragma unroll
+      for (int k = 0; k < 4; ++k) {
+        if (key[k] < low[k]) low[k] = key[k], low_at[k] = i;
+        if (key[k] > high[k]) high[k] = key[k], high_at[k] = i;
+      }
+    }
+    int distinct = 0;
+#pragma unroll
+    for (int k = 0; k < 8; ++k) {
+      const Point2<T> c = points[k < 4 ? low_at[k] : high_at[k - 4]];
+      x_[k] = static_cast<double>(c.x), y_[k] = static_cast<double>(c.y);
+    }
+#pragma unroll
+    for (int k = 0; k < 8; ++k) {
+      skip_[k] = x_[k] == x_[(k + 1) % 8] && y_[k] == y_[(k + 1) % 8];
+      distinct += skip_[k] ? 0 : 1;
+    }
+    // Fewer than three distinct corners in a row certify nothing (core::ExtremePolygon::finish).
+    enabled_ = distinct >= 3;
+  }
+
+  /// True when p is certified strictly left of every edge between distinct corners.
+  __device__ bool strictly_inside(const Point2<T>& p) const {
+    const auto px = static_cast<double>(p.x), py = static_cast<double>(p.y);
+    double dx[8], dy[8];
+#pragma unroll
+    for (int k = 0; k < 8; ++k) dx[k] = x_[k] - px, dy[k] = y_[k] - py;
+    bool inside = enabled_;
+#pragma unroll
+    for (int k = 0; k < 8; ++k) {
+      const int next = (k + 1) % 8;
+      inside &= skip_[k] || orient2d_certified_differences(dx[k], dy[k], dx[next], dy[next]) > 0;
+    }
+    return inside;
+  }
+
+ private:
+  __device__ static void keys(const Point2<T>& p, T (&key)[4]) {
+    key[0] = p.x, key[1] = p.x + p.y, key[2] = p.y, key[3] = p.y - p.x;
+  }
+
+  double x_[8], y_[8];
+  bool skip_[8];
+  bool enabled_;
+};
+
 /// Step 1 for one group of n points staged at `points` (shared memory), by one thread: returns false
 /// when the group has more survivors than kThreadSurvivors (nothing written). Writes counts[g] and
 /// the hull at scratch[begin ...] (indices at scratch_index, global). A non-finite point is reported
@@ -85,25 +151,22 @@ __device__ bool hull_group_by_thread(const Point2<T>* points, int n, std::int64_
     counts[g] = 0;
     return true;
   }
-  core::ExtremePolygon<T> polygon;
-  polygon.start(points[0]);
-  for (int i = 0; i < n; ++i) {
-    const Point2<T> p = points[i];
-    if (!(isfinite(p.x) && isfinite(p.y))) {
-      atomicMin(first_bad, static_cast<unsigned long long>(begin + i));
-      return true;
-    }
-    polygon.add(p);
+  int bad = n;
+  for (int i = n - 1; i >= 0; --i) bad = isfinite(points[i].x) && isfinite(points[i].y) ? bad : i;
+  if (bad < n) {
+    atomicMin(first_bad, static_cast<unsigned long long>(begin + bad));
+    return true;
   }
-  polygon.finish();
+  const ThreadOctagon<T> octagon(points, n);
   // The survivors' positions, in index order: the stable sort below then keeps equal points in
   // index order, so the chain keeps the first of them, as compute_hull() does.
   int m = 0;
   for (int i = 0; i < n; ++i) {
-    if (polygon.strictly_inside(points[i])) continue;
-    if (m == kThreadSurvivors) return false;
-    survivors[m++] = static_cast<std::uint8_t>(i);
+    if (octagon.strictly_inside(points[i])) continue;
+    if (m < kThreadSurvivors) survivors[m] = static_cast<std::uint8_t>(i);
+    ++m;
   }
+  if (m > kThreadSurvivors) return false;
   for (int i = 1; i < m; ++i) {
     const std::uint8_t e = survivors[i];
     const Point2<T> p = points[e];
