@@ -29,6 +29,8 @@ void expect_exact(double ax, double ay, double bx, double by, double cx, double 
   if (certified != 0) {
     ASSERT_EQ(certified, expected);
   }
+  // The branch-free form the GPU's per-thread filter uses certifies exactly the same left turns.
+  ASSERT_EQ(certified_left_differences(ax - cx, ay - cy, bx - cx, by - cy), certified == 1);
   // The middle stage, on its own wherever it applies (2: it declines).
   const int middle = detail::orient2d_expansion(ax, ay, bx, by, cx, cy);
   if (middle != 2) {

@@ -255,6 +255,17 @@ WAGENER_HD inline int orient2d_certified_differences(double acx, double acy, dou
   return 0;
 }
 
+/// True when orient2d_certified_differences certifies +1, computed without branches (fabs is an
+/// operand modifier on GPUs): for filters that test many points against a few edges in lockstep.
+WAGENER_HD inline bool certified_left_differences(double acx, double acy, double bcx, double bcy) {
+  constexpr double kErrBound = (3.0 + 16.0 * 0x1p-53) * 0x1p-53;  // as orient2d_certified_differences
+  constexpr double kMinSafe = 0x1p-900;
+  const double detleft = acx * bcy;
+  const double detright = acy * bcx;
+  const double detsum = std::fabs(detleft) + std::fabs(detright);
+  return (detsum >= kMinSafe) & (detleft - detright > kErrBound * detsum);
+}
+
 /// The sign of orient2d(a, b, c) when the floating-point filter alone certifies it, else 0 (not
 /// known). The first stage of orient2d, for callers to whom "not known" is a safe answer (filters
 /// that keep every point they cannot discard); a few flops and no fallback code.

@@ -123,7 +123,7 @@ class ThreadOctagon {
 #pragma unroll
     for (int k = 0; k < 8; ++k) {
       const int next = (k + 1) % 8;
-      inside &= skip_[k] || orient2d_certified_differences(dx[k], dy[k], dx[next], dy[next]) > 0;
+      inside &= skip_[k] | certified_left_differences(dx[k], dy[k], dx[next], dy[next]);
     }
     return inside;
   }
