@@ -1,6 +1,7 @@
 // Grouped hulls on the device against the CPU's, group by group: every named family, degenerate
-// groups, groups the warp path defers (many survivors, many points), a million small groups, and the
-// device entry point on device memory.
+// groups, groups on either side of each path's limits (the thread path's points and survivors, the
+// warp path's, the stage of a warp's groups), a million small groups, and the device entry point on
+// device memory.
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
