@@ -233,22 +233,26 @@ WAGENER_HD WAGENER_NOINLINE inline int orient2d_exact(double ax, double ay, doub
 
 }  // namespace detail
 
+namespace detail {
+// Shewchuk's ccwerrboundA = (3 + 16 eps) eps, eps = 2^-53. The bound assumes no overflow or
+// underflow: an overflow makes detsum infinite (never certified); products far above the subnormal
+// range (detsum >= 2^-900) keep the absolute error of any underflowed product (at most 2^-1074) well
+// inside the bound's 16 eps^2 slack.
+inline constexpr double kOrientErrBound = (3.0 + 16.0 * 0x1p-53) * 0x1p-53;
+inline constexpr double kOrientMinSafe = 0x1p-900;
+}  // namespace detail
+
 /// orient2d_certified from the differences a - c and b - c (rounded as orient2d_certified rounds
 /// them): callers that test one point c against several edges compute each corner's difference
 /// once. +1 or -1 when the filter certifies the sign, else 0.
 WAGENER_HD inline int orient2d_certified_differences(double acx, double acy, double bcx, double bcy) {
-  // Shewchuk's ccwerrboundA = (3 + 16 eps) eps, eps = 2^-53. The bound assumes no overflow or
-  // underflow: an overflow makes detsum infinite (never certified below); products far above the
-  // subnormal range (detsum >= 2^-900) keep the absolute error of any underflowed product (at most
-  // 2^-1074) well inside the bound's 16 eps^2 slack.
-  constexpr double kErrBound = (3.0 + 16.0 * 0x1p-53) * 0x1p-53;
-  constexpr double kMinSafe = 0x1p-900;
+  using detail::kOrientErrBound, detail::kOrientMinSafe;
   const double detleft = acx * bcy;
   const double detright = acy * bcx;
   const double det = detleft - detright;
   const double detsum = (detleft < 0 ? -detleft : detleft) + (detright < 0 ? -detright : detright);
-  if (detsum >= kMinSafe) {  // NaN-free: a certified sign needs finite, well-scaled products
-    const double bound = kErrBound * detsum;
+  if (detsum >= kOrientMinSafe) {  // NaN-free: a certified sign needs finite, well-scaled products
+    const double bound = kOrientErrBound * detsum;
     if (det > bound) return 1;
     if (-det > bound) return -1;
   }
@@ -258,12 +262,11 @@ WAGENER_HD inline int orient2d_certified_differences(double acx, double acy, dou
 /// True when orient2d_certified_differences certifies +1, computed without branches (fabs is an
 /// operand modifier on GPUs): for filters that test many points against a few edges in lockstep.
 WAGENER_HD inline bool certified_left_differences(double acx, double acy, double bcx, double bcy) {
-  constexpr double kErrBound = (3.0 + 16.0 * 0x1p-53) * 0x1p-53;  // as orient2d_certified_differences
-  constexpr double kMinSafe = 0x1p-900;
+  using detail::kOrientErrBound, detail::kOrientMinSafe;
   const double detleft = acx * bcy;
   const double detright = acy * bcx;
   const double detsum = std::fabs(detleft) + std::fabs(detright);
-  return (detsum >= kMinSafe) & (detleft - detright > kErrBound * detsum);
+  return (detsum >= kOrientMinSafe) & (detleft - detright > kOrientErrBound * detsum);
 }
 
 /// The sign of orient2d(a, b, c) when the floating-point filter alone certifies it, else 0 (not
