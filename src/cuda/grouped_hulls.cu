@@ -50,7 +50,7 @@ constexpr int kThreadGroupPoints = 255;
 constexpr int kThreadSurvivors = 64;
 // The bytes of points a block stages at once: four blocks (warps) fit a multiprocessor's shared
 // memory, with their survivor lists. 3200 double or 6400 float points: 32 groups of 100 in one
-// round for float, two rounds for double.
+// round.
 constexpr std::size_t kStageBytes = 51200;
 // Per thread: its survivors' positions in its group, then its chain's (one more).
 constexpr std::size_t kListBytes = 2 * kThreadSurvivors + 1;
@@ -208,7 +208,9 @@ __global__ void __launch_bounds__(kTileGroups)
   const index_t g = static_cast<index_t>(blockIdx.x) * kTileGroups + lane;
   const bool mine = g < groups;
   const std::int64_t begin = mine ? offsets[g] : 0, end = mine ? offsets[g + 1] : 0;
-  const bool by_thread = mine && end - begin <= kThreadGroupPoints;
+  // (end >= begin and begin >= base below hold for valid offsets; they keep a bad offsets array,
+  // which the caller should have refused, from indexing outside the stage.)
+  const bool by_thread = mine && end >= begin && end - begin <= kThreadGroupPoints;
   if (mine && !by_thread) list_group(g, warp_groups, warp_group_count);
 
   // Rounds: each stages the points of consecutive groups on this path that fit the stage together
@@ -217,7 +219,7 @@ __global__ void __launch_bounds__(kTileGroups)
   while (pending != 0) {
     const int first = __ffs(pending) - 1;
     const std::int64_t base = __shfl_sync(0xffffffffu, begin, first);
-    const bool fits = by_thread && lane >= first && end - base <= kStagePoints;
+    const bool fits = by_thread && lane >= first && begin >= base && end - base <= kStagePoints;
     const unsigned stops = __ballot_sync(0xffffffffu, !fits) & (0xffffffffu << first);
     const int last = stops != 0 ? __ffs(stops) - 2 : kTileGroups - 1;
     const std::int64_t top = __shfl_sync(0xffffffffu, end, last);
