@@ -41,9 +41,9 @@ struct GroupedHulls {
 ///       the whole points array.
 /// Backends: cpu runs the groups in parallel, each small group serially (a filter, a sort of the
 /// survivors, Andrew's monotone chain) and each large one on the parallel single-hull path; cuda
-/// runs every group in one device pipeline (a thread per small group, a warp per larger one); pram runs
-/// the groups one after another on the emulator; automatic picks cpu. options.stats receives the
-/// totals (points, hull vertices, time, backend). options.trace is refused (unsupported_error).
+/// runs every group in one device pipeline (a team of lanes per small group, a warp per larger one); pram
+/// runs the groups one after another on the emulator; automatic picks cpu. options.stats receives the totals
+/// (points, hull vertices, time, backend). options.trace is refused (unsupported_error).
 template <class T>
 GroupedHulls<T> convex_hulls(std::span<const Point2<T>> points, std::span<const std::int64_t> offsets,
                              const HullOptions& options = {});

@@ -1,22 +1,28 @@
 // Grouped hulls on the device: one pipeline for all the groups, never a launch per group.
-//  1. hull_groups_by_thread: a warp takes 32 consecutive groups, a thread per group. The warp stages
-//     the groups' points in shared memory with one coalesced copy (in rounds, when they do not fit
-//     at once), and each thread then runs the whole small-hull recipe on its own group there:
-//     finiteness and the eight extreme points (src/core/small_hull.hpp), a list of the points the
-//     extreme polygon cannot discard, an insertion sort of that list and the monotone chain. The
-//     thread writes the hull into the group's own range of a scratch array. A group of more points
-//     than kThreadGroupPoints, or with more survivors than kThreadSurvivors, is listed for step 2.
-//     (A warp per group, the earlier design, spent about 10,000 warp instructions per 100-point
-//     group, most of them in one lane's sort and chain: bench/NOTES.md.)
+//  1. hull_groups_by_team: a team of kTeamLanes lanes per group, the 4 or 8 groups of a one-warp
+//     block consecutive. The warp stages its groups' points in shared memory with one coalesced copy
+//     (in rounds, when they do not fit at once), and each team then runs the small-hull recipe on
+//     its group there: finiteness and the eight extreme points (src/core/small_hull.hpp), each lane
+//     over every kTeamLanes-th point, then agreed by shuffles; the points the extreme polygon cannot
+//     discard, compacted by ballots in index order; a sort of those by rank, split over the team;
+//     and the monotone chain, by one lane. It writes the hull's size and its vertices' positions in
+//     the group (a byte each). A group of more points than kThreadGroupPoints, or with more
+//     survivors than kThreadSurvivors, is listed for step 2.
+//     (A warp per group spent ~10,000 warp instructions per 100-point group, most of them in one
+//     lane's sort and chain; a thread per group, ~1,000, but a 32-group stage left one warp per
+//     scheduler to wait out every latency: bench/NOTES.md.)
 //  2. hull_listed_groups: a warp per listed group reads the group's points (coalesced), finds the
 //     extremes across the warp, compacts the survivors into shared memory, sorts them by rank across
-//     the warp, and one lane chains them. A group too large for this (more points than
-//     kWarpGroupPoints, or more survivors than kWarpSurvivors) is deferred.
+//     the warp, and one lane chains them, into a scratch array at the group's input range. A group
+//     too large for this (more points than kWarpGroupPoints, or more survivors than kWarpSurvivors)
+//     is deferred.
 //  3. Deferred groups, listed by step 2: the large ones on the device's single-hull pipeline
 //     (convex_hull_on_device), the rest on the host's (compute_hull). Rare for the inputs this is for
 //     (many small groups); hull-like groups of hundreds of points take this path.
-//  4. An inclusive scan of the hull sizes (CUB) gives the hull offsets, and a warp per group copies
-//     its hull into place.
+//  4. An inclusive scan of the hull sizes (CUB) gives the hull offsets, and a warp per group writes
+//     its hull in place, from the input at step 1's positions or from step 2's scratch. The scratch
+//     (n points) is allocated only when step 1 lists a group: without it, a call allocates n bytes of
+//     positions and two lists of groups, and nothing the size of the points.
 #include <cooperative_groups.h>
 #include <cooperative_groups/memcpy_async.h>
 #include <cuda_runtime.h>
@@ -41,20 +47,29 @@
 namespace wagener::cuda {
 namespace {
 
-// Step 1: a warp of 32 threads per block, a group per thread. Groups of more points than this go to
-// step 2 (a thread would take too long over them, and their positions would not fit a byte).
-constexpr int kTileGroups = 32;
+// Step 1: one-warp blocks, a team of lanes per group. Groups of more points than this go to step 2
+// (a team would take too long over them, and their positions would not fit a byte).
 constexpr int kThreadGroupPoints = 255;
-// Survivors of the extreme polygon one thread sorts and chains (a 100-point disk leaves ~10); a
-// group with more goes to step 2.
+// Survivors of the extreme polygon one team sorts and chains (a 100-point disk leaves ~10); a group
+// with more goes to step 2.
 constexpr int kThreadSurvivors = 64;
-// The bytes of points a block stages at once: four blocks (warps) fit a multiprocessor's shared
-// memory, with their survivor lists. 3200 double or 6400 float points: 32 groups of 100 in one
-// round.
-constexpr std::size_t kStageBytes = 51200;
-// Per thread: its survivors' positions in its group, then its chain's (one more).
+// Lanes per group: more lanes, fewer groups per warp, a smaller stage and more warps per
+// multiprocessor; but more shuffles, and more lanes idle while one chains. Measured on an H100 with
+// 10^6 groups of 100 points (bench/NOTES.md): 8 for double, 4 for float.
+template <class T>
+constexpr int kTeamLanes = sizeof(T) == 8 ? 8 : 4;
+// Blocks per multiprocessor the registers must allow (64 registers a lane): the stage allows 27-28.
+constexpr int kTeamBlocks = 32;
+// The bytes of points a block stages at once: 32 / Lanes groups of 100 points in one round.
+template <class T, int Lanes>
+constexpr std::size_t kStageBytes = 3200 / Lanes * sizeof(Point2<T>);
+// Per group: its survivors' positions, then its chain's (one more).
 constexpr std::size_t kListBytes = 2 * kThreadSurvivors + 1;
-constexpr std::size_t kTileSharedBytes = kStageBytes + kTileGroups * kListBytes;
+template <class T, int Lanes>
+constexpr std::size_t kTileSharedBytes = kStageBytes<T, Lanes> + (32 / Lanes * kListBytes);
+// Marks, in step 1's positions, a group it listed: a position on the thread path is at most 254.
+constexpr std::uint8_t kListed = 0xff;
+static_assert(kThreadGroupPoints <= kListed, "positions on the thread path stay below the mark");
 
 // Step 2: one warp per group, four warps per block: the shared buffers of four warps (double:
 // 2 x 129 elements of 32 bytes each) stay within the 48 KB a block may take statically.
@@ -81,21 +96,36 @@ __device__ void list_group(index_t g, std::int64_t* list, unsigned long long* li
 template <class T>
 class ThreadOctagon {
  public:
-  /// Pre: n >= 1 points, all finite.
-  __device__ ThreadOctagon(const Point2<T>* points, int n) {
+  /// Pre: n >= 1 points, all finite. The `lanes` lanes of team_mask (a power of two, consecutive
+  /// lanes) each scan the points first, first + lanes, ... and agree on the same corners.
+  __device__ ThreadOctagon(const Point2<T>* points, int n, int first, int lanes, unsigned team_mask) {
     // The keys are rounded sums in T: they only choose which input points become corners, and any
     // choice is a valid filter (core::ExtremePolygon).
     T low[4], high[4];
     int low_at[4] = {0, 0, 0, 0}, high_at[4] = {0, 0, 0, 0};
     keys(points[0], low);
     keys(points[0], high);
-    for (int i = 1; i < n; ++i) {
+    for (int i = first; i < n; i += lanes) {
       T key[4];
       keys(points[i], key);
 #pragma unroll
       for (int k = 0; k < 4; ++k) {
         if (key[k] < low[k]) low[k] = key[k], low_at[k] = i;
         if (key[k] > high[k]) high[k] = key[k], high_at[k] = i;
+      }
+    }
+    // The team's extremes: on equal keys the first point, as one lane scanning them all would find.
+    for (int d = 1; d < lanes; d *= 2) {
+#pragma unroll
+      for (int k = 0; k < 4; ++k) {
+        const T other_low = __shfl_xor_sync(team_mask, low[k], d);
+        const int other_low_at = __shfl_xor_sync(team_mask, low_at[k], d);
+        if (other_low < low[k] || (other_low == low[k] && other_low_at < low_at[k]))
+          low[k] = other_low, low_at[k] = other_low_at;
+        const T other_high = __shfl_xor_sync(team_mask, high[k], d);
+        const int other_high_at = __shfl_xor_sync(team_mask, high_at[k], d);
+        if (other_high > high[k] || (other_high == high[k] && other_high_at < high_at[k]))
+          high[k] = other_high, high_at[k] = other_high_at;
       }
     }
     int distinct = 0;
@@ -138,101 +168,121 @@ class ThreadOctagon {
   bool enabled_;
 };
 
-/// Step 1 for one group of n points staged at `points` (shared memory), by one thread: returns false
-/// when the group has more survivors than kThreadSurvivors (nothing written). Writes counts[g] and
-/// the hull at scratch[begin ...] (indices at scratch_index, global). A non-finite point is reported
-/// through first_bad (the call fails) and the group left.
-template <class T>
-__device__ bool hull_group_by_thread(const Point2<T>* points, int n, std::int64_t begin, index_t g,
-                                     HullPart part, std::uint8_t* survivors, std::uint8_t* chain,
-                                     Point2<T>* scratch, std::int64_t* scratch_index, std::int64_t* counts,
-                                     unsigned long long* first_bad) {
-  if (n == 0) {
-    counts[g] = 0;
-    return true;
-  }
+/// Step 1 for one group of n points staged at `points` (shared memory), by a team of Lanes
+/// consecutive lanes (team_lane: this lane's place in it): returns, in every lane of the team, the
+/// number of hull vertices, their positions in the group at chain[0 ...], or -1 when the group has
+/// more survivors than kThreadSurvivors. A non-finite point is reported through first_bad (the call
+/// fails) and the group counted empty. `survivors` and `chain` are the team's.
+template <class T, int Lanes>
+__device__ int hull_group_by_team(const Point2<T>* points, int n, std::int64_t begin, HullPart part,
+                                  int team_lane, unsigned team_mask, std::uint8_t* survivors,
+                                  std::uint8_t* chain, unsigned long long* first_bad) {
+  if (n == 0) return 0;
   int bad = n;
-  for (int i = n - 1; i >= 0; --i) bad = isfinite(points[i].x) && isfinite(points[i].y) ? bad : i;
+  for (int i = team_lane; i < n; i += Lanes)
+    bad = isfinite(points[i].x) && isfinite(points[i].y) ? bad : min(bad, i);
+  for (int d = 1; d < Lanes; d *= 2) bad = min(bad, __shfl_xor_sync(team_mask, bad, d));
   if (bad < n) {
-    atomicMin(first_bad, static_cast<unsigned long long>(begin + bad));
-    return true;
+    if (team_lane == 0) atomicMin(first_bad, static_cast<unsigned long long>(begin + bad));
+    return 0;
   }
-  const ThreadOctagon<T> octagon(points, n);
-  // The survivors' positions, in index order: the stable sort below then keeps equal points in
-  // index order, so the chain keeps the first of them, as compute_hull() does.
+  const ThreadOctagon<T> octagon(points, n, team_lane, Lanes, team_mask);
+  // The survivors' positions, in index order (the team tests Lanes consecutive points at a time).
+  const int team_shift = __ffs(team_mask) - 1;
   int m = 0;
-  for (int i = 0; i < n; ++i) {
-    if (octagon.strictly_inside(points[i])) continue;
-    if (m < kThreadSurvivors) survivors[m] = static_cast<std::uint8_t>(i);
-    ++m;
+  for (int at = 0; at < n; at += Lanes) {
+    const int i = at + team_lane;
+    const bool keep = i < n && !octagon.strictly_inside(points[i]);
+    const unsigned kept = (__ballot_sync(team_mask, keep) >> team_shift) & ((1u << Lanes) - 1u);
+    const int place = m + __popc(kept & ((1u << team_lane) - 1u));
+    if (keep && place < kThreadSurvivors) survivors[place] = static_cast<std::uint8_t>(i);
+    m += __popc(kept);
   }
-  if (m > kThreadSurvivors) return false;
-  for (int i = 1; i < m; ++i) {
+  if (m > kThreadSurvivors) return -1;
+  __syncwarp(team_mask);
+  // Sorted by rank: a survivor's place is the number of survivors before it in (x, y) order, equal
+  // ones by position (their order in the list), so the chain keeps the first of equal points, as
+  // compute_hull() does. The ranks go to `chain`, then back.
+  for (int i = team_lane; i < m; i += Lanes) {
     const std::uint8_t e = survivors[i];
     const Point2<T> p = points[e];
-    int j = i;
-    for (; j > 0; --j) {
-      const Point2<T> q = points[survivors[j - 1]];
-      if (!(p.x < q.x || (p.x == q.x && p.y < q.y))) break;
-      survivors[j] = survivors[j - 1];
+    int rank = 0;
+    for (int j = 0; j < m; ++j) {
+      const Point2<T> q = points[survivors[j]];
+      rank += (q.x < p.x || (q.x == p.x && (q.y < p.y || (q.y == p.y && j < i)))) ? 1 : 0;
     }
-    survivors[j] = e;
+    chain[rank] = e;
   }
-  const int k = core::chain_sorted(survivors, m, chain, part,
-                                   [points](std::uint8_t e) -> const Point2<T>& { return points[e]; });
-  counts[g] = k;
-  for (int v = 0; v < k; ++v) {
-    scratch[begin + v] = points[chain[v]];
-    if (scratch_index) scratch_index[begin + v] = begin + chain[v];
+  __syncwarp(team_mask);
+  for (int i = team_lane; i < m; i += Lanes) survivors[i] = chain[i];
+  __syncwarp(team_mask);
+  int k = 0;
+  if (team_lane == 0) {
+    k = core::chain_sorted(survivors, m, chain, part,
+                           [points](std::uint8_t e) -> const Point2<T>& { return points[e]; });
   }
-  return true;
+  k = __shfl_sync(team_mask, k, team_shift);
+  __syncwarp(team_mask);
+  return k;
 }
 
-/// Step 1 (see the file comment). Lists in warp_groups the groups it leaves to step 2.
-template <class T>
-__global__ void __launch_bounds__(kTileGroups)
-    hull_groups_by_thread(const Point2<T>* points, const std::int64_t* offsets, index_t groups, HullPart part,
-                          Point2<T>* scratch, std::int64_t* scratch_index, std::int64_t* counts,
-                          std::int64_t* warp_groups, unsigned long long* warp_group_count,
-                          unsigned long long* first_bad) {
+/// Step 1 (see the file comment), a team of Lanes lanes per group, MinBlocks blocks per
+/// multiprocessor. For each group it finishes,
+/// writes counts[g] and the chain's positions in the group at positions[offsets[g] ...]; lists the
+/// others in `listed`, marking positions[offsets[g]] with kListed.
+template <class T, int Lanes, int MinBlocks>
+__global__ void __launch_bounds__(kWarp, MinBlocks)
+    hull_groups_by_team(const Point2<T>* points, const std::int64_t* offsets, index_t groups, HullPart part,
+                        std::int64_t* counts, std::uint8_t* positions, std::int64_t* listed,
+                        unsigned long long* listed_count, unsigned long long* first_bad) {
   namespace cg = cooperative_groups;
   extern __shared__ __align__(16) unsigned char tile_shared[];
-  constexpr int kStagePoints = static_cast<int>(kStageBytes / sizeof(Point2<T>));
+  constexpr int kStagePoints = static_cast<int>(kStageBytes<T, Lanes> / sizeof(Point2<T>));
   static_assert(kStagePoints >= kThreadGroupPoints, "a group on this path fits the stage alone");
   auto* staged = reinterpret_cast<Point2<T>*>(tile_shared);
   const int lane = static_cast<int>(threadIdx.x);
-  std::uint8_t* survivors = tile_shared + kStageBytes + lane * kListBytes;
+  const int slot = lane / Lanes, team_lane = lane % Lanes;
+  const unsigned team_mask = ((1u << Lanes) - 1u) << (slot * Lanes);
+  const bool leader = team_lane == 0;
+  std::uint8_t* survivors = tile_shared + kStageBytes<T, Lanes> + slot * kListBytes;
   std::uint8_t* chain = survivors + kThreadSurvivors;
   const cg::thread_block block = cg::this_thread_block();
 
-  const index_t g = static_cast<index_t>(blockIdx.x) * kTileGroups + lane;
+  const index_t g = static_cast<index_t>(blockIdx.x) * (kWarp / Lanes) + slot;
   const bool mine = g < groups;
   const std::int64_t begin = mine ? offsets[g] : 0, end = mine ? offsets[g + 1] : 0;
   // (end >= begin and begin >= base below hold for valid offsets; they keep a bad offsets array,
   // which the caller should have refused, from indexing outside the stage.)
-  const bool by_thread = mine && end >= begin && end - begin <= kThreadGroupPoints;
-  if (mine && !by_thread) list_group(g, warp_groups, warp_group_count);
+  const bool by_team = mine && end >= begin && end - begin <= kThreadGroupPoints;
+  int count = -1;  // hull vertices, once this team has its group's hull
 
   // Rounds: each stages the points of consecutive groups on this path that fit the stage together
-  // (contiguous in the input), from the first group still pending.
-  unsigned pending = __ballot_sync(0xffffffffu, by_thread);
+  // (contiguous in the input), from the first group still pending. The teams' leaders decide.
+  unsigned pending = __ballot_sync(0xffffffffu, by_team && leader);
   while (pending != 0) {
     const int first = __ffs(pending) - 1;
     const std::int64_t base = __shfl_sync(0xffffffffu, begin, first);
-    const bool fits = by_thread && lane >= first && begin >= base && end - base <= kStagePoints;
-    const unsigned stops = __ballot_sync(0xffffffffu, !fits) & (0xffffffffu << first);
-    const int last = stops != 0 ? __ffs(stops) - 2 : kTileGroups - 1;
+    const bool fits = by_team && lane >= first && begin >= base && end - base <= kStagePoints;
+    const unsigned stops = __ballot_sync(0xffffffffu, leader && !fits) & (0xffffffffu << first);
+    const int last = stops != 0 ? __ffs(stops) - 1 - Lanes : kWarp - Lanes;  // the last leader in the round
     const std::int64_t top = __shfl_sync(0xffffffffu, end, last);
     cg::memcpy_async(block, staged, points + base, static_cast<std::size_t>(top - base) * sizeof(Point2<T>));
     cg::wait(block);
-    if (lane >= first && lane <= last) {
-      if (!hull_group_by_thread(staged + (begin - base), static_cast<int>(end - begin), begin, g, part,
-                                survivors, chain, scratch, scratch_index, counts, first_bad))
-        list_group(g, warp_groups, warp_group_count);
+    if (lane >= first && lane < last + Lanes) {
+      count = hull_group_by_team<T, Lanes>(staged + (begin - base), static_cast<int>(end - begin), begin,
+                                           part, team_lane, team_mask, survivors, chain, first_bad);
     }
     block.sync();  // the stage is read before the next round overwrites it
-    const unsigned through_last = last == 31 ? 0xffffffffu : (1u << (last + 1)) - 1u;
+    const unsigned through_last = last + Lanes == kWarp ? 0xffffffffu : (1u << (last + Lanes)) - 1u;
     pending &= ~through_last;
+  }
+  if (!mine) return;
+  if (count >= 0) {
+    if (leader) counts[g] = count;
+    for (int v = team_lane; v < count; v += Lanes) positions[begin + v] = chain[v];
+  } else if (leader) {
+    list_group(g, listed, listed_count);
+    positions[begin] = kListed;  // a listed group has points (more than kThreadSurvivors)
   }
 }
 
@@ -256,8 +306,8 @@ __device__ void shuffle_point(Point2<T>& p, int lane) {
 }
 
 /// Step 2 (see the file comment), for the groups listed in `listed`. Writes counts[g] (or lists g in
-/// deferred[]) and the hull of each group it finishes at scratch[offsets[g] ...] (indices
-/// at scratch_index, global).
+/// deferred[]) and the hull of each group it finishes at scratch[offsets[g] ...] (indices at
+/// scratch_index, into the whole input).
 template <class T>
 __global__ void hull_listed_groups(const Point2<T>* points, const std::int64_t* offsets,
                                    const std::int64_t* listed, index_t listed_count, HullPart part,
@@ -347,25 +397,40 @@ __global__ void hull_listed_groups(const Point2<T>* points, const std::int64_t* 
   }
 }
 
-/// Step 4: a warp per group copies its hull from its input range of the scratch into place.
+/// Step 4: a warp per group writes its hull in place: from the input at step 1's positions, or, for a
+/// group step 1 listed, from the scratch steps 2 and 3 wrote.
 template <class T>
-__global__ void gather_hulls(const Point2<T>* scratch, const std::int64_t* scratch_index,
-                             const std::int64_t* offsets, const std::int64_t* hull_offsets, index_t groups,
-                             Point2<T>* hull, std::int64_t* indices) {
+__global__ void place_hulls(const Point2<T>* points, const std::int64_t* offsets,
+                            const std::uint8_t* positions, const Point2<T>* scratch,
+                            const std::int64_t* scratch_index, const std::int64_t* hull_offsets,
+                            index_t groups, Point2<T>* hull, std::int64_t* indices) {
   const index_t g = (static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x) / kWarp;
   const int lane = static_cast<int>(threadIdx.x) % kWarp;
   if (g >= groups) return;
-  const std::int64_t from = offsets[g], to = hull_offsets[g], k = hull_offsets[g + 1] - to;
-  for (std::int64_t v = lane; v < k; v += kWarp) {
-    hull[to + v] = scratch[from + v];
-    if (indices) indices[to + v] = scratch_index[from + v];
+  const std::int64_t begin = offsets[g], to = hull_offsets[g], k = hull_offsets[g + 1] - to;
+  if (k == 0) return;
+  bool listed = false;
+  for (std::int64_t at = 0; at < k; at += kWarp) {
+    const std::int64_t v = at + lane;
+    const int position = v < k ? positions[begin + v] : 0;
+    // (The mark is the first position's: read with the others, it costs no extra round trip.)
+    if (at == 0) listed = __shfl_sync(0xffffffffu, position, 0) == kListed;
+    if (v >= k) break;
+    if (listed) {
+      hull[to + v] = scratch[begin + v];
+      if (indices) indices[to + v] = scratch_index[begin + v];
+    } else {
+      hull[to + v] = points[begin + position];
+      if (indices) indices[to + v] = begin + position;
+    }
   }
 }
 
-/// The hull of a deferred group, by the single-hull paths, into the group's range of the scratch.
+/// The hull of a deferred group (begin: its place in the input), by the single-hull paths, written at
+/// hull (indices, when asked, at hull_indices, into the whole input). Returns its size.
 template <class T>
 std::int64_t hull_deferred_group(const Point2<T>* d_group, std::int64_t begin, index_t n, HullPart part,
-                                 bool with_indices, Point2<T>* scratch, std::int64_t* scratch_index,
+                                 bool with_indices, Point2<T>* hull, std::int64_t* hull_indices,
                                  cudaStream_t stream) {
   std::vector<Point2<T>> vertices;
   std::vector<std::int64_t> indices;
@@ -385,17 +450,40 @@ std::int64_t hull_deferred_group(const Point2<T>* d_group, std::int64_t begin, i
     for (const std::int64_t i : r.indices) indices.push_back(begin + i);
   }
   if (!vertices.empty()) {
-    WAGENER_CUDA_CHECK(cudaMemcpyAsync(scratch + begin, vertices.data(), vertices.size() * sizeof(Point2<T>),
+    WAGENER_CUDA_CHECK(cudaMemcpyAsync(hull, vertices.data(), vertices.size() * sizeof(Point2<T>),
                                        cudaMemcpyHostToDevice, stream));
   }
   if (with_indices && !indices.empty()) {
-    WAGENER_CUDA_CHECK(cudaMemcpyAsync(scratch_index + begin, indices.data(),
-                                       indices.size() * sizeof(std::int64_t), cudaMemcpyHostToDevice,
-                                       stream));
+    WAGENER_CUDA_CHECK(cudaMemcpyAsync(hull_indices, indices.data(), indices.size() * sizeof(std::int64_t),
+                                       cudaMemcpyHostToDevice, stream));
   }
   WAGENER_CUDA_CHECK(cudaStreamSynchronize(stream));  // the host vectors go out of scope
   return static_cast<std::int64_t>(vertices.size());
 }
+
+/// One allocation for the small per-call state: cudaMalloc costs about as much for a few bytes as for
+/// megabytes.
+struct Workspace {
+  static constexpr int kFlags = 3;  // [0] listed, [1] deferred, [2] first non-finite point
+  DeviceBuffer<unsigned char> bytes;
+  unsigned long long* flags = nullptr;
+  std::int64_t* listed = nullptr;     // groups step 1 leaves to step 2
+  std::int64_t* deferred = nullptr;   // groups step 2 leaves to step 3
+  std::uint8_t* positions = nullptr;  // step 1's chains, by position in their groups (n entries)
+
+  Workspace(index_t n, index_t groups) {
+    const auto aligned = [](std::size_t b) { return (b + 255) / 256 * 256; };
+    const std::size_t flag_bytes = aligned(kFlags * sizeof(unsigned long long));
+    const std::size_t list_bytes = aligned(static_cast<std::size_t>(groups) * sizeof(std::int64_t));
+    bytes = DeviceBuffer<unsigned char>(flag_bytes + 2 * list_bytes +
+                                        static_cast<std::size_t>(std::max<index_t>(n, 1)));
+    unsigned char* at = bytes.data();
+    flags = reinterpret_cast<unsigned long long*>(at);
+    listed = reinterpret_cast<std::int64_t*>(at + flag_bytes);
+    deferred = reinterpret_cast<std::int64_t*>(at + flag_bytes + list_bytes);
+    positions = at + flag_bytes + 2 * list_bytes;
+  }
+};
 
 }  // namespace
 
@@ -410,46 +498,48 @@ index_t convex_hulls_device(const Point2<T>* d_points, const std::int64_t* d_off
     return 0;
   }
   const bool with_indices = d_indices != nullptr;
-  DeviceBuffer<Point2<T>> scratch(static_cast<std::size_t>(std::max<index_t>(n, 1)));
-  DeviceBuffer<std::int64_t> scratch_index(with_indices ? static_cast<std::size_t>(std::max<index_t>(n, 1))
-                                                        : 0);
-  // Groups step 1 leaves to step 2, and groups step 2 leaves to step 3.
-  DeviceBuffer<std::int64_t> listed(static_cast<std::size_t>(groups));
-  DeviceBuffer<std::int64_t> deferred(static_cast<std::size_t>(groups));
-  DeviceBuffer<unsigned long long> flags(3);  // [0] listed, [1] deferred, [2] first non-finite point
-  const unsigned long long initial[3] = {0, 0, ULLONG_MAX};
-  WAGENER_CUDA_CHECK(cudaMemcpyAsync(flags.data(), initial, sizeof initial, cudaMemcpyHostToDevice, stream));
+  Workspace work(n, groups);
+  const unsigned long long initial[Workspace::kFlags] = {0, 0, ULLONG_MAX};
+  WAGENER_CUDA_CHECK(cudaMemcpyAsync(work.flags, initial, sizeof initial, cudaMemcpyHostToDevice, stream));
   // The sizes go straight into the hull offsets (shifted by one), which the scan then sums in place.
   std::int64_t* counts = d_hull_offsets + 1;
-  WAGENER_CUDA_CHECK(cudaFuncSetAttribute(hull_groups_by_thread<T>,
-                                          cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                          static_cast<int>(kTileSharedBytes)));
-  hull_groups_by_thread<T>
-      <<<static_cast<unsigned>(ceil_div(groups, kTileGroups)), kTileGroups, kTileSharedBytes, stream>>>(
-          d_points, d_offsets, groups, part, scratch.data(), scratch_index.data(), counts, listed.data(),
-          flags.data(), flags.data() + 2);
-  WAGENER_CUDA_CHECK_LAUNCH();
-  unsigned long long listed_count = 0;
-  WAGENER_CUDA_CHECK(
-      cudaMemcpyAsync(&listed_count, flags.data(), sizeof listed_count, cudaMemcpyDeviceToHost, stream));
-  WAGENER_CUDA_CHECK(cudaStreamSynchronize(stream));
-  if (listed_count > 0) {
-    hull_listed_groups<T>
-        <<<static_cast<unsigned>(ceil_div(static_cast<index_t>(listed_count), kWarpsPerBlock)),
-           kWarpsPerBlock * kWarp, 0, stream>>>(
-            d_points, d_offsets, listed.data(), static_cast<index_t>(listed_count), part, scratch.data(),
-            scratch_index.data(), counts, deferred.data(), flags.data() + 1, flags.data() + 2);
-    WAGENER_CUDA_CHECK_LAUNCH();
-  }
-  unsigned long long status[2] = {0, 0};  // deferred, first non-finite point
-  WAGENER_CUDA_CHECK(
-      cudaMemcpyAsync(status, flags.data() + 1, sizeof status, cudaMemcpyDeviceToHost, stream));
-  WAGENER_CUDA_CHECK(cudaStreamSynchronize(stream));
-  if (status[1] != ULLONG_MAX) throw input_error("point " + std::to_string(status[1]) + " is not finite");
 
+  // Step 1: the hulls of the small groups, as sizes and positions.
+  constexpr int kLanes = kTeamLanes<T>;
+  constexpr std::size_t kShared = kTileSharedBytes<T, kLanes>;
+  const auto step1 = hull_groups_by_team<T, kLanes, kTeamBlocks>;
+  WAGENER_CUDA_CHECK(
+      cudaFuncSetAttribute(step1, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(kShared)));
+  step1<<<static_cast<unsigned>(ceil_div(groups, kWarp / kLanes)), kWarp, kShared, stream>>>(
+      d_points, d_offsets, groups, part, counts, work.positions, work.listed, work.flags, work.flags + 2);
+  WAGENER_CUDA_CHECK_LAUNCH();
+  unsigned long long status[Workspace::kFlags] = {};
+  WAGENER_CUDA_CHECK(cudaMemcpyAsync(status, work.flags, sizeof status, cudaMemcpyDeviceToHost, stream));
+  WAGENER_CUDA_CHECK(cudaStreamSynchronize(stream));
+  const auto refuse_non_finite = [&] {
+    if (status[2] != ULLONG_MAX) throw input_error("point " + std::to_string(status[2]) + " is not finite");
+  };
+  refuse_non_finite();
+
+  // Steps 2 and 3, for the groups step 1 listed: their hulls go to the scratch, at their input places.
+  DeviceBuffer<Point2<T>> scratch;
+  DeviceBuffer<std::int64_t> scratch_index;
   if (status[0] > 0) {
-    std::vector<std::int64_t> late(status[0]);
-    WAGENER_CUDA_CHECK(cudaMemcpyAsync(late.data(), deferred.data(), late.size() * sizeof(std::int64_t),
+    scratch = DeviceBuffer<Point2<T>>(static_cast<std::size_t>(std::max<index_t>(n, 1)));
+    if (with_indices)
+      scratch_index = DeviceBuffer<std::int64_t>(static_cast<std::size_t>(std::max<index_t>(n, 1)));
+    hull_listed_groups<T><<<static_cast<unsigned>(ceil_div(static_cast<index_t>(status[0]), kWarpsPerBlock)),
+                            kWarpsPerBlock * kWarp, 0, stream>>>(
+        d_points, d_offsets, work.listed, static_cast<index_t>(status[0]), part, scratch.data(),
+        scratch_index.data(), counts, work.deferred, work.flags + 1, work.flags + 2);
+    WAGENER_CUDA_CHECK_LAUNCH();
+    WAGENER_CUDA_CHECK(cudaMemcpyAsync(status, work.flags, sizeof status, cudaMemcpyDeviceToHost, stream));
+    WAGENER_CUDA_CHECK(cudaStreamSynchronize(stream));
+    refuse_non_finite();
+  }
+  if (status[1] > 0) {
+    std::vector<std::int64_t> late(status[1]);
+    WAGENER_CUDA_CHECK(cudaMemcpyAsync(late.data(), work.deferred, late.size() * sizeof(std::int64_t),
                                        cudaMemcpyDeviceToHost, stream));
     std::vector<std::int64_t> late_offsets(2 * late.size());
     for (std::size_t i = 0; i < late.size(); ++i) {
@@ -459,22 +549,24 @@ index_t convex_hulls_device(const Point2<T>* d_points, const std::int64_t* d_off
     WAGENER_CUDA_CHECK(cudaStreamSynchronize(stream));
     for (std::size_t i = 0; i < late.size(); ++i) {
       const std::int64_t begin = late_offsets[2 * i];
-      const std::int64_t k =
-          hull_deferred_group(d_points + begin, begin, late_offsets[2 * i + 1] - begin, part, with_indices,
-                              scratch.data(), scratch_index.data(), stream);
+      const std::int64_t k = hull_deferred_group(
+          d_points + begin, begin, late_offsets[2 * i + 1] - begin, part, with_indices,
+          scratch.data() + begin, with_indices ? scratch_index.data() + begin : nullptr, stream);
       WAGENER_CUDA_CHECK(cudaMemcpyAsync(counts + late[i], &k, sizeof k, cudaMemcpyHostToDevice, stream));
       WAGENER_CUDA_CHECK(cudaStreamSynchronize(stream));
     }
   }
 
+  // Step 4: the hull offsets from the sizes, and every hull in its place.
   std::size_t temp_bytes = 0;
   WAGENER_CUDA_CHECK(cub::DeviceScan::InclusiveSum(nullptr, temp_bytes, counts, counts, groups, stream));
   DeviceBuffer<unsigned char> temp(std::max<std::size_t>(temp_bytes, 1));
   WAGENER_CUDA_CHECK(cub::DeviceScan::InclusiveSum(temp.data(), temp_bytes, counts, counts, groups, stream));
-  constexpr int kGatherThreads = 256;
-  gather_hulls<T>
-      <<<static_cast<unsigned>(ceil_div(groups * kWarp, kGatherThreads)), kGatherThreads, 0, stream>>>(
-          scratch.data(), scratch_index.data(), d_offsets, d_hull_offsets, groups, d_hull, d_indices);
+  constexpr int kPlaceThreads = 256;
+  place_hulls<T>
+      <<<static_cast<unsigned>(ceil_div(groups * kWarp, kPlaceThreads)), kPlaceThreads, 0, stream>>>(
+          d_points, d_offsets, work.positions, scratch.data(), scratch_index.data(), d_hull_offsets, groups,
+          d_hull, d_indices);
   WAGENER_CUDA_CHECK_LAUNCH();
   std::int64_t total = 0;
   WAGENER_CUDA_CHECK(
