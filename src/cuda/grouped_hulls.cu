@@ -87,11 +87,11 @@ __device__ void list_group(index_t g, std::int64_t* list, unsigned long long* li
   list[atomicAdd(list_size, 1ull)] = g;
 }
 
-/// The extreme polygon of one group for one thread: the same eight corners as
+/// The extreme polygon of one group, held by each lane of its team: the same eight corners as
 /// core::ExtremePolygon (the extremes of x, x + y, y and y - x, counter-clockwise), found by position
 /// and tested as a fixed octagon whose edges between equal corners are skipped. Everything stays in
 /// registers and the test is branch-free: ExtremePolygon's dropped corners index its arrays at run
-/// time, which puts them in local memory, and the lanes of a warp, each on its own group, would
+/// time, which puts them in local memory, and the teams of a warp, each on its own group, would
 /// diverge over its early exits.
 template <class T>
 class ThreadOctagon {
@@ -226,10 +226,10 @@ __device__ int hull_group_by_team(const Point2<T>* points, int n, std::int64_t b
   return k;
 }
 
-/// Step 1 (see the file comment), a team of Lanes lanes per group, MinBlocks blocks per
-/// multiprocessor. For each group it finishes,
-/// writes counts[g] and the chain's positions in the group at positions[offsets[g] ...]; lists the
-/// others in `listed`, marking positions[offsets[g]] with kListed.
+/// Step 1 (see the file comment), a team of Lanes lanes per group, registers for MinBlocks blocks
+/// per multiprocessor. For each group it finishes, writes counts[g] and the chain's positions in the
+/// group at positions[offsets[g] ...]; lists the others in `listed`, marking positions[offsets[g]]
+/// with kListed.
 template <class T, int Lanes, int MinBlocks>
 __global__ void __launch_bounds__(kWarp, MinBlocks)
     hull_groups_by_team(const Point2<T>* points, const std::int64_t* offsets, index_t groups, HullPart part,
@@ -461,8 +461,8 @@ std::int64_t hull_deferred_group(const Point2<T>* d_group, std::int64_t begin, i
   return static_cast<std::int64_t>(vertices.size());
 }
 
-/// One allocation for the small per-call state: cudaMalloc costs about as much for a few bytes as for
-/// megabytes.
+/// The per-call state in one allocation rather than four (each cudaMalloc and cudaFree is a call
+/// into the driver, ~0.1 ms for megabytes).
 struct Workspace {
   static constexpr int kFlags = 3;  // [0] listed, [1] deferred, [2] first non-finite point
   DeviceBuffer<unsigned char> bytes;
