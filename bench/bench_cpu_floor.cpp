@@ -5,6 +5,9 @@
 // --peers-up-to N (default 10^7; 0: none), CGAL's convex_hull_2 and Qhull on the f64 inputs up to N
 // points (where the benchmark was built with them). --threads T (default: one per hardware thread) caps the
 // backend's threads and the floor's alike; the public convex_hull() column always uses every hardware thread.
+// Where CMake was given WAGENER_PBBS_DIR, PBBS's parallel quickhull on every f64 row too, on T workers
+// (PARLAY_NUM_THREADS wins where set); its hulls are checked against wagener's, and a difference is
+// listed under the table (PBBS is not exact: a finding, not a failure).
 // Prints a markdown table on stdout (progress on stderr); exits 1 when CGAL's hull differs from wagener's.
 #include <algorithm>
 #include <chrono>
@@ -24,6 +27,9 @@
 #if defined(WAGENER_BENCH_PEERS)
 #include "cgal_peer.hpp"
 #include "qhull_peer.hpp"
+#endif
+#if defined(WAGENER_BENCH_PBBS)
+#include "pbbs_peer.hpp"
 #endif
 #include "core/parallel_slices.hpp"
 #include "cpu/filter_pass.hpp"
@@ -160,6 +166,33 @@ bool run_peers(const Options& o, const std::vector<Point2<double>>& pts,
 
 #endif
 
+/// Rows where a peer that is not exact gave a hull other than wagener's, listed under the table.
+std::vector<std::string> hull_notes;
+
+#if defined(WAGENER_BENCH_PBBS)
+/// PBBS's quickhull on the same f64 points, converted to its point type before the clock starts; its
+/// median into `pbbs`. A vertex set other than wagener's goes into hull_notes.
+void run_pbbs(const Options& o, const std::string& family, const std::vector<Point2<double>>& pts,
+              const std::vector<Point2<double>>& hull, std::string& pbbs) {
+  bench::PbbsQuickhull quickhull(pts.data(), pts.size());
+  const Timing t = time_runs("PBBS quickhull", o.runs, [&] { return quickhull.run(); });
+  pbbs = fmt("%.2f", t.median_ms);
+  std::vector<Point2<double>> theirs = quickhull.vertices(), ours = hull;
+  std::sort(theirs.begin(), theirs.end(), wagener::lex_less<double>);
+  std::sort(ours.begin(), ours.end(), wagener::lex_less<double>);
+  if (theirs != ours) {
+    const std::size_t missing =
+        static_cast<std::size_t>(std::count_if(ours.begin(), ours.end(), [&](const auto& p) {
+          return !std::binary_search(theirs.begin(), theirs.end(), p, wagener::lex_less<double>);
+        }));
+    hull_notes.push_back(family + " f64 n=" + std::to_string(pts.size()) + ": PBBS quickhull " +
+                         std::to_string(theirs.size()) + " vertices, wagener " + std::to_string(ours.size()) +
+                         "; " + std::to_string(missing) + " of wagener's vertices not in PBBS's hull");
+    std::fprintf(stderr, "  note: %s\n", hull_notes.back().c_str());
+  }
+}
+#endif
+
 /// One table row: the floor, wagener, and (f64, small enough) the peers. Returns false on a mismatch.
 template <class T>
 bool bench_case(const Options& o, const std::string& family, std::size_t n, const char* precision) {
@@ -189,19 +222,24 @@ bool bench_case(const Options& o, const std::string& family, std::size_t n, cons
     return wagener::convex_hull<T>(span, {wagener::Backend::cpu, nullptr}).size();
   });
 
-  std::string cgal = "—", qhull = "—";
+  std::string cgal = "—", qhull = "—", pbbs = "—";
   bool ok = true;
 #if defined(WAGENER_BENCH_PEERS)
   if constexpr (std::is_same_v<T, double>) {
     if (n <= o.peers_up_to) ok = run_peers(o, pts, hull, cgal, qhull);
   }
 #endif
+#if defined(WAGENER_BENCH_PBBS)
+  // Last in the row: ParlayLib's idle workers keep stealing for up to 10 ms before they sleep, and
+  // the next thing timed is a row's floor, after its generation.
+  if constexpr (std::is_same_v<T, double>) run_pbbs(o, family, pts, hull, pbbs);
+#endif
   std::printf(
-      "| %s | %s | %zu | %zu | %.2f | %.2f (%.2f–%.2f) | **%.2f×** | %.2f | %.3f %% | %zu | %s | %s |\n",
+      "| %s | %s | %zu | %zu | %.2f | %.2f (%.2f–%.2f) | **%.2f×** | %.2f | %.3f %% | %zu | %s | %s | %s |\n",
       family.c_str(), precision, n, threads, floor.median_ms, ours.median_ms, ours.min_ms, ours.max_ms,
       ours.median_ms / floor.median_ms, api.median_ms,
       100.0 * static_cast<double>(survivors) / static_cast<double>(n), hull.size(), cgal.c_str(),
-      qhull.c_str());
+      qhull.c_str(), pbbs.c_str());
   std::fflush(stdout);
   return ok;
 }
@@ -256,13 +294,29 @@ int main(int argc, char** argv) {
   const auto kernel =
       o.kernel == wagener::cpu::FilterKernel::widest ? wagener::cpu::widest_filter_kernel() : o.kernel;
   std::printf(
-      "Filter kernel: %s; hardware threads: %u; median of %d runs after one warm-up (CGAL, Qhull: %d).\n\n",
+      "Filter kernel: %s; hardware threads: %u; median of %d runs after one warm-up (CGAL, Qhull: %d).\n",
       kernel_name(kernel), std::thread::hardware_concurrency(), o.runs, std::min(o.runs, 5));
+#if defined(WAGENER_BENCH_PBBS)
+  const char* parlay_env = std::getenv("PARLAY_NUM_THREADS");
+  const std::string parlay_source = parlay_env != nullptr
+                                        ? std::string("PARLAY_NUM_THREADS=") + parlay_env
+                                        : (o.threads > 0 ? "from --threads" : "every hardware thread");
+  try {
+    const unsigned workers = bench::pbbs_start_workers(o.threads);
+    std::printf(
+        "PBBS quickhull: ParlayLib scheduler with %u workers (%s); median of %d runs after one warm-up.\n",
+        workers, parlay_source.c_str(), o.runs);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "bench_cpu_floor: PARLAY_NUM_THREADS: %s\n", e.what());
+    return 2;
+  }
+#endif
+  std::printf("\n");
   std::printf(
       "| family | type | n | threads | floor ms | wagener cpu ms (min–max) | ratio to floor | convex_hull() "
       "ms | "
-      "survivors | vertices | CGAL ms | Qhull ms |\n");
-  std::printf("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+      "survivors | vertices | CGAL ms | Qhull ms | PBBS quickhull ms |\n");
+  std::printf("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
   bool ok = true;
   try {
     for (const std::size_t n : o.sizes) {
@@ -282,6 +336,15 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "bench_cpu_floor: %s\n", e.what());
     return 1;
   }
+#if defined(WAGENER_BENCH_PBBS)
+  if (hull_notes.empty()) {
+    std::printf("\nPBBS's quickhull gave wagener's vertices on every f64 row.\n");
+  } else {
+    std::printf("\nPBBS's quickhull (not exact) differs from wagener's hull on %zu row(s):\n",
+                hull_notes.size());
+    for (const auto& note : hull_notes) std::printf("- %s\n", note.c_str());
+  }
+#endif
   if (!ok) {
     std::fprintf(stderr, "bench_cpu_floor: hull mismatch (see above)\n");
     return 1;
