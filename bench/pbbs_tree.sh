@@ -13,7 +13,7 @@ if [[ $# -lt 1 || $# -gt 2 ]]; then
   exit 2
 fi
 src=$1
-dest=${2:-"$(cd "$(dirname "$0")/.." && pwd)/third_party/pbbs/pbbs"}
+dest=${2:-"$(cd "$(dirname "$0")/.." && pwd)/third_party/pbbs"}
 files=(LICENSE common/geometry.h common/get_time.h benchmarks/convexHull/bench/hull.h
   benchmarks/convexHull/quickHull/hull.C parlaylib/LICENSE)
 for f in "${files[@]}" parlaylib/include/parlay/primitives.h; do
