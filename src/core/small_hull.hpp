@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cmath>
+#include <type_traits>
 
 #include "wagener/config.hpp"
 #include "wagener/hull.hpp"
@@ -124,6 +125,48 @@ class ExtremePolygon {
   int corners_ = 0;
 };
 
+/// One pass of Andrew's monotone chain over `n` elements sorted by point (lexicographically; ties in
+/// any order), forwards or backwards, written to out[0, k), k returned: pops while the turn's sign
+/// times `keep` is not positive, so keep = 1 keeps left turns (the lower chain forwards, the upper
+/// chain backwards) and keep = -1 right turns (the upper chain forwards). Of equal points the first
+/// in the input is kept: a forward pass skips later copies, and in a backward pass each earlier copy
+/// replaces the one on top. The two directions are one loop, so that two threads of a warp can run
+/// the lower and the upper chain of one hull side by side without diverging. out must hold n
+/// elements and must not overlap the input.
+template <class Element, class PointOf>
+WAGENER_HD int chain_pass(const Element* sorted, int n, bool backward, int keep, Element* out,
+                          PointOf point) {
+  // The top two points of the chain stay in registers (`below`, then `top`): on a device each
+  // element is an index into shared memory, and reloading them for every test doubled the loads.
+  using P = std::decay_t<decltype(point(sorted[0]))>;
+  P below{}, top{};
+  int k = 0;
+  for (int step = 0; step < n; ++step) {
+    const Element e = sorted[backward ? n - 1 - step : step];
+    const P p = point(e);
+    if (k > 0 && same_point(top, p)) {
+      if (backward) out[k - 1] = e;
+      continue;
+    }
+    while (k >= 2 && orient2d(below, top, p) * keep <= 0) {
+      --k;
+      top = below;
+      if (k >= 2) below = point(out[k - 2]);
+    }
+    out[k++] = e;
+    below = top;
+    top = p;
+  }
+  return k;
+}
+
+/// The size of a full hull from its two passes: `lower` elements forwards (from the smallest point to
+/// the largest) and `upper` backwards (from the largest back to the smallest); the hull is the lower
+/// chain, then the upper chain without its first (the largest point again) and last (the smallest).
+WAGENER_HD inline int full_chain_size(int lower, int upper) {
+  return lower == 1 ? 1 : lower + upper - 2;
+}
+
 /// Andrew's monotone chain over `n` elements sorted by point (lexicographically; ties in any order,
 /// the first of equal points is the one kept), written to out[0, k), k returned. `point(e)` gives an
 /// element's point, so elements may carry an index along. out must hold n + 1 elements and must
@@ -134,28 +177,13 @@ class ExtremePolygon {
 template <class Element, class PointOf>
 WAGENER_HD int chain_sorted(const Element* sorted, int n, Element* out, HullPart part, PointOf point) {
   if (n == 0) return 0;
-  // Upper chains keep right turns (orient < 0), lower chains left turns: pop while the turn is not
-  // strictly of the kept sign.
-  const int keep = part == HullPart::upper ? -1 : 1;
-  int k = 0;
-  for (int i = 0; i < n; ++i) {
-    if (k > 0 && same_point(point(out[k - 1]), point(sorted[i]))) continue;
-    while (k >= 2 && orient2d(point(out[k - 2]), point(out[k - 1]), point(sorted[i])) * keep <= 0) --k;
-    out[k++] = sorted[i];
-  }
-  if (part == HullPart::upper || k == 1) return k;
-  // The upper chain, from the largest point back to the smallest, on top of the lower chain.
-  const int lower = k;
-  for (int i = n - 2; i >= 0; --i) {
-    // Backwards, the first of equal points comes last: it replaces the copy on top.
-    if (same_point(point(out[k - 1]), point(sorted[i]))) {
-      out[k - 1] = sorted[i];
-      continue;
-    }
-    while (k > lower && orient2d(point(out[k - 2]), point(out[k - 1]), point(sorted[i])) <= 0) --k;
-    out[k++] = sorted[i];
-  }
-  return k - 1;  // the last is the smallest point again
+  const bool upper_only = part == HullPart::upper;
+  const int lower = chain_pass(sorted, n, false, upper_only ? -1 : 1, out, point);
+  if (upper_only || lower == 1) return lower;
+  // The upper chain, from the largest point back to the smallest, on top of the lower chain: its
+  // first element is the lower chain's last (the same first copy of the largest point).
+  const int upper = chain_pass(sorted, n, true, 1, out + lower - 1, point);
+  return full_chain_size(lower, upper);
 }
 
 }  // namespace wagener::core

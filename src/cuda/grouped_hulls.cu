@@ -5,9 +5,9 @@
 //     its group there: finiteness and the eight extreme points (src/core/small_hull.hpp), each lane
 //     over every kTeamLanes-th point, then agreed by shuffles; the points the extreme polygon cannot
 //     discard, compacted by ballots in index order; a sort of those by rank, split over the team;
-//     and the monotone chain, by one lane. It writes the hull's size and its vertices' positions in
-//     the group (a byte each). A group of more points than kThreadGroupPoints, or with more
-//     survivors than kThreadSurvivors, is listed for step 2.
+//     and the monotone chain, its lower and upper halves on two lanes. It writes the hull's size and
+//     its vertices' positions in the group (a byte each). A group of more points than
+//     kThreadGroupPoints, or with more survivors than kThreadSurvivors, is listed for step 2.
 //     (A warp per group spent ~10,000 warp instructions per 100-point group, most of them in one
 //     lane's sort and chain; a thread per group, ~1,000, but a 32-group stage left one warp per
 //     scheduler to wait out every latency: bench/NOTES.md.)
@@ -63,8 +63,9 @@ constexpr int kTeamBlocks = 32;
 // The bytes of points a block stages at once: 32 / Lanes groups of 100 points in one round.
 template <class T, int Lanes>
 constexpr std::size_t kStageBytes = 3200 / Lanes * sizeof(Point2<T>);
-// Per group: its survivors' positions, then its chain's (one more).
-constexpr std::size_t kListBytes = 2 * kThreadSurvivors + 1;
+// Per group: its survivors' positions, then its lower chain's (the whole hull's, one more, for an
+// upper hull) and its upper chain's.
+constexpr std::size_t kListBytes = 3 * kThreadSurvivors + 1;
 template <class T, int Lanes>
 constexpr std::size_t kTileSharedBytes = kStageBytes<T, Lanes> + (32 / Lanes * kListBytes);
 // Marks, in step 1's positions, a group it listed: a position on the thread path is at most 254.
@@ -128,19 +129,19 @@ class ThreadOctagon {
           high[k] = other_high, high_at[k] = other_high_at;
       }
     }
-    int distinct = 0;
 #pragma unroll
     for (int k = 0; k < 8; ++k) {
       const Point2<T> c = points[k < 4 ? low_at[k] : high_at[k - 4]];
       x_[k] = static_cast<double>(c.x), y_[k] = static_cast<double>(c.y);
     }
+    unsigned skip = 0;
 #pragma unroll
-    for (int k = 0; k < 8; ++k) {
-      skip_[k] = x_[k] == x_[(k + 1) % 8] && y_[k] == y_[(k + 1) % 8];
-      distinct += skip_[k] ? 0 : 1;
-    }
+    for (int k = 0; k < 8; ++k) skip |= (x_[k] == x_[(k + 1) % 8] && y_[k] == y_[(k + 1) % 8]) ? 1u << k : 0u;
+    // (One mask, not eight flags: with flags the compiler recomputed the eight comparisons for every
+    // point tested.)
+    skip_ = skip;
     // Fewer than three distinct corners in a row certify nothing (core::ExtremePolygon::finish).
-    enabled_ = distinct >= 3;
+    enabled_ = __popc(skip) <= 5;
   }
 
   /// True when p is certified strictly left of every edge between distinct corners.
@@ -153,7 +154,7 @@ class ThreadOctagon {
 #pragma unroll
     for (int k = 0; k < 8; ++k) {
       const int next = (k + 1) % 8;
-      inside &= skip_[k] | certified_left_differences(dx[k], dy[k], dx[next], dy[next]);
+      inside &= ((skip_ >> k) & 1u) | certified_left_differences(dx[k], dy[k], dx[next], dy[next]);
     }
     return inside;
   }
@@ -164,27 +165,39 @@ class ThreadOctagon {
   }
 
   double x_[8], y_[8];
-  bool skip_[8];
+  unsigned skip_;  // bit k: edge k joins equal corners and is skipped
   bool enabled_;
+};
+
+/// The hull step 1 found for a group: its vertices' positions in the group, the first `lower` at
+/// lower_chain[0 ...], then upper_chain[1 ...] (core::full_chain_size).
+struct TeamHull {
+  int count;  // hull vertices; -1: the group has more survivors than kThreadSurvivors
+  int lower;  // of them, from the lower chain
+  __device__ std::uint8_t position(int v, const std::uint8_t* lower_chain,
+                                   const std::uint8_t* upper_chain) const {
+    return v < lower ? lower_chain[v] : upper_chain[v - lower + 1];
+  }
 };
 
 /// Step 1 for one group of n points staged at `points` (shared memory), by a team of Lanes
 /// consecutive lanes (team_lane: this lane's place in it): returns, in every lane of the team, the
-/// number of hull vertices, their positions in the group at chain[0 ...], or -1 when the group has
-/// more survivors than kThreadSurvivors. A non-finite point is reported through first_bad (the call
-/// fails) and the group counted empty. `survivors` and `chain` are the team's.
+/// hull as positions in the group. A non-finite point is reported through first_bad (the call fails)
+/// and the group counted empty. `survivors`, `lower_chain` and `upper_chain` are the team's.
 template <class T, int Lanes>
-__device__ int hull_group_by_team(const Point2<T>* points, int n, std::int64_t begin, HullPart part,
-                                  int team_lane, unsigned team_mask, std::uint8_t* survivors,
-                                  std::uint8_t* chain, unsigned long long* first_bad) {
-  if (n == 0) return 0;
+__device__ TeamHull hull_group_by_team(const Point2<T>* points, int n, std::int64_t begin, HullPart part,
+                                       int team_lane, unsigned team_mask, std::uint8_t* survivors,
+                                       std::uint8_t* lower_chain, std::uint8_t* upper_chain,
+                                       unsigned long long* first_bad) {
+  static_assert(Lanes >= 2, "the lower and upper chains run on two lanes");
+  if (n == 0) return {0, 0};
   int bad = n;
   for (int i = team_lane; i < n; i += Lanes)
     bad = isfinite(points[i].x) && isfinite(points[i].y) ? bad : min(bad, i);
   for (int d = 1; d < Lanes; d *= 2) bad = min(bad, __shfl_xor_sync(team_mask, bad, d));
   if (bad < n) {
     if (team_lane == 0) atomicMin(first_bad, static_cast<unsigned long long>(begin + bad));
-    return 0;
+    return {0, 0};
   }
   const ThreadOctagon<T> octagon(points, n, team_lane, Lanes, team_mask);
   // The survivors' positions, in index order (the team tests Lanes consecutive points at a time).
@@ -198,32 +211,39 @@ __device__ int hull_group_by_team(const Point2<T>* points, int n, std::int64_t b
     if (keep && place < kThreadSurvivors) survivors[place] = static_cast<std::uint8_t>(i);
     m += __popc(kept);
   }
-  if (m > kThreadSurvivors) return -1;
+  if (m > kThreadSurvivors) return {-1, 0};
   __syncwarp(team_mask);
   // Sorted by rank: a survivor's place is the number of survivors before it in (x, y) order, equal
   // ones by position (their order in the list), so the chain keeps the first of equal points, as
-  // compute_hull() does. The ranks go to `chain`, then back.
+  // compute_hull() does. The ranks go to `lower_chain`, then back.
   for (int i = team_lane; i < m; i += Lanes) {
     const std::uint8_t e = survivors[i];
     const Point2<T> p = points[e];
     int rank = 0;
     for (int j = 0; j < m; ++j) {
       const Point2<T> q = points[survivors[j]];
-      rank += (q.x < p.x || (q.x == p.x && (q.y < p.y || (q.y == p.y && j < i)))) ? 1 : 0;
+      // (Bitwise, not short-circuit: branches here cost more than the comparisons.)
+      rank += (q.x < p.x) | ((q.x == p.x) & ((q.y < p.y) | ((q.y == p.y) & (j < i))));
     }
-    chain[rank] = e;
+    lower_chain[rank] = e;
   }
   __syncwarp(team_mask);
-  for (int i = team_lane; i < m; i += Lanes) survivors[i] = chain[i];
+  for (int i = team_lane; i < m; i += Lanes) survivors[i] = lower_chain[i];
   __syncwarp(team_mask);
+  // The lower chain on the team's first lane and, for a full hull, the upper chain backwards on its
+  // second, side by side (core::chain_pass: one loop for both, so they do not diverge). The chains
+  // were most of this kernel's instructions when one lane ran both (ncu, bench/NOTES.md).
+  const bool upper_only = part == HullPart::upper;
   int k = 0;
-  if (team_lane == 0) {
-    k = core::chain_sorted(survivors, m, chain, part,
-                           [points](std::uint8_t e) -> const Point2<T>& { return points[e]; });
+  if (team_lane == 0 || (team_lane == 1 && !upper_only)) {
+    k = core::chain_pass(survivors, m, team_lane == 1, upper_only ? -1 : 1,
+                         team_lane == 0 ? lower_chain : upper_chain,
+                         [points](std::uint8_t e) -> const Point2<T>& { return points[e]; });
   }
-  k = __shfl_sync(team_mask, k, team_shift);
+  const int lower = __shfl_sync(team_mask, k, team_shift);
+  const int upper = __shfl_sync(team_mask, k, team_shift + 1);
   __syncwarp(team_mask);
-  return k;
+  return {upper_only ? lower : core::full_chain_size(lower, upper), lower};
 }
 
 /// Step 1 (see the file comment), a team of Lanes lanes per group, registers for MinBlocks blocks
@@ -245,7 +265,8 @@ __global__ void __launch_bounds__(kWarp, MinBlocks)
   const unsigned team_mask = ((1u << Lanes) - 1u) << (slot * Lanes);
   const bool leader = team_lane == 0;
   std::uint8_t* survivors = tile_shared + kStageBytes<T, Lanes> + slot * kListBytes;
-  std::uint8_t* chain = survivors + kThreadSurvivors;
+  std::uint8_t* lower_chain = survivors + kThreadSurvivors;
+  std::uint8_t* upper_chain = lower_chain + kThreadSurvivors + 1;
   const cg::thread_block block = cg::this_thread_block();
 
   const index_t g = static_cast<index_t>(blockIdx.x) * (kWarp / Lanes) + slot;
@@ -254,7 +275,7 @@ __global__ void __launch_bounds__(kWarp, MinBlocks)
   // (end >= begin and begin >= base below hold for valid offsets; they keep a bad offsets array,
   // which the caller should have refused, from indexing outside the stage.)
   const bool by_team = mine && end >= begin && end - begin <= kThreadGroupPoints;
-  int count = -1;  // hull vertices, once this team has its group's hull
+  TeamHull hull{-1, 0};  // once this team has its group's hull
 
   // Rounds: each stages the points of consecutive groups on this path that fit the stage together
   // (contiguous in the input), from the first group still pending. The teams' leaders decide.
@@ -269,17 +290,19 @@ __global__ void __launch_bounds__(kWarp, MinBlocks)
     cg::memcpy_async(block, staged, points + base, static_cast<std::size_t>(top - base) * sizeof(Point2<T>));
     cg::wait(block);
     if (lane >= first && lane < last + Lanes) {
-      count = hull_group_by_team<T, Lanes>(staged + (begin - base), static_cast<int>(end - begin), begin,
-                                           part, team_lane, team_mask, survivors, chain, first_bad);
+      hull =
+          hull_group_by_team<T, Lanes>(staged + (begin - base), static_cast<int>(end - begin), begin, part,
+                                       team_lane, team_mask, survivors, lower_chain, upper_chain, first_bad);
     }
     block.sync();  // the stage is read before the next round overwrites it
     const unsigned through_last = last + Lanes == kWarp ? 0xffffffffu : (1u << (last + Lanes)) - 1u;
     pending &= ~through_last;
   }
   if (!mine) return;
-  if (count >= 0) {
-    if (leader) counts[g] = count;
-    for (int v = team_lane; v < count; v += Lanes) positions[begin + v] = chain[v];
+  if (hull.count >= 0) {
+    if (leader) counts[g] = hull.count;
+    for (int v = team_lane; v < hull.count; v += Lanes)
+      positions[begin + v] = hull.position(v, lower_chain, upper_chain);
   } else if (leader) {
     list_group(g, listed, listed_count);
     positions[begin] = kListed;  // a listed group has points (more than kThreadSurvivors)
