@@ -31,7 +31,8 @@ index_t convex_hull_device(const T* d_x, const T* d_y, index_t n, Point2<T>* d_h
 /// The hull of every group of points in device memory, in one device pipeline (never one launch per
 /// group): group g is d_points[d_offsets[g], d_offsets[g + 1]), d_offsets (device memory, groups + 1
 /// entries) as convex_hulls() takes them (not checked here: validate them on the host). Writes the
-/// vertices of all the hulls to d_hull (which must hold n points), group g's at
+/// vertices of all the hulls to d_hull (which must hold n points; the call also uses the part
+/// beyond the hulls as working memory), group g's at
 /// d_hull[d_hull_offsets[g], d_hull_offsets[g + 1]) (d_hull_offsets: groups + 1 entries, device
 /// memory), each hull as compute_hull() gives `part`, and, unless d_indices is nullptr, each vertex's
 /// smallest input index within its group (into d_points, n entries). Returns the number of

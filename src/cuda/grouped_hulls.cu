@@ -19,16 +19,18 @@
 //  3. Deferred groups, listed by step 2: the large ones on the device's single-hull pipeline
 //     (convex_hull_on_device), the rest on the host's (compute_hull). Rare for the inputs this is for
 //     (many small groups); hull-like groups of hundreds of points take this path.
-//  4. An inclusive scan of the hull sizes (CUB) gives the hull offsets, and a warp per group writes
-//     its hull in place, from the input at step 1's positions or from step 2's scratch. The scratch
-//     (n points) is allocated only when step 1 lists a group: without it, a call allocates n bytes of
-//     positions and two lists of groups, and nothing the size of the points.
+//  4. An inclusive scan of the hull sizes (CUB) gives the hull offsets, and a warp per 32 groups
+//     writes their hulls in place, from the input at step 1's positions or from step 2's scratch.
+//     The scratch (n points) is allocated only when step 1 lists a group. The rest of a call's
+//     working memory (n bytes of positions, two lists of groups) lies at the end of d_hull where it
+//     fits there, so that a call of small groups allocates nothing (Workspace).
 #include <cooperative_groups.h>
 #include <cooperative_groups/memcpy_async.h>
 #include <cuda_runtime.h>
 
 #include <algorithm>
 #include <climits>
+#include <cstdint>
 #include <cub/device/device_scan.cuh>
 #include <string>
 #include <vector>
@@ -58,20 +60,26 @@ constexpr int kThreadSurvivors = 64;
 // 10^6 groups of 100 points (bench/NOTES.md): 8 for double, 4 for float.
 template <class T>
 constexpr int kTeamLanes = sizeof(T) == 8 ? 8 : 4;
-// Blocks per multiprocessor the registers must allow (64 registers a lane): the stage allows 27-28.
-constexpr int kTeamBlocks = 32;
 // The bytes of points a block stages at once: 32 / Lanes groups of 100 points in one round.
 template <class T, int Lanes>
 constexpr std::size_t kStageBytes = 3200 / Lanes * sizeof(Point2<T>);
-// Per group: its survivors' positions, then its lower chain's (the whole hull's, one more, for an
-// upper hull) and its upper chain's.
-constexpr std::size_t kListBytes = 3 * kThreadSurvivors + 1;
+// Per group, four lists of survivors' positions (TeamLists).
+constexpr std::size_t kListBytes = 4 * kThreadSurvivors;
 template <class T, int Lanes>
 constexpr std::size_t kTileSharedBytes = kStageBytes<T, Lanes> + (32 / Lanes * kListBytes);
+// Blocks per multiprocessor the registers must allow: as many as shared memory allows on an H100
+// (228 KB, 1 KB of it reserved per block), 27 for double and 24 for float, so 72 and 80 registers
+// a lane. (At 32 blocks, 64 registers, the kernel spilled in its loops.)
+template <class T>
+constexpr int kTeamBlocks =
+    static_cast<int>(std::min<std::size_t>(32, 228 * 1024 / (kTileSharedBytes<T, kTeamLanes<T>> + 1024)));
 // Marks, in step 1's positions, a group it listed: a position on the thread path is at most 254.
 constexpr std::uint8_t kListed = 0xff;
 static_assert(kThreadGroupPoints <= kListed, "positions on the thread path stay below the mark");
 
+// Step 4: threads per block, and outputs a lane places at a time.
+constexpr int kPlaceThreads = 256;
+constexpr int kPlaceBatch = 4;
 // Step 2: one warp per group, four warps per block: the shared buffers of four warps (double:
 // 2 x 129 elements of 32 bytes each) stay within the 48 KB a block may take statically.
 constexpr int kWarp = 32;
@@ -102,23 +110,45 @@ class ThreadOctagon {
   __device__ ThreadOctagon(const Point2<T>* points, int n, int first, int lanes, unsigned team_mask) {
     // The keys are rounded sums in T: they only choose which input points become corners, and any
     // choice is a valid filter (core::ExtremePolygon).
+    // Corners 0 and 4, the extremes of x, are the smallest and the largest point (x, then y): the
+    // line between them splits the survivors for the two chains. Their y is kept beside the keys.
     T low[4], high[4];
     int low_at[4] = {0, 0, 0, 0}, high_at[4] = {0, 0, 0, 0};
     keys(points[0], low);
     keys(points[0], high);
+    T low_y = points[0].y, high_y = points[0].y;
     for (int i = first; i < n; i += lanes) {
       T key[4];
       keys(points[i], key);
+      const T y = points[i].y;
+      if (key[0] < low[0] || (key[0] == low[0] && y < low_y)) low[0] = key[0], low_y = y, low_at[0] = i;
+      if (key[0] > high[0] || (key[0] == high[0] && y > high_y)) high[0] = key[0], high_y = y, high_at[0] = i;
 #pragma unroll
-      for (int k = 0; k < 4; ++k) {
+      for (int k = 1; k < 4; ++k) {
         if (key[k] < low[k]) low[k] = key[k], low_at[k] = i;
         if (key[k] > high[k]) high[k] = key[k], high_at[k] = i;
       }
     }
     // The team's extremes: on equal keys the first point, as one lane scanning them all would find.
     for (int d = 1; d < lanes; d *= 2) {
+      {
+        const T other_low = __shfl_xor_sync(team_mask, low[0], d);
+        const T other_low_y = __shfl_xor_sync(team_mask, low_y, d);
+        const int other_low_at = __shfl_xor_sync(team_mask, low_at[0], d);
+        if (other_low < low[0] ||
+            (other_low == low[0] &&
+             (other_low_y < low_y || (other_low_y == low_y && other_low_at < low_at[0]))))
+          low[0] = other_low, low_y = other_low_y, low_at[0] = other_low_at;
+        const T other_high = __shfl_xor_sync(team_mask, high[0], d);
+        const T other_high_y = __shfl_xor_sync(team_mask, high_y, d);
+        const int other_high_at = __shfl_xor_sync(team_mask, high_at[0], d);
+        if (other_high > high[0] ||
+            (other_high == high[0] &&
+             (other_high_y > high_y || (other_high_y == high_y && other_high_at < high_at[0]))))
+          high[0] = other_high, high_y = other_high_y, high_at[0] = other_high_at;
+      }
 #pragma unroll
-      for (int k = 0; k < 4; ++k) {
+      for (int k = 1; k < 4; ++k) {
         const T other_low = __shfl_xor_sync(team_mask, low[k], d);
         const int other_low_at = __shfl_xor_sync(team_mask, low_at[k], d);
         if (other_low < low[k] || (other_low == low[k] && other_low_at < low_at[k]))
@@ -142,6 +172,12 @@ class ThreadOctagon {
     skip_ = skip;
     // Fewer than three distinct corners in a row certify nothing (core::ExtremePolygon::finish).
     enabled_ = __popc(skip) <= 5;
+  }
+
+  /// The orientation of (smallest point, largest point, p), exact: above the line between them
+  /// positive, below negative.
+  __device__ int side(const Point2<T>& p) const {
+    return orient2d(x_[0], y_[0], x_[4], y_[4], static_cast<double>(p.x), static_cast<double>(p.y));
   }
 
   /// True when p is certified strictly left of every edge between distinct corners.
@@ -169,25 +205,59 @@ class ThreadOctagon {
   bool enabled_;
 };
 
+/// A team's lists of positions in its group, kThreadSurvivors each, in shared memory; each of the
+/// four buffers serves twice, once its first use is over.
+struct TeamLists {
+  std::uint8_t* survivors;     // in index order; then the lower side, sorted
+  std::uint8_t* lower_side;    // survivors on or below the line from the smallest point to the
+                               // largest, in index order; then the lower chain
+  std::uint8_t* upper_side;    // on or above it, in index order; then the upper chain
+  std::uint8_t* upper_sorted;  // the upper side, sorted
+
+  __device__ explicit TeamLists(std::uint8_t* bytes)
+      : survivors(bytes),
+        lower_side(bytes + kThreadSurvivors),
+        upper_side(bytes + 2 * kThreadSurvivors),
+        upper_sorted(bytes + 3 * kThreadSurvivors) {}
+  __device__ std::uint8_t* lower_sorted() const { return survivors; }
+  __device__ std::uint8_t* lower_chain() const { return lower_side; }
+  __device__ std::uint8_t* upper_chain() const { return upper_side; }
+};
+
 /// The hull step 1 found for a group: its vertices' positions in the group, the first `lower` at
-/// lower_chain[0 ...], then upper_chain[1 ...] (core::full_chain_size).
+/// lists.lower_chain()[0 ...], then lists.upper_chain()[1 ...] (core::full_chain_size).
 struct TeamHull {
   int count;  // hull vertices; -1: the group has more survivors than kThreadSurvivors
   int lower;  // of them, from the lower chain
-  __device__ std::uint8_t position(int v, const std::uint8_t* lower_chain,
-                                   const std::uint8_t* upper_chain) const {
-    return v < lower ? lower_chain[v] : upper_chain[v - lower + 1];
+  __device__ std::uint8_t position(int v, const TeamLists& lists) const {
+    return v < lower ? lists.lower_chain()[v] : lists.upper_chain()[v - lower + 1];
   }
 };
 
+/// Compacts the elements of `from` (m of them, read by the team Lanes at a time) that `pick`
+/// accepts into `to`, in order; returns how many. Every lane of the team calls it.
+template <int Lanes, class Pick>
+__device__ int team_compact(const std::uint8_t* from, int m, std::uint8_t* to, int team_lane,
+                            unsigned team_mask, Pick pick) {
+  const int team_shift = __ffs(team_mask) - 1;
+  int count = 0;
+  for (int at = 0; at < m; at += Lanes) {
+    const int i = at + team_lane;
+    const bool take = i < m && pick(from[i]);
+    const unsigned taken = (__ballot_sync(team_mask, take) >> team_shift) & ((1u << Lanes) - 1u);
+    if (take) to[count + __popc(taken & ((1u << team_lane) - 1u))] = from[i];
+    count += __popc(taken);
+  }
+  return count;
+}
+
 /// Step 1 for one group of n points staged at `points` (shared memory), by a team of Lanes
 /// consecutive lanes (team_lane: this lane's place in it): returns, in every lane of the team, the
-/// hull as positions in the group. A non-finite point is reported through first_bad (the call fails)
-/// and the group counted empty. `survivors`, `lower_chain` and `upper_chain` are the team's.
+/// hull as positions in the group. A non-finite point is reported through first_bad (the call
+/// fails) and the group counted empty. `lists` are the team's.
 template <class T, int Lanes>
 __device__ TeamHull hull_group_by_team(const Point2<T>* points, int n, std::int64_t begin, HullPart part,
-                                       int team_lane, unsigned team_mask, std::uint8_t* survivors,
-                                       std::uint8_t* lower_chain, std::uint8_t* upper_chain,
+                                       int team_lane, unsigned team_mask, const TeamLists& lists,
                                        unsigned long long* first_bad) {
   static_assert(Lanes >= 2, "the lower and upper chains run on two lanes");
   if (n == 0) return {0, 0};
@@ -208,36 +278,50 @@ __device__ TeamHull hull_group_by_team(const Point2<T>* points, int n, std::int6
     const bool keep = i < n && !octagon.strictly_inside(points[i]);
     const unsigned kept = (__ballot_sync(team_mask, keep) >> team_shift) & ((1u << Lanes) - 1u);
     const int place = m + __popc(kept & ((1u << team_lane) - 1u));
-    if (keep && place < kThreadSurvivors) survivors[place] = static_cast<std::uint8_t>(i);
+    if (keep && place < kThreadSurvivors) lists.survivors[place] = static_cast<std::uint8_t>(i);
     m += __popc(kept);
   }
   if (m > kThreadSurvivors) return {-1, 0};
   __syncwarp(team_mask);
-  // Sorted by rank: a survivor's place is the number of survivors before it in (x, y) order, equal
-  // ones by position (their order in the list), so the chain keeps the first of equal points, as
-  // compute_hull() does. The ranks go to `lower_chain`, then back.
-  for (int i = team_lane; i < m; i += Lanes) {
-    const std::uint8_t e = survivors[i];
+  // The lower chain needs only the survivors on or below the line from the smallest point to the
+  // largest, the upper chain those on or above it (a point strictly on one side is no vertex of the
+  // other chain, and leaving it out changes nothing there): each sort and each chain then takes
+  // about half of them.
+  const int lower_count = team_compact<Lanes>(lists.survivors, m, lists.lower_side, team_lane, team_mask,
+                                              [&](std::uint8_t e) { return octagon.side(points[e]) <= 0; });
+  const int upper_count = team_compact<Lanes>(lists.survivors, m, lists.upper_side, team_lane, team_mask,
+                                              [&](std::uint8_t e) { return octagon.side(points[e]) >= 0; });
+  __syncwarp(team_mask);
+  // Each side sorted by rank: an element's place is the number before it in (x, y) order, equal
+  // ones by position (their order in the side's list), so the chain keeps the first of equal
+  // points, as compute_hull() does.
+  for (int i = team_lane; i < lower_count + upper_count; i += Lanes) {
+    const bool lower_side = i < lower_count;
+    const std::uint8_t* side = lower_side ? lists.lower_side : lists.upper_side;
+    const int at = lower_side ? i : i - lower_count, size = lower_side ? lower_count : upper_count;
+    const std::uint8_t e = side[at];
     const Point2<T> p = points[e];
     int rank = 0;
-    for (int j = 0; j < m; ++j) {
-      const Point2<T> q = points[survivors[j]];
+    for (int j = 0; j < size; ++j) {
+      const Point2<T> q = points[side[j]];
       // (Bitwise, not short-circuit: branches here cost more than the comparisons.)
-      rank += (q.x < p.x) | ((q.x == p.x) & ((q.y < p.y) | ((q.y == p.y) & (j < i))));
+      rank += (q.x < p.x) | ((q.x == p.x) & ((q.y < p.y) | ((q.y == p.y) & (j < at))));
     }
-    lower_chain[rank] = e;
+    (lower_side ? lists.lower_sorted() : lists.upper_sorted)[rank] = e;
   }
   __syncwarp(team_mask);
-  for (int i = team_lane; i < m; i += Lanes) survivors[i] = lower_chain[i];
-  __syncwarp(team_mask);
-  // The lower chain on the team's first lane and, for a full hull, the upper chain backwards on its
-  // second, side by side (core::chain_pass: one loop for both, so they do not diverge). The chains
-  // were most of this kernel's instructions when one lane ran both (ncu, bench/NOTES.md).
+  // The lower chain on the team's first lane and the upper chain on its second, side by side
+  // (core::chain_pass: one loop for both, so they do not diverge); the chains were most of this
+  // kernel's instructions when one lane ran both (ncu, bench/NOTES.md). The upper chain runs
+  // backwards keeping left turns for a full hull; for an upper hull alone, forwards keeping right
+  // turns, on the first lane, where TeamHull reads it.
   const bool upper_only = part == HullPart::upper;
+  const bool upper_lane = upper_only ? team_lane == 0 : team_lane == 1;
   int k = 0;
-  if (team_lane == 0 || (team_lane == 1 && !upper_only)) {
-    k = core::chain_pass(survivors, m, team_lane == 1, upper_only ? -1 : 1,
-                         team_lane == 0 ? lower_chain : upper_chain,
+  if (upper_lane || (team_lane == 0 && !upper_only)) {
+    k = core::chain_pass(upper_lane ? lists.upper_sorted : lists.lower_sorted(),
+                         upper_lane ? upper_count : lower_count, upper_lane && !upper_only,
+                         upper_only ? -1 : 1, team_lane == 0 ? lists.lower_chain() : lists.upper_chain(),
                          [points](std::uint8_t e) -> const Point2<T>& { return points[e]; });
   }
   const int lower = __shfl_sync(team_mask, k, team_shift);
@@ -264,9 +348,7 @@ __global__ void __launch_bounds__(kWarp, MinBlocks)
   const int slot = lane / Lanes, team_lane = lane % Lanes;
   const unsigned team_mask = ((1u << Lanes) - 1u) << (slot * Lanes);
   const bool leader = team_lane == 0;
-  std::uint8_t* survivors = tile_shared + kStageBytes<T, Lanes> + slot * kListBytes;
-  std::uint8_t* lower_chain = survivors + kThreadSurvivors;
-  std::uint8_t* upper_chain = lower_chain + kThreadSurvivors + 1;
+  const TeamLists lists(tile_shared + kStageBytes<T, Lanes> + slot * kListBytes);
   const cg::thread_block block = cg::this_thread_block();
 
   const index_t g = static_cast<index_t>(blockIdx.x) * (kWarp / Lanes) + slot;
@@ -290,9 +372,8 @@ __global__ void __launch_bounds__(kWarp, MinBlocks)
     cg::memcpy_async(block, staged, points + base, static_cast<std::size_t>(top - base) * sizeof(Point2<T>));
     cg::wait(block);
     if (lane >= first && lane < last + Lanes) {
-      hull =
-          hull_group_by_team<T, Lanes>(staged + (begin - base), static_cast<int>(end - begin), begin, part,
-                                       team_lane, team_mask, survivors, lower_chain, upper_chain, first_bad);
+      hull = hull_group_by_team<T, Lanes>(staged + (begin - base), static_cast<int>(end - begin), begin, part,
+                                          team_lane, team_mask, lists, first_bad);
     }
     block.sync();  // the stage is read before the next round overwrites it
     const unsigned through_last = last + Lanes == kWarp ? 0xffffffffu : (1u << (last + Lanes)) - 1u;
@@ -301,8 +382,7 @@ __global__ void __launch_bounds__(kWarp, MinBlocks)
   if (!mine) return;
   if (hull.count >= 0) {
     if (leader) counts[g] = hull.count;
-    for (int v = team_lane; v < hull.count; v += Lanes)
-      positions[begin + v] = hull.position(v, lower_chain, upper_chain);
+    for (int v = team_lane; v < hull.count; v += Lanes) positions[begin + v] = hull.position(v, lists);
   } else if (leader) {
     list_group(g, listed, listed_count);
     positions[begin] = kListed;  // a listed group has points (more than kThreadSurvivors)
@@ -420,31 +500,70 @@ __global__ void hull_listed_groups(const Point2<T>* points, const std::int64_t* 
   }
 }
 
-/// Step 4: a warp per group writes its hull in place: from the input at step 1's positions, or, for a
-/// group step 1 listed, from the scratch steps 2 and 3 wrote.
+/// Step 4: a warp per kWarp consecutive groups writes their hulls in place, one contiguous range
+/// of the output, a vertex a lane (coalesced writes; a warp per group left half its lanes idle on
+/// 15-vertex hulls and waited on three dependent loads per group): from the input at step 1's
+/// positions, or, for a group step 1 listed, from the scratch steps 2 and 3 wrote.
 template <class T>
 __global__ void place_hulls(const Point2<T>* points, const std::int64_t* offsets,
                             const std::uint8_t* positions, const Point2<T>* scratch,
                             const std::int64_t* scratch_index, const std::int64_t* hull_offsets,
                             index_t groups, Point2<T>* hull, std::int64_t* indices) {
-  const index_t g = (static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x) / kWarp;
-  const int lane = static_cast<int>(threadIdx.x) % kWarp;
-  if (g >= groups) return;
-  const std::int64_t begin = offsets[g], to = hull_offsets[g], k = hull_offsets[g + 1] - to;
-  if (k == 0) return;
-  bool listed = false;
-  for (std::int64_t at = 0; at < k; at += kWarp) {
-    const std::int64_t v = at + lane;
-    const int position = v < k ? positions[begin + v] : 0;
-    // (The mark is the first position's: read with the others, it costs no extra round trip.)
-    if (at == 0) listed = __shfl_sync(0xffffffffu, position, 0) == kListed;
-    if (v >= k) break;
-    if (listed) {
-      hull[to + v] = scratch[begin + v];
-      if (indices) indices[to + v] = scratch_index[begin + v];
-    } else {
-      hull[to + v] = points[begin + position];
-      if (indices) indices[to + v] = begin + position;
+  constexpr int kWarps = kPlaceThreads / kWarp;
+  // Per group of the warp's: where its points begin (negated when step 1 listed it), where its hull
+  // goes; one more entry for the end of the last hull.
+  __shared__ std::int64_t begin_all[kWarps][kWarp], to_all[kWarps][kWarp + 1];
+  const int warp = static_cast<int>(threadIdx.x) / kWarp, lane = static_cast<int>(threadIdx.x) % kWarp;
+  const index_t first = (static_cast<index_t>(blockIdx.x) * kWarps + warp) * kWarp;
+  if (first >= groups) return;  // the whole warp leaves together
+  const index_t tile = std::min<index_t>(kWarp, groups - first);
+  std::int64_t* begin = begin_all[warp];
+  std::int64_t* to = to_all[warp];
+  if (lane < tile) {
+    const index_t g = first + lane;
+    const std::int64_t b = offsets[g], t = hull_offsets[g];
+    // The mark is a listed group's first position; a group with a hull has points to read it from.
+    const bool listed = hull_offsets[g + 1] > t && positions[b] == kListed;
+    begin[lane] = listed ? -1 - b : b;
+    to[lane] = t;
+  }
+  if (lane == 0) to[tile] = hull_offsets[first + tile];
+  __syncwarp();
+  // kPlaceBatch outputs a lane at a time: their loads are issued before any is used, so that each
+  // lane has several gathers from the input in flight rather than one.
+  const std::int64_t start = to[0], stop = to[tile];
+  for (std::int64_t batch = start; batch < stop; batch += kPlaceBatch * kWarp) {
+    std::int64_t from[kPlaceBatch];  // the input index of each output, negated for the scratch
+#pragma unroll
+    for (int r = 0; r < kPlaceBatch; ++r) {
+      const std::int64_t o = batch + r * kWarp + lane;
+      from[r] = 0;
+      if (o >= stop) continue;
+      // The group holding output o: the last of the tile whose hull starts at or before it (a
+      // binary search; empty hulls share their start with the next, which the search passes over).
+      int low = 0, high = static_cast<int>(tile) - 1;
+      while (low < high) {
+        const int mid = (low + high + 1) / 2;
+        if (to[mid] <= o) {
+          low = mid;
+        } else {
+          high = mid - 1;
+        }
+      }
+      const std::int64_t v = o - to[low], b = begin[low];
+      from[r] = b < 0 ? b - v : b + positions[b + v];
+    }
+#pragma unroll
+    for (int r = 0; r < kPlaceBatch; ++r) {
+      const std::int64_t o = batch + r * kWarp + lane;
+      if (o >= stop) continue;
+      if (from[r] < 0) {
+        hull[o] = scratch[-1 - from[r]];
+        if (indices) indices[o] = scratch_index[-1 - from[r]];
+      } else {
+        hull[o] = points[from[r]];
+        if (indices) indices[o] = from[r];
+      }
     }
   }
 }
@@ -484,27 +603,47 @@ std::int64_t hull_deferred_group(const Point2<T>* d_group, std::int64_t begin, i
   return static_cast<std::int64_t>(vertices.size());
 }
 
-/// The per-call state in one allocation rather than four (each cudaMalloc and cudaFree is a call
-/// into the driver, ~0.1 ms for megabytes).
+/// The per-call state in one piece of device memory: the end of the output array where it fits there
+/// (the hulls, written last, rarely reach it), else one allocation (each cudaMalloc and cudaFree is
+/// a call into the driver: ~0.2 ms for 10^8 positions).
 struct Workspace {
-  static constexpr int kFlags = 3;  // [0] listed, [1] deferred, [2] first non-finite point
-  DeviceBuffer<unsigned char> bytes;
+  static constexpr int kFlags = 3;    // [0] listed, [1] deferred, [2] first non-finite point
+  DeviceBuffer<unsigned char> bytes;  // empty when the workspace is borrowed from the output
+  bool borrowed = false;
+  std::size_t borrowed_from = 0;  // where it starts in the output, in bytes, when borrowed
   unsigned long long* flags = nullptr;
-  std::int64_t* listed = nullptr;     // groups step 1 leaves to step 2
-  std::int64_t* deferred = nullptr;   // groups step 2 leaves to step 3
+  std::int64_t* listed = nullptr;    // groups step 1 leaves to step 2
+  std::int64_t* deferred = nullptr;  // groups step 2 leaves to step 3
+  void* scan_storage = nullptr;      // step 4's scan (CUB's temporary storage)
+  std::size_t scan_bytes = 0;
   std::uint8_t* positions = nullptr;  // step 1's chains, by position in their groups (n entries)
 
-  Workspace(index_t n, index_t groups) {
+  /// `output`: the caller's output array, `output_bytes` long, which the workspace may borrow.
+  Workspace(index_t n, index_t groups, std::int64_t* counts, void* output, std::size_t output_bytes,
+            cudaStream_t stream) {
+    WAGENER_CUDA_CHECK(cub::DeviceScan::InclusiveSum(nullptr, scan_bytes, counts, counts, groups, stream));
     const auto aligned = [](std::size_t b) { return (b + 255) / 256 * 256; };
     const std::size_t flag_bytes = aligned(kFlags * sizeof(unsigned long long));
     const std::size_t list_bytes = aligned(static_cast<std::size_t>(groups) * sizeof(std::int64_t));
-    bytes = DeviceBuffer<unsigned char>(flag_bytes + 2 * list_bytes +
-                                        static_cast<std::size_t>(std::max<index_t>(n, 1)));
-    unsigned char* at = bytes.data();
+    const std::size_t scan_at = flag_bytes + 2 * list_bytes, positions_at = scan_at + aligned(scan_bytes);
+    const std::size_t size = positions_at + static_cast<std::size_t>(std::max<index_t>(n, 1));
+    unsigned char* at = nullptr;
+    if (output != nullptr && size + 256 <= output_bytes) {
+      // 256-byte aligned, as CUB's storage and the lists' atomics want, wherever the output starts.
+      const std::uintptr_t start = reinterpret_cast<std::uintptr_t>(output), end = start + output_bytes;
+      const std::uintptr_t from = (end - size) / 256 * 256;
+      borrowed = true;
+      borrowed_from = from - start;
+      at = reinterpret_cast<unsigned char*>(from);
+    } else {
+      bytes = DeviceBuffer<unsigned char>(size);
+      at = bytes.data();
+    }
     flags = reinterpret_cast<unsigned long long*>(at);
     listed = reinterpret_cast<std::int64_t*>(at + flag_bytes);
     deferred = reinterpret_cast<std::int64_t*>(at + flag_bytes + list_bytes);
-    positions = at + flag_bytes + 2 * list_bytes;
+    scan_storage = at + scan_at;
+    positions = at + positions_at;
   }
 };
 
@@ -521,16 +660,17 @@ index_t convex_hulls_device(const Point2<T>* d_points, const std::int64_t* d_off
     return 0;
   }
   const bool with_indices = d_indices != nullptr;
-  Workspace work(n, groups);
-  const unsigned long long initial[Workspace::kFlags] = {0, 0, ULLONG_MAX};
-  WAGENER_CUDA_CHECK(cudaMemcpyAsync(work.flags, initial, sizeof initial, cudaMemcpyHostToDevice, stream));
   // The sizes go straight into the hull offsets (shifted by one), which the scan then sums in place.
   std::int64_t* counts = d_hull_offsets + 1;
+  Workspace work(n, groups, counts, d_hull, static_cast<std::size_t>(n) * sizeof(Point2<T>), stream);
+  // Flags 0 and 1 count from 0; flag 2, the first non-finite point, starts at ULLONG_MAX.
+  WAGENER_CUDA_CHECK(cudaMemsetAsync(work.flags, 0, 2 * sizeof(unsigned long long), stream));
+  WAGENER_CUDA_CHECK(cudaMemsetAsync(work.flags + 2, 0xff, sizeof(unsigned long long), stream));
 
   // Step 1: the hulls of the small groups, as sizes and positions.
   constexpr int kLanes = kTeamLanes<T>;
   constexpr std::size_t kShared = kTileSharedBytes<T, kLanes>;
-  const auto step1 = hull_groups_by_team<T, kLanes, kTeamBlocks>;
+  const auto step1 = hull_groups_by_team<T, kLanes, kTeamBlocks<T>>;
   WAGENER_CUDA_CHECK(
       cudaFuncSetAttribute(step1, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(kShared)));
   step1<<<static_cast<unsigned>(ceil_div(groups, kWarp / kLanes)), kWarp, kShared, stream>>>(
@@ -581,19 +721,26 @@ index_t convex_hulls_device(const Point2<T>* d_points, const std::int64_t* d_off
   }
 
   // Step 4: the hull offsets from the sizes, and every hull in its place.
-  std::size_t temp_bytes = 0;
-  WAGENER_CUDA_CHECK(cub::DeviceScan::InclusiveSum(nullptr, temp_bytes, counts, counts, groups, stream));
-  DeviceBuffer<unsigned char> temp(std::max<std::size_t>(temp_bytes, 1));
-  WAGENER_CUDA_CHECK(cub::DeviceScan::InclusiveSum(temp.data(), temp_bytes, counts, counts, groups, stream));
-  constexpr int kPlaceThreads = 256;
-  place_hulls<T>
-      <<<static_cast<unsigned>(ceil_div(groups * kWarp, kPlaceThreads)), kPlaceThreads, 0, stream>>>(
-          d_points, d_offsets, work.positions, scratch.data(), scratch_index.data(), d_hull_offsets, groups,
-          d_hull, d_indices);
-  WAGENER_CUDA_CHECK_LAUNCH();
+  WAGENER_CUDA_CHECK(
+      cub::DeviceScan::InclusiveSum(work.scan_storage, work.scan_bytes, counts, counts, groups, stream));
   std::int64_t total = 0;
   WAGENER_CUDA_CHECK(
       cudaMemcpyAsync(&total, d_hull_offsets + groups, sizeof total, cudaMemcpyDeviceToHost, stream));
+  WAGENER_CUDA_CHECK(cudaStreamSynchronize(stream));
+  // A workspace borrowed from the output must not be overwritten by the hulls before it is read:
+  // where they would reach it (nearly every point a vertex), the positions move out first.
+  const std::uint8_t* positions = work.positions;
+  DeviceBuffer<std::uint8_t> moved_positions;
+  if (work.borrowed && static_cast<std::size_t>(total) * sizeof(Point2<T>) > work.borrowed_from) {
+    moved_positions = DeviceBuffer<std::uint8_t>(static_cast<std::size_t>(n));
+    WAGENER_CUDA_CHECK(cudaMemcpyAsync(moved_positions.data(), work.positions, static_cast<std::size_t>(n),
+                                       cudaMemcpyDeviceToDevice, stream));
+    positions = moved_positions.data();
+  }
+  place_hulls<T><<<static_cast<unsigned>(ceil_div(groups, kPlaceThreads)), kPlaceThreads, 0, stream>>>(
+      d_points, d_offsets, positions, scratch.data(), scratch_index.data(), d_hull_offsets, groups, d_hull,
+      d_indices);
+  WAGENER_CUDA_CHECK_LAUNCH();
   WAGENER_CUDA_CHECK(cudaStreamSynchronize(stream));
   return total;
 }

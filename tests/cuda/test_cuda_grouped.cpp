@@ -116,6 +116,43 @@ TEST_F(CudaGrouped, GroupsNearThePathLimitsMatchTheCpu) {
   expect_cuda_matches_cpu(floats, HullPart::upper, true);
 }
 
+// Groups in which nearly every point is a vertex (1 to 3 points, also with the tiny and huge
+// families' coordinates; circles and parabolas of up to 40): the hulls fill the output array, whose
+// end the call borrows as working memory, so the working memory must move out before the hulls are
+// written; and groups of one point each, whose lists of groups outgrow a float output array, so the
+// call must allocate its own.
+template <class T>
+Groups<T> hull_like_groups(std::mt19937_64& rng) {
+  const std::vector<testing::Family<T>> families = {{"circle", testing::circle<T>},
+                                                    {"parabola", testing::parabola<T>},
+                                                    {"tiny", testing::tiny<T>},
+                                                    {"huge", testing::huge<T>}};
+  std::uniform_int_distribution<std::size_t> small(1, 3), size(4, 40), any(0, 3), convex(0, 1);
+  Groups<T> groups;
+  for (int g = 0; g < 20000; ++g) {
+    if (g % 2 == 0) {
+      groups.add(families[any(rng)].make(small(rng), rng));
+    } else {
+      groups.add(families[convex(rng)].make(size(rng), rng));
+    }
+  }
+  return groups;
+}
+
+TEST_F(CudaGrouped, GroupsOfVerticesFillTheOutputAndMatchTheCpu) {
+  const auto seed = testing::fresh_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  const auto doubles = hull_like_groups<double>(rng);
+  expect_cuda_matches_cpu(doubles, HullPart::full, true);
+  expect_cuda_matches_cpu(doubles, HullPart::upper, false);
+  const auto floats = hull_like_groups<float>(rng);
+  expect_cuda_matches_cpu(floats, HullPart::full, false);
+  Groups<float> singles;
+  for (const auto& p : testing::uniform_disk<float>(100000, rng)) singles.add({p});
+  expect_cuda_matches_cpu(singles, HullPart::full, true);
+}
+
 TEST_F(CudaGrouped, AMillionSmallGroups) {
   const auto seed = testing::fresh_seed();
   SCOPED_TRACE("seed " + std::to_string(seed));
