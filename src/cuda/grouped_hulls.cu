@@ -172,6 +172,18 @@ class ThreadOctagon {
     skip_ = skip;
     // Fewer than three distinct corners in a row certify nothing (core::ExtremePolygon::finish).
     enabled_ = __popc(skip) <= 5;
+    // One error bound for every test of the group. Orientation's certificate (Shewchuk's, as in
+    // certified_left_differences) for corners a, b and a point p of the group is det > kOrientErrBound
+    // * detsum with detsum = |(a.x - p.x)(b.y - p.y)| + |(a.y - p.y)(b.x - p.x)|, all rounded; each
+    // difference is at most the group's width or height (rounding is monotone), so detsum <= 2 w h
+    // (1 + eps)^2, and a bound from 2 w h with room for its own rounding certifies no less soundly.
+    // Products that underflow add at most 2^-1074 each: a group whose 2 w h is below kOrientMinSafe
+    // certifies nothing; above it, a point's smaller detsum leaves at least kOrientErrBound 2^-901 of
+    // room. An overflow makes the bound infinite (nothing certified), a NaN fails every comparison.
+    const double width = x_[4] - x_[0], height = y_[6] - y_[2];  // corners 0, 4: x; 2, 6: y
+    const double most = 2 * width * height;
+    enabled_ &= most >= detail::kOrientMinSafe;
+    bound_ = detail::kOrientErrBound * (1 + 0x1p-40) * most;
   }
 
   /// The orientation of (smallest point, largest point, p), exact: above the line between them
@@ -190,7 +202,10 @@ class ThreadOctagon {
 #pragma unroll
     for (int k = 0; k < 8; ++k) {
       const int next = (k + 1) % 8;
-      inside &= ((skip_ >> k) & 1u) | certified_left_differences(dx[k], dy[k], dx[next], dy[next]);
+      // certified_left_differences with the group's bound (see the constructor): three flops a test
+      // rather than six, and no test of scale.
+      const double detleft = dx[k] * dy[next], detright = dy[k] * dx[next];
+      inside &= ((skip_ >> k) & 1u) | (detleft - detright > bound_);
     }
     return inside;
   }
@@ -201,6 +216,7 @@ class ThreadOctagon {
   }
 
   double x_[8], y_[8];
+  double bound_;   // certifies every test of the group (see the constructor)
   unsigned skip_;  // bit k: edge k joins equal corners and is skipped
   bool enabled_;
 };
