@@ -105,8 +105,10 @@ __device__ void list_group(index_t g, std::int64_t* list, unsigned long long* li
 template <class T>
 class ThreadOctagon {
  public:
-  /// Pre: n >= 1 points, all finite. The `lanes` lanes of team_mask (a power of two, consecutive
-  /// lanes) each scan the points first, first + lanes, ... and agree on the same corners.
+  /// Pre: n >= 1 points. The `lanes` lanes of team_mask (a power of two, consecutive lanes) each
+  /// scan the points first, first + lanes, ... and agree on the same corners; in the same pass they
+  /// find the first point that is not finite (first_bad(): n if none; the corners are then not
+  /// meaningful).
   __device__ ThreadOctagon(const Point2<T>* points, int n, int first, int lanes, unsigned team_mask) {
     // The keys are rounded sums in T: they only choose which input points become corners, and any
     // choice is a valid filter (core::ExtremePolygon).
@@ -117,10 +119,12 @@ class ThreadOctagon {
     keys(points[0], low);
     keys(points[0], high);
     T low_y = points[0].y, high_y = points[0].y;
+    int bad = n;
     for (int i = first; i < n; i += lanes) {
       T key[4];
       keys(points[i], key);
       const T y = points[i].y;
+      bad = isfinite(points[i].x) && isfinite(y) ? bad : min(bad, i);
       if (key[0] < low[0] || (key[0] == low[0] && y < low_y)) low[0] = key[0], low_y = y, low_at[0] = i;
       if (key[0] > high[0] || (key[0] == high[0] && y > high_y)) high[0] = key[0], high_y = y, high_at[0] = i;
 #pragma unroll
@@ -131,6 +135,7 @@ class ThreadOctagon {
     }
     // The team's extremes: on equal keys the first point, as one lane scanning them all would find.
     for (int d = 1; d < lanes; d *= 2) {
+      bad = min(bad, __shfl_xor_sync(team_mask, bad, d));
       {
         const T other_low = __shfl_xor_sync(team_mask, low[0], d);
         const T other_low_y = __shfl_xor_sync(team_mask, low_y, d);
@@ -170,6 +175,7 @@ class ThreadOctagon {
     // (One mask, not eight flags: with flags the compiler recomputed the eight comparisons for every
     // point tested.)
     skip_ = skip;
+    first_bad_ = bad;
     // Fewer than three distinct corners in a row certify nothing (core::ExtremePolygon::finish).
     enabled_ = __popc(skip) <= 5;
     // One error bound for every test of the group. Orientation's certificate (Shewchuk's, as in
@@ -184,6 +190,10 @@ class ThreadOctagon {
     const double most = 2 * width * height;
     enabled_ &= most >= detail::kOrientMinSafe;
     bound_ = detail::kOrientErrBound * (1 + 0x1p-40) * most;
+  }
+
+  __device__ int first_bad() const {
+    return first_bad_;
   }
 
   /// The orientation of (smallest point, largest point, p), exact: above the line between them
@@ -218,6 +228,7 @@ class ThreadOctagon {
   double x_[8], y_[8];
   double bound_;   // certifies every test of the group (see the constructor)
   unsigned skip_;  // bit k: edge k joins equal corners and is skipped
+  int first_bad_;  // the first point that is not finite; n if none
   bool enabled_;
 };
 
@@ -250,23 +261,6 @@ struct TeamHull {
   }
 };
 
-/// Compacts the elements of `from` (m of them, read by the team Lanes at a time) that `pick`
-/// accepts into `to`, in order; returns how many. Every lane of the team calls it.
-template <int Lanes, class Pick>
-__device__ int team_compact(const std::uint8_t* from, int m, std::uint8_t* to, int team_lane,
-                            unsigned team_mask, Pick pick) {
-  const int team_shift = __ffs(team_mask) - 1;
-  int count = 0;
-  for (int at = 0; at < m; at += Lanes) {
-    const int i = at + team_lane;
-    const bool take = i < m && pick(from[i]);
-    const unsigned taken = (__ballot_sync(team_mask, take) >> team_shift) & ((1u << Lanes) - 1u);
-    if (take) to[count + __popc(taken & ((1u << team_lane) - 1u))] = from[i];
-    count += __popc(taken);
-  }
-  return count;
-}
-
 /// Step 1 for one group of n points staged at `points` (shared memory), by a team of Lanes
 /// consecutive lanes (team_lane: this lane's place in it): returns, in every lane of the team, the
 /// hull as positions in the group. A non-finite point is reported through first_bad (the call
@@ -277,15 +271,11 @@ __device__ TeamHull hull_group_by_team(const Point2<T>* points, int n, std::int6
                                        unsigned long long* first_bad) {
   static_assert(Lanes >= 2, "the lower and upper chains run on two lanes");
   if (n == 0) return {0, 0};
-  int bad = n;
-  for (int i = team_lane; i < n; i += Lanes)
-    bad = isfinite(points[i].x) && isfinite(points[i].y) ? bad : min(bad, i);
-  for (int d = 1; d < Lanes; d *= 2) bad = min(bad, __shfl_xor_sync(team_mask, bad, d));
-  if (bad < n) {
-    if (team_lane == 0) atomicMin(first_bad, static_cast<unsigned long long>(begin + bad));
+  const ThreadOctagon<T> octagon(points, n, team_lane, Lanes, team_mask);
+  if (octagon.first_bad() < n) {
+    if (team_lane == 0) atomicMin(first_bad, static_cast<unsigned long long>(begin + octagon.first_bad()));
     return {0, 0};
   }
-  const ThreadOctagon<T> octagon(points, n, team_lane, Lanes, team_mask);
   // The survivors' positions, in index order (the team tests Lanes consecutive points at a time).
   const int team_shift = __ffs(team_mask) - 1;
   int m = 0;
@@ -303,10 +293,20 @@ __device__ TeamHull hull_group_by_team(const Point2<T>* points, int n, std::int6
   // largest, the upper chain those on or above it (a point strictly on one side is no vertex of the
   // other chain, and leaving it out changes nothing there): each sort and each chain then takes
   // about half of them.
-  const int lower_count = team_compact<Lanes>(lists.survivors, m, lists.lower_side, team_lane, team_mask,
-                                              [&](std::uint8_t e) { return octagon.side(points[e]) <= 0; });
-  const int upper_count = team_compact<Lanes>(lists.survivors, m, lists.upper_side, team_lane, team_mask,
-                                              [&](std::uint8_t e) { return octagon.side(points[e]) >= 0; });
+  int lower_count = 0, upper_count = 0;
+  for (int at = 0; at < m; at += Lanes) {
+    const int i = at + team_lane;
+    const std::uint8_t e = i < m ? lists.survivors[i] : 0;
+    const int side = i < m ? octagon.side(points[e]) : 0;
+    const bool lower = i < m && side <= 0, upper = i < m && side >= 0;
+    const unsigned lowers = (__ballot_sync(team_mask, lower) >> team_shift) & ((1u << Lanes) - 1u);
+    const unsigned uppers = (__ballot_sync(team_mask, upper) >> team_shift) & ((1u << Lanes) - 1u);
+    const unsigned before = (1u << team_lane) - 1u;
+    if (lower) lists.lower_side[lower_count + __popc(lowers & before)] = e;
+    if (upper) lists.upper_side[upper_count + __popc(uppers & before)] = e;
+    lower_count += __popc(lowers);
+    upper_count += __popc(uppers);
+  }
   __syncwarp(team_mask);
   // Each side sorted by rank: an element's place is the number before it in (x, y) order, equal
   // ones by position (their order in the side's list), so the chain keeps the first of equal
