@@ -2,10 +2,11 @@
 //  1. hull_groups_by_team: a team of kTeamLanes lanes per group, the 4 or 8 groups of a one-warp
 //     block consecutive. The warp stages its groups' points in shared memory with one coalesced copy
 //     (in rounds, when they do not fit at once), and each team then runs the small-hull recipe on
-//     its group there: finiteness and the eight extreme points (src/core/small_hull.hpp), each lane
-//     over every kTeamLanes-th point, then agreed by shuffles; the points the extreme polygon cannot
-//     discard, compacted by ballots in index order; a sort of those by rank, split over the team;
-//     and the monotone chain, its lower and upper halves on two lanes. It writes the hull's size and
+//     its group there: finiteness and the eight extreme points (src/core/small_hull.hpp) in one pass,
+//     each lane over every kTeamLanes-th point, then agreed by shuffles; the points the extreme
+//     polygon cannot discard, compacted by ballots in index order and split by the line from the
+//     smallest point to the largest; each side sorted by rank, split over the team; and the lower
+//     and upper chains, each over its side, on two lanes side by side. It writes the hull's size and
 //     its vertices' positions in the group (a byte each). A group of more points than
 //     kThreadGroupPoints, or with more survivors than kThreadSurvivors, is listed for step 2.
 //     (A warp per group spent ~10,000 warp instructions per 100-point group, most of them in one
