@@ -355,6 +355,49 @@ TYPED_TEST(FilterPass, FullHullIsTheReferenceWithTheFilterForcedOnForcedOffAndAu
   }
 }
 
+// Each slice with few survivors hulls them on its own thread; when another slice has too many, the
+// hulled slices join the sorted ones with their hulls' vertices only. Points on a circle all survive
+// (the polygon keeps at most 1024 of the sample's vertices, and the arcs between them lie outside);
+// points in a thin ring just inside it survive in part (those between the arcs and the polygon's
+// edges), and fewer of them are hull vertices. With the bound between the two, both kinds of slice
+// meet in one call.
+TYPED_TEST(FilterPass, SlicesThatHullTheirSurvivorsJoinSlicesThatSortThem) {
+  using T = TypeParam;
+  const auto seed = testing::fresh_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  const std::size_t n = 420007;
+  std::uniform_real_distribution<double> angle(0, 2 * std::numbers::pi), depth(0, 1e-5);
+  for (const unsigned threads : {2u, 3u, 6u}) {
+    for (const bool circle_first : {false, true}) {
+      SCOPED_TRACE("threads " + std::to_string(threads) + (circle_first ? " circle first" : " ring first"));
+      // The circle's slice at one end of the array, the ring's slices at the other.
+      const std::size_t on_circle = n / threads;
+      auto pts = testing::circle<T>(on_circle, rng);
+      std::vector<Point2<T>> ring(n - on_circle);
+      for (auto& p : ring) {
+        const double a = angle(rng), r = 1 - depth(rng);
+        p = {static_cast<T>(r * std::cos(a)), static_cast<T>(r * std::sin(a))};
+      }
+      pts.insert(circle_first ? pts.end() : pts.begin(), ring.begin(), ring.end());
+      const auto reference = cpu::convex_hull_serial<T>(pts);
+      // Up to half a slice's points hulled on its thread: the ring's slices, not the circle's.
+      const std::size_t bound = n / 2;
+      std::int64_t survivors = -1, all_sorted_survivors = -1;
+      ASSERT_EQ(cpu::convex_hull_parallel<T>(
+                    pts, &survivors, FilterPolicy{FilterUse::always, FilterKernel::widest, threads, bound}),
+                reference);
+      // Every survivor counted, also those of a slice that kept only its hull's vertices: as many as
+      // when every slice sorts its survivors (the same polygon).
+      ASSERT_EQ(
+          cpu::convex_hull_parallel<T>(pts, &all_sorted_survivors,
+                                       FilterPolicy{FilterUse::always, FilterKernel::widest, threads, 0}),
+          reference);
+      ASSERT_EQ(survivors, all_sorted_survivors);
+    }
+  }
+}
+
 // The filter off (or turned off by a hull-like input): on one or two threads the points split by the
 // line from the smallest to the largest point, each side sorted and chained on its own thread; on
 // more, the slices sorted and merged, the chains merged by their bridges.

@@ -98,10 +98,10 @@ std::vector<Point2<double>> hull_by_filter(std::span<const Point2<double>> point
 /// (all of them input points,
 /// so the polygon lies inside the hull); disabled when that hull is degenerate, or, unless `forced`,
 /// when it would discard too few points to pay for its test (a hull-like input such as a circle),
-/// judged by how many of the sample points it discards.
+/// judged by how many of about kMedianSample of the sample points it discards.
 template <class T>
 InnerPolygon sample_polygon(std::span<const Point2<T>> points, std::size_t stride, bool forced,
-                            std::size_t threads, FilterKernel kernel) {
+                            std::size_t threads) {
   // Each thread gathers and hulls its share of the sample; the hull of those hulls' vertices is the
   // sample's hull. (On one thread, the gather's cache misses and the hull were ~1 ms before the pass.)
   std::vector<std::vector<Point2<double>>> parts(threads), part_hulls(threads);
@@ -119,18 +119,23 @@ InnerPolygon sample_polygon(std::span<const Point2<T>> points, std::size_t strid
     }
     part_hulls[t] = hull_by_filter(part);
   });
-  std::vector<Point2<double>> sample, vertices;
+  std::vector<Point2<double>> vertices;
+  std::size_t sample_size = 0;
   for (std::size_t t = 0; t < threads; ++t) {
-    sample.insert(sample.end(), parts[t].begin(), parts[t].end());
     vertices.insert(vertices.end(), part_hulls[t].begin(), part_hulls[t].end());
+    sample_size += parts[t].size();
   }
   // The center of the polygon's disk and cross: the bounding box's middle or the median of a
   // sub-sample, whichever certifies more of the sub-sample by the quick tests. The median is amid
   // the points even where the hull is far away on one side (Kuzmin's heavy tail left the middle
   // outside the dense core, so every point went to the fan test); on a disk it is a little off the
-  // middle, which costs the inscribed disk a few percent of its area.
+  // middle, which costs the inscribed disk a few percent of its area. (Every step-th point of the
+  // parts taken in order, as if they were one array.)
   std::vector<Point2<double>> sub;
-  for (std::size_t i = 0; i < sample.size(); i += sample.size() / kMedianSample + 1) sub.push_back(sample[i]);
+  const std::size_t step = sample_size / kMedianSample + 1;
+  for (std::size_t t = 0, first = 0, i = 0; t < threads; first += parts[t].size(), ++t) {
+    for (; i < first + parts[t].size(); i += step) sub.push_back(parts[t][i - first]);
+  }
   std::vector<double> xs, ys;
   for (const auto& p : sub) xs.push_back(p.x), ys.push_back(p.y);
   Point2<double> median{NAN, NAN};
@@ -150,13 +155,13 @@ InnerPolygon sample_polygon(std::span<const Point2<T>> points, std::size_t strid
   InnerPolygon inner(std::move(hull), kMaxPolygonVertices);
   if (!inner.enabled() || quick_certified(centered) > quick_certified(inner)) inner = std::move(centered);
   if (forced) return inner;
+  // Judged by the sub-sample: about a thousand points tell 10 % from the 0 % of a circle or the
+  // 99 % of a disk. (The whole sample, copied into one array and run through the filter kernel, took
+  // 0.06-0.07 ms and 0.02-0.03 ms of a 2 ms call at 10^6 points, serially.)
   const InnerPolygonView view = inner.view();
-  // Counted by the filter pass itself (its vector kernel), into scratch space.
-  // (Uninitialised: only the pages the kept points fill are touched.)
-  const std::unique_ptr<Point2<double>[]> kept(new Point2<double>[std::max<std::size_t>(sample.size(), 1)]);
-  const std::size_t discarded =
-      sample.size() - keep_uncertified(view, sample.data(), sample.size(), kept.get(), kernel);
-  if (static_cast<double>(discarded) < kMinUsefulDiscard * static_cast<double>(sample.size())) return {};
+  std::size_t discarded = 0;
+  for (const auto& p : sub) discarded += view.certainly_inside(p.x, p.y);
+  if (static_cast<double>(discarded) < kMinUsefulDiscard * static_cast<double>(sub.size())) return {};
   return inner;
 }
 
@@ -171,6 +176,10 @@ struct Kept {
   std::size_t capacity = 0;
   std::int64_t first_non_finite = -1;
   bool sorted = false;
+  /// When the slice's survivors are few: their exact hull (in double), computed on the slice's own
+  /// thread; buffer still holds the survivors themselves.
+  std::vector<Point2<double>> hull;
+  bool hulled = false;
   std::span<const Point2<T>> span() const { return {buffer.get(), size}; }
 
   /// Room for `more` points after the first `size`.
@@ -192,13 +201,19 @@ void sort_kept(Kept<T>& k) {
   k.sorted = true;
 }
 
-// The filter pass writes a slice's survivors this many input points at a time, into a buffer that
-// starts at 1/kFirstKeptFraction of the slice and doubles when a chunk might not fit. A buffer of the
-// slice's size (80 MB at 10^7 points on 2 threads) was mapped fresh by malloc on every call, and each
-// 4 KiB page the survivors touched cost a page fault (about 12 us on the project's VMs: 1-2 ms of a
-// 10 ms call); a buffer under malloc's mapping threshold is reused from call to call.
-constexpr std::size_t kFilterChunk = 1 << 16;
+// The filter pass writes a slice's survivors into a buffer that starts at kFirstKept points or
+// 1/kFirstKeptFraction of the slice, whichever is more, and hands the kernel only as many input
+// points as the buffer has room for, so that it doubles only when the survivors fill it (when less
+// than kMinFilterRun points' room is left). A buffer of the slice's size (80 MB at 10^7 points on 2
+// threads) was mapped fresh by malloc on every call, and each 4 KiB page the survivors touched cost
+// a page fault (about 12 us on the project's VMs: 1-2 ms of a 10 ms call); a buffer under malloc's
+// mapping threshold is reused from call to call. Making room for a whole 64k-point chunk before
+// each chunk instead grew every 1 MiB buffer to a fresh 2 MiB mapping after the first chunk, on
+// every call: a huge page zeroed for a few KB of survivors, 0.12-0.24 ms of a 2 ms call at 10^6
+// points, and milliseconds where the guest had returned that memory to its host (bench/NOTES.md).
+constexpr std::size_t kFirstKept = 1 << 16;
 constexpr std::size_t kFirstKeptFraction = 64;
+constexpr std::size_t kMinFilterRun = 1 << 12;
 
 /// Merges sorted a and b into out, split into `pieces` independent merges run in parallel: each
 /// piece takes a run of a and the elements of b below the next run's first element.
@@ -347,8 +362,7 @@ std::vector<Point2<T>> convex_hull_parallel(std::span<const Point2<T>> points, s
     // Forced, a small input is its own sample: the polygon is then its exact hull, whose boundary
     // points the tests must never certify inside.
     const bool forced = policy.use == FilterUse::always;
-    inner = sample_polygon(points, std::max(forced ? 1 : kMinSampleStride, n / kSampleSize), forced, threads,
-                           policy.kernel);
+    inner = sample_polygon(points, std::max(forced ? 1 : kMinSampleStride, n / kSampleSize), forced, threads);
   }
 
   if (!inner.enabled() && threads <= 2) return hull_by_sides(points, threads, survivors);
@@ -373,11 +387,12 @@ std::vector<Point2<T>> convex_hull_parallel(std::span<const Point2<T>> points, s
     Kept<T>& k = kept[t];
     if (inner.enabled()) {
       const InnerPolygonView view = inner.view();
-      k.make_room(std::max(kFilterChunk, (end - begin) / kFirstKeptFraction));
-      for (std::size_t chunk = begin; chunk < end; chunk += kFilterChunk) {
-        const std::size_t len = std::min(kFilterChunk, end - chunk);
-        k.make_room(len);
-        k.size += keep_uncertified(view, points.data() + chunk, len, k.buffer.get() + k.size, policy.kernel);
+      k.make_room(std::max(kFirstKept, (end - begin) / kFirstKeptFraction));
+      for (std::size_t run = begin; run < end;) {
+        if (k.capacity - k.size < std::min(kMinFilterRun, end - run)) k.make_room(kMinFilterRun);
+        const std::size_t len = std::min(k.capacity - k.size, end - run);
+        k.size += keep_uncertified(view, points.data() + run, len, k.buffer.get() + k.size, policy.kernel);
+        run += len;
       }
     } else {
       k.make_room(end - begin);
@@ -398,8 +413,19 @@ std::vector<Point2<T>> convex_hull_parallel(std::span<const Point2<T>> points, s
         }
       }
     }
-    // Few survivors (serial_survivors in all) are hulled together below, unsorted, serially.
-    if (inner.enabled() && m <= serial_survivors / threads) return;
+    if (inner.enabled() && m <= serial_survivors / threads) {
+      // Few survivors (serial_survivors in all) lie near the hull (a thin ring on a disk): a
+      // sub-sample's hull certifies most of them inside, and only the rest are sorted, where sorting
+      // and chaining all of them cost more than the filter pass (10^7 disk points: 30k survivors,
+      // about 3 ms of one thread). Each thread hulls its own, so the serial step is only the hull of
+      // these hulls' vertices (10^6 disk points: 0.2 ms serially for 3,400 survivors before).
+      std::vector<Point2<double>> as_double(m);
+      for (std::size_t i = 0; i < m; ++i)
+        as_double[i] = {static_cast<double>(out[i].x), static_cast<double>(out[i].y)};
+      k.hull = hull_by_filter(as_double);
+      k.hulled = true;
+      return;
+    }
     sort_kept(k);
   });
   std::size_t total = 0;
@@ -409,27 +435,27 @@ std::vector<Point2<T>> convex_hull_parallel(std::span<const Point2<T>> points, s
       throw input_error("point " + std::to_string(k.first_non_finite) + " is not finite");
     }
     total += k.size;
-    few = few && !k.sorted;
+    few = few && k.hulled;
   }
+  if (survivors) *survivors = static_cast<std::int64_t>(total);
   if (few) {
-    // The survivors lie near the hull (a thin ring on a disk): a sub-sample's hull certifies most of
-    // them inside, and only the rest are sorted, where sorting and chaining all of them cost more
-    // than the filter pass (10^7 disk points: 30k survivors, about 3 ms of one thread).
-    std::vector<Point2<double>> survivors_as_double;
-    survivors_as_double.reserve(total);
-    for (const auto& k : kept) {
-      for (const Point2<T>& p : k.span())
-        survivors_as_double.push_back({static_cast<double>(p.x), static_cast<double>(p.y)});
-    }
-    if (survivors) *survivors = static_cast<std::int64_t>(total);
+    // The hull of the slices' hulls' vertices (input points, so every one is exact in T).
+    std::vector<Point2<double>> vertices;
+    for (const auto& k : kept) vertices.insert(vertices.end(), k.hull.begin(), k.hull.end());
     std::vector<Point2<T>> hull;
-    for (const Point2<double>& v : hull_by_filter(survivors_as_double))
-      hull.push_back({static_cast<T>(v.x), static_cast<T>(v.y)});  // input points: exact
+    for (const Point2<double>& v : kept.size() == 1 ? kept[0].hull : hull_by_filter(vertices))
+      hull.push_back({static_cast<T>(v.x), static_cast<T>(v.y)});
     return hull;
   }
-  // Some slices sorted theirs and some not (many survivors in all): sort the rest too.
+  // Some slices sorted theirs and some hulled them (many survivors in all): a hulled slice keeps
+  // only its hull's vertices (the hull of the union is the hull of the slices' hulls) and sorts them.
   parallel_slices(kept.size(), kept.size(), [&](std::size_t t, std::size_t, std::size_t) {
-    if (!kept[t].sorted) sort_kept(kept[t]);
+    Kept<T>& k = kept[t];
+    if (k.sorted) return;
+    k.size = k.hull.size();
+    for (std::size_t i = 0; i < k.size; ++i)
+      k.buffer[i] = {static_cast<T>(k.hull[i].x), static_cast<T>(k.hull[i].y)};
+    sort_kept(k);
   });
 
   // Merge the sorted slices pairwise; a round with fewer pairs than threads splits each merge.
@@ -451,7 +477,6 @@ std::vector<Point2<T>> convex_hull_parallel(std::span<const Point2<T>> points, s
     });
     kept.swap(next);
   }
-  if (survivors) *survivors = static_cast<std::int64_t>(kept[0].size);
   return hull_of_sorted_parallel<T>(kept[0].span(), threads);
 }
 
