@@ -10,6 +10,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <limits>
+#include <type_traits>
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>
@@ -247,6 +249,98 @@ template <bool kDiskFirst, class T>
   return kept + keep_scalar(poly, in + i, len - i, out + kept);
 }
 
+/// The quick tests in float, for float input: sixteen points a vector and no widening, where the
+/// double tests take eight. Each certifies only points the double test certifies too (with room to
+/// spare), so that the points left in doubt, retested in double (both quick tests, then the fan),
+/// leave exactly the survivors of the double kernels.
+///  - Box bounds move inwards to the nearest float (exact comparisons, as in double).
+///  - The disk moves to the float nearest its center, c', shrinking its radius by |c - c'|, and its
+///    squared radius by a margin: with u = 2^-24, the computed (px - c'x)^2 + (py - c'y)^2 is at least
+///    the exact one times (1 - u)^4 (two rounded differences squared, two rounded squares and a
+///    rounded sum), so a computed value below R^2 (1 - 2^-18) puts p within R of c', and within the
+///    double disk's radius of c. A threshold below 2^-100, where squares could underflow, disables
+///    it, as do non-finite values (a point far outside makes inf, which fails the comparison).
+struct FloatQuickTests {
+  float cx = 0, cy = 0, disk = -1;                           // disabled: nothing is < -1
+  float wide_x0 = 0, wide_x1 = 0, wide_y0 = 0, wide_y1 = 0;  // disabled: empty
+  float tall_x0 = 0, tall_x1 = 0, tall_y0 = 0, tall_y1 = 0;  // disabled: empty
+
+  explicit FloatQuickTests(const InnerPolygonView& poly) {
+    const auto up = [](double v) {  // the smallest float >= v (-FLT_MAX below the range)
+      float f = static_cast<float>(v);
+      if (static_cast<double>(f) < v) f = std::nextafter(f, std::numeric_limits<float>::infinity());
+      return std::max(f, -std::numeric_limits<float>::max());
+    };
+    const auto down = [](double v) {  // the largest float <= v (FLT_MAX above the range)
+      float f = static_cast<float>(v);
+      if (static_cast<double>(f) > v) f = std::nextafter(f, -std::numeric_limits<float>::infinity());
+      return std::min(f, std::numeric_limits<float>::max());
+    };
+    wide_x0 = up(poly.wide_x0), wide_x1 = down(poly.wide_x1), wide_y0 = up(poly.wide_y0),
+    wide_y1 = down(poly.wide_y1);
+    tall_x0 = up(poly.tall_x0), tall_x1 = down(poly.tall_x1), tall_y0 = up(poly.tall_y0),
+    tall_y1 = down(poly.tall_y1);
+    if (!(poly.disk > 0)) return;
+    cx = static_cast<float>(poly.cx), cy = static_cast<float>(poly.cy);
+    if (!std::isfinite(cx) || !std::isfinite(cy)) return;
+    const double moved = std::hypot(poly.cx - cx, poly.cy - cy) * (1 + 0x1p-40);
+    const double radius = std::sqrt(poly.disk) * (1 - 0x1p-40) - moved;
+    const double threshold = radius * radius * (1 - 0x1p-18);
+    if (!(radius > 0) || !(threshold >= 0x1p-100) || !(threshold < 0x1p120)) return;
+    disk = down(threshold);
+  }
+};
+
+/// The lanes the float disk test certifies.
+WAGENER_AVX512 __mmask16 in_disk16(const FloatQuickTests& t, __m512 x, __m512 y) {
+  const __m512 ex = _mm512_sub_ps(x, _mm512_set1_ps(t.cx)), ey = _mm512_sub_ps(y, _mm512_set1_ps(t.cy));
+  const __m512 s = _mm512_add_ps(_mm512_mul_ps(ex, ex), _mm512_mul_ps(ey, ey));
+  return _mm512_cmp_ps_mask(s, _mm512_set1_ps(t.disk), _CMP_LT_OQ);
+}
+
+/// The lanes strictly inside the float box (x0, x1) x (y0, y1).
+WAGENER_AVX512 __mmask16 in_box16(float x0, float x1, float y0, float y1, __m512 x, __m512 y) {
+  __mmask16 in = _mm512_cmp_ps_mask(_mm512_set1_ps(x0), x, _CMP_LT_OQ);
+  in = _mm512_mask_cmp_ps_mask(in, x, _mm512_set1_ps(x1), _CMP_LT_OQ);
+  in = _mm512_mask_cmp_ps_mask(in, _mm512_set1_ps(y0), y, _CMP_LT_OQ);
+  return _mm512_mask_cmp_ps_mask(in, y, _mm512_set1_ps(y1), _CMP_LT_OQ);
+}
+
+/// keep_avx512 for float points: the hot loop's quick test in float on sixteen points at once; a
+/// block with a point in doubt is widened and queued for the double tests, as keep_avx512 queues it.
+template <bool kDiskFirst>
+[[gnu::target("avx512f,avx512dq,avx512vl")]] std::size_t keep_avx512_float(const InnerPolygonView& poly_in,
+                                                                           const Point2<float>* in,
+                                                                           std::size_t len,
+                                                                           Point2<float>* out) {
+  const InnerPolygonView poly = poly_in;
+  const FloatQuickTests tests(poly);
+  const __m512i even = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30),
+                odd = _mm512_setr_epi32(1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31);
+  DoubtQueue queue;
+  std::size_t kept = 0, i = 0;
+  for (; i + kBlock <= len; i += kBlock) {
+    prefetch_ahead(in + i);
+    const __m512 lo = _mm512_loadu_ps(&in[i].x), hi = _mm512_loadu_ps(&in[i + 8].x);
+    const __m512 x = _mm512_permutex2var_ps(lo, even, hi), y = _mm512_permutex2var_ps(lo, odd, hi);
+    const __mmask16 inside =
+        kDiskFirst ? in_disk16(tests, x, y)
+                   : in_box16(tests.wide_x0, tests.wide_x1, tests.wide_y0, tests.wide_y1, x, y) |
+                         in_box16(tests.tall_x0, tests.tall_x1, tests.tall_y0, tests.tall_y1, x, y);
+    const auto doubt = static_cast<__mmask16>(~inside);
+    if (doubt != 0) [[unlikely]] {
+      __m512d x0, y0, x1, y1;
+      simd::load_xy8(in + i, x0, y0);
+      simd::load_xy8(in + i + 8, x1, y1);
+      push_doubtful(queue, static_cast<__mmask8>(doubt), x0, y0, static_cast<std::int64_t>(i));
+      push_doubtful(queue, static_cast<__mmask8>(doubt >> 8), x1, y1, static_cast<std::int64_t>(i + 8));
+      if (queue.size + kBlock > DoubtQueue::kCapacity) kept = flush_doubtful(poly, queue, in, out, kept);
+    }
+  }
+  kept = flush_doubtful(poly, queue, in, out, kept);
+  return kept + keep_scalar(poly, in + i, len - i, out + kept);
+}
+
 /// Whether the disk test goes first: where its area is at least the cross's (exact comparisons are
 /// not needed here; either order keeps the same points, this only picks the faster one).
 bool disk_first(const InnerPolygonView& poly) {
@@ -334,8 +428,13 @@ std::size_t keep_uncertified(const InnerPolygonView& poly, const Point2<T>* in, 
   switch (kernel) {
 #if defined(WAGENER_X86_FILTER)
     case FilterKernel::avx512:
-      return disk_first(poly) ? keep_avx512<true>(poly, in, len, out)
-                              : keep_avx512<false>(poly, in, len, out);
+      if constexpr (std::is_same_v<T, float>) {
+        return disk_first(poly) ? keep_avx512_float<true>(poly, in, len, out)
+                                : keep_avx512_float<false>(poly, in, len, out);
+      } else {
+        return disk_first(poly) ? keep_avx512<true>(poly, in, len, out)
+                                : keep_avx512<false>(poly, in, len, out);
+      }
     case FilterKernel::avx2: return keep_avx2(poly, in, len, out);
 #endif
     default: return keep_scalar(poly, in, len, out);
