@@ -4,9 +4,8 @@
 // the points it leaves in doubt are compressed into a queue that the other quick test and the fan
 // test (with gathers) take eight at a time; under AVX2 they go to the fan test one by one. For float
 // points the AVX-512 hot loop tests sixteen at a time in float (FloatQuickTests), and widens only
-// the points it leaves in doubt. (GCC 12 lowers the
-// same tests written with vector extensions lane by lane: the comparisons, whose results must become AVX-512
-// mask registers. Hence intrinsics.)
+// the points it leaves in doubt. (GCC 12 lowers the same tests written with vector extensions lane
+// by lane: the comparisons, whose results must become AVX-512 mask registers. Hence intrinsics.)
 #include "cpu/filter_pass.hpp"
 
 #include <algorithm>
