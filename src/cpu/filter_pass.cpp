@@ -218,38 +218,6 @@ WAGENER_AVX512 std::size_t flush_doubtful(const InnerPolygonView& poly, DoubtQue
   return kept;
 }
 
-/// The pass with one quick test in the hot loop (the disk if kDiskFirst, else the cross): the other
-/// quick test runs only on the points the first leaves in doubt, in the queue. A point is kept iff
-/// none of the three tests certifies it, whatever their order, so the survivors are the scalar
-/// kernel's; one test instead of two per point is a third of the loop's arithmetic.
-template <bool kDiskFirst, class T>
-[[gnu::target("avx512f,avx512dq,avx512vl")]] std::size_t keep_avx512(const InnerPolygonView& poly_in,
-                                                                     const Point2<T>* in, std::size_t len,
-                                                                     Point2<T>* out) {
-  const InnerPolygonView poly = poly_in;
-  // In place is safe: a point is read (into the queue) before any store, and queued points are
-  // written to out[kept], kept <= their position, only after they were read.
-  DoubtQueue queue;
-  std::size_t kept = 0, i = 0;
-  for (; i + kBlock <= len; i += kBlock) {
-    __m512d x0, y0, x1, y1;
-    prefetch_ahead(in + i);
-    simd::load_xy8(in + i, x0, y0);
-    simd::load_xy8(in + i + 8, x1, y1);
-    const auto doubt0 =
-                   static_cast<__mmask8>(~(kDiskFirst ? in_disk8(poly, x0, y0) : in_cross8(poly, x0, y0))),
-               doubt1 =
-                   static_cast<__mmask8>(~(kDiskFirst ? in_disk8(poly, x1, y1) : in_cross8(poly, x1, y1)));
-    if ((doubt0 | doubt1) != 0) [[unlikely]] {
-      push_doubtful(queue, doubt0, x0, y0, static_cast<std::int64_t>(i));
-      push_doubtful(queue, doubt1, x1, y1, static_cast<std::int64_t>(i + 8));
-      if (queue.size + kBlock > DoubtQueue::kCapacity) kept = flush_doubtful(poly, queue, in, out, kept);
-    }
-  }
-  kept = flush_doubtful(poly, queue, in, out, kept);
-  return kept + keep_scalar(poly, in + i, len - i, out + kept);
-}
-
 /// The quick tests in float, for float input: sixteen points a vector and no widening, where the
 /// double tests take eight. Each certifies only points the double test certifies too (with room to
 /// spare), so that the points left in doubt, retested in double (both quick tests, then the fan),
@@ -266,6 +234,7 @@ struct FloatQuickTests {
   float wide_x0 = 0, wide_x1 = 0, wide_y0 = 0, wide_y1 = 0;  // disabled: empty
   float tall_x0 = 0, tall_x1 = 0, tall_y0 = 0, tall_y1 = 0;  // disabled: empty
 
+  FloatQuickTests() = default;  // every test disabled
   explicit FloatQuickTests(const InnerPolygonView& poly) {
     const auto up = [](double v) {  // the smallest float >= v (-FLT_MAX below the range)
       float f = static_cast<float>(v);
@@ -307,53 +276,85 @@ WAGENER_AVX512 __mmask16 in_box16(float x0, float x1, float y0, float y1, __m512
   return _mm512_mask_cmp_ps_mask(in, y, _mm512_set1_ps(y1), _CMP_LT_OQ);
 }
 
-/// keep_avx512 for float points: the hot loop's quick test in float on sixteen points at once; the
-/// points it leaves in doubt are widened and queued for the double tests, as keep_avx512 queues them.
+/// Queues the points of the block of kBlock at p (input positions first, ...) that the hot loop's
+/// quick test leaves in doubt, eight points a vector in double.
+template <bool kDiskFirst, class T>
+WAGENER_AVX512 void queue_doubtful_block(const InnerPolygonView& poly, const Point2<T>* p, std::int64_t first,
+                                         DoubtQueue& queue) {
+  __m512d x0, y0, x1, y1;
+  simd::load_xy8(p, x0, y0);
+  simd::load_xy8(p + 8, x1, y1);
+  const auto doubt0 = static_cast<__mmask8>(~(kDiskFirst ? in_disk8(poly, x0, y0) : in_cross8(poly, x0, y0))),
+             doubt1 = static_cast<__mmask8>(~(kDiskFirst ? in_disk8(poly, x1, y1) : in_cross8(poly, x1, y1)));
+  if ((doubt0 | doubt1) != 0) [[unlikely]] {
+    push_doubtful(queue, doubt0, x0, y0, first);
+    push_doubtful(queue, doubt1, x1, y1, first + 8);
+  }
+}
+
+/// The same for float points, sixteen a vector in float (FloatQuickTests): the points in doubt are
+/// compressed in float, and only they are widened, the first eight (and, where more are in doubt,
+/// the next eight): a third of a disk's blocks hold a point in doubt, mostly one.
 template <bool kDiskFirst>
-[[gnu::target("avx512f,avx512dq,avx512vl")]] std::size_t keep_avx512_float(const InnerPolygonView& poly_in,
-                                                                           const Point2<float>* in,
-                                                                           std::size_t len,
-                                                                           Point2<float>* out) {
-  const InnerPolygonView poly = poly_in;
-  const FloatQuickTests tests(poly);
+WAGENER_AVX512 void queue_doubtful_block(const FloatQuickTests& tests, const Point2<float>* p,
+                                         std::int64_t first, DoubtQueue& queue) {
   const __m512i even = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30),
                 odd = _mm512_setr_epi32(1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31),
                 iota = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+  const __m512 lo = _mm512_loadu_ps(&p[0].x), hi = _mm512_loadu_ps(&p[8].x);
+  const __m512 x = _mm512_permutex2var_ps(lo, even, hi), y = _mm512_permutex2var_ps(lo, odd, hi);
+  const __mmask16 inside =
+      kDiskFirst ? in_disk16(tests, x, y)
+                 : in_box16(tests.wide_x0, tests.wide_x1, tests.wide_y0, tests.wide_y1, x, y) |
+                       in_box16(tests.tall_x0, tests.tall_x1, tests.tall_y0, tests.tall_y1, x, y);
+  const auto doubt = static_cast<__mmask16>(~inside);
+  if (doubt == 0) [[likely]]
+    return;
+  const auto count = static_cast<std::size_t>(__builtin_popcount(doubt));
+  const __m512 qx = _mm512_maskz_compress_ps(doubt, x), qy = _mm512_maskz_compress_ps(doubt, y);
+  const __m512i lanes = _mm512_maskz_compress_epi32(doubt, iota);
+  const __m512i base = _mm512_set1_epi64(first);
+  for (std::size_t half = 0; half < (count > 8 ? 2u : 1u); ++half) {
+    // (The masked forms: GCC 12 warns that the plain ones' undefined sources may be used
+    // uninitialised.)
+    const __m256 hx =
+        half == 0 ? _mm512_maskz_extractf32x8_ps(0xff, qx, 0) : _mm512_maskz_extractf32x8_ps(0xff, qx, 1);
+    const __m256 hy =
+        half == 0 ? _mm512_maskz_extractf32x8_ps(0xff, qy, 0) : _mm512_maskz_extractf32x8_ps(0xff, qy, 1);
+    const __m256i hl = half == 0 ? _mm512_maskz_extracti32x8_epi32(0xff, lanes, 0)
+                                 : _mm512_maskz_extracti32x8_epi32(0xff, lanes, 1);
+    _mm512_storeu_pd(queue.x + queue.size + 8 * half, _mm512_maskz_cvtps_pd(0xff, hx));
+    _mm512_storeu_pd(queue.y + queue.size + 8 * half, _mm512_maskz_cvtps_pd(0xff, hy));
+    _mm512_storeu_si512(queue.index + queue.size + 8 * half,
+                        _mm512_add_epi64(base, _mm512_maskz_cvtepi32_epi64(0xff, hl)));
+  }
+  queue.size += count;
+}
+
+/// The pass with one quick test in the hot loop (the disk if kDiskFirst, else the cross), in float
+/// for float points: the other quick test runs only on the points the first leaves in doubt, in the
+/// queue, in double. A point is kept iff none of the three tests certifies it, whatever their order
+/// (the float test certifies only what the double one does), so the survivors are the scalar
+/// kernel's; one test instead of two per point is a third of the loop's arithmetic.
+template <bool kDiskFirst, class T>
+[[gnu::target("avx512f,avx512dq,avx512vl")]] std::size_t keep_avx512(const InnerPolygonView& poly_in,
+                                                                     const Point2<T>* in, std::size_t len,
+                                                                     Point2<T>* out) {
+  const InnerPolygonView poly = poly_in;
+  const FloatQuickTests tests = std::is_same_v<T, float> ? FloatQuickTests(poly) : FloatQuickTests();
+  // In place is safe: a point is read (into the queue) before any store, and queued points are
+  // written to out[kept], kept <= their position, only after they were read.
   DoubtQueue queue;
   std::size_t kept = 0, i = 0;
   for (; i + kBlock <= len; i += kBlock) {
     prefetch_ahead(in + i);
-    const __m512 lo = _mm512_loadu_ps(&in[i].x), hi = _mm512_loadu_ps(&in[i + 8].x);
-    const __m512 x = _mm512_permutex2var_ps(lo, even, hi), y = _mm512_permutex2var_ps(lo, odd, hi);
-    const __mmask16 inside =
-        kDiskFirst ? in_disk16(tests, x, y)
-                   : in_box16(tests.wide_x0, tests.wide_x1, tests.wide_y0, tests.wide_y1, x, y) |
-                         in_box16(tests.tall_x0, tests.tall_x1, tests.tall_y0, tests.tall_y1, x, y);
-    const auto doubt = static_cast<__mmask16>(~inside);
-    if (doubt != 0) [[unlikely]] {
-      // Compressed in float, then only the first eight (and, where more are in doubt, the next
-      // eight) lanes widened: a third of a disk's blocks hold a point in doubt, mostly one.
-      const auto count = static_cast<std::size_t>(__builtin_popcount(doubt));
-      const __m512 qx = _mm512_maskz_compress_ps(doubt, x), qy = _mm512_maskz_compress_ps(doubt, y);
-      const __m512i lanes = _mm512_maskz_compress_epi32(doubt, iota);
-      const __m512i first = _mm512_set1_epi64(static_cast<std::int64_t>(i));
-      for (std::size_t half = 0; half < (count > 8 ? 2u : 1u); ++half) {
-        // (The masked forms: GCC 12 warns that the plain ones' undefined sources may be used
-        // uninitialised.)
-        const __m256 hx =
-            half == 0 ? _mm512_maskz_extractf32x8_ps(0xff, qx, 0) : _mm512_maskz_extractf32x8_ps(0xff, qx, 1);
-        const __m256 hy =
-            half == 0 ? _mm512_maskz_extractf32x8_ps(0xff, qy, 0) : _mm512_maskz_extractf32x8_ps(0xff, qy, 1);
-        const __m256i hl = half == 0 ? _mm512_maskz_extracti32x8_epi32(0xff, lanes, 0)
-                                     : _mm512_maskz_extracti32x8_epi32(0xff, lanes, 1);
-        _mm512_storeu_pd(queue.x + queue.size + 8 * half, _mm512_maskz_cvtps_pd(0xff, hx));
-        _mm512_storeu_pd(queue.y + queue.size + 8 * half, _mm512_maskz_cvtps_pd(0xff, hy));
-        _mm512_storeu_si512(queue.index + queue.size + 8 * half,
-                            _mm512_add_epi64(first, _mm512_maskz_cvtepi32_epi64(0xff, hl)));
-      }
-      queue.size += count;
-      if (queue.size + kBlock > DoubtQueue::kCapacity) kept = flush_doubtful(poly, queue, in, out, kept);
+    if constexpr (std::is_same_v<T, float>) {
+      queue_doubtful_block<kDiskFirst>(tests, in + i, static_cast<std::int64_t>(i), queue);
+    } else {
+      queue_doubtful_block<kDiskFirst>(poly, in + i, static_cast<std::int64_t>(i), queue);
     }
+    if (queue.size + kBlock > DoubtQueue::kCapacity) [[unlikely]]
+      kept = flush_doubtful(poly, queue, in, out, kept);
   }
   kept = flush_doubtful(poly, queue, in, out, kept);
   return kept + keep_scalar(poly, in + i, len - i, out + kept);
@@ -446,13 +447,8 @@ std::size_t keep_uncertified(const InnerPolygonView& poly, const Point2<T>* in, 
   switch (kernel) {
 #if defined(WAGENER_X86_FILTER)
     case FilterKernel::avx512:
-      if constexpr (std::is_same_v<T, float>) {
-        return disk_first(poly) ? keep_avx512_float<true>(poly, in, len, out)
-                                : keep_avx512_float<false>(poly, in, len, out);
-      } else {
-        return disk_first(poly) ? keep_avx512<true>(poly, in, len, out)
-                                : keep_avx512<false>(poly, in, len, out);
-      }
+      return disk_first(poly) ? keep_avx512<true>(poly, in, len, out)
+                              : keep_avx512<false>(poly, in, len, out);
     case FilterKernel::avx2: return keep_avx2(poly, in, len, out);
 #endif
     default: return keep_scalar(poly, in, len, out);
