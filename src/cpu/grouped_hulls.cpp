@@ -203,23 +203,44 @@ int hull_by_halves(const Element* elements, std::uint32_t m, const Halves<Elemen
   if (part == HullPart::upper) return core::chain_sorted(above, static_cast<int>(n_above), out, part, point);
   const Element* below = h.sorted[0];
   sort_half(h, 0, n_below);
-  // chain_sorted()'s two passes, the lower over `below`, the upper back over `above`.
+  // chain_sorted()'s two passes, the lower over `below`, the upper back over `above`. As in
+  // core::chain_pass(), the chain's top two points stay in registers (`under`, then `top`): reading
+  // them back from `out` made each turn wait on the store just made.
+  using P = Point2<double>;
+  const auto at = [&](int i) {
+    return P{static_cast<double>(point(out[i]).x), static_cast<double>(point(out[i]).y)};
+  };
+  P under{}, top{};
   int k = 0;
   for (std::uint32_t i = 0; i < n_below; ++i) {
-    if (k > 0 && same_point(point(out[k - 1]), point(below[i]))) continue;
-    while (k >= 2 && turn(point(out[k - 2]), point(out[k - 1]), point(below[i])) <= 0) --k;
+    const P r{static_cast<double>(point(below[i]).x), static_cast<double>(point(below[i]).y)};
+    if (k > 0 && same_point(top, r)) continue;
+    while (k >= 2 && turn(under, top, r) <= 0) {
+      --k;
+      top = under;
+      if (k >= 2) under = at(k - 2);
+    }
     out[k++] = below[i];
+    under = top;
+    top = r;
   }
   if (k == 1) return k;  // a single distinct point
   const int lower = k;
   for (std::uint32_t i = n_above; i-- > 0;) {
+    const P r{static_cast<double>(point(above[i]).x), static_cast<double>(point(above[i]).y)};
     // Backwards, the first of equal points comes last: it replaces the copy on top.
-    if (same_point(point(out[k - 1]), point(above[i]))) {
+    if (same_point(top, r)) {
       out[k - 1] = above[i];
       continue;
     }
-    while (k > lower && turn(point(out[k - 2]), point(out[k - 1]), point(above[i])) <= 0) --k;
+    while (k > lower && turn(under, top, r) <= 0) {
+      --k;
+      top = under;
+      under = at(k - 2);  // k >= lower >= 2
+    }
     out[k++] = above[i];
+    under = top;
+    top = r;
   }
   return k - 1;  // the last is the smallest point again
 }
