@@ -162,33 +162,70 @@ LexExtremes lex_extremes(const Element* elements, std::uint32_t m, double x_min,
   return e;
 }
 
+/// orient2d(p, q, r) for the points r of a group, p and q among them: where the group's bounding box
+/// allows, with one error margin for the whole group, as OctagonFilter's edges take it (a product,
+/// a difference and two comparisons a point, against side_of_line()'s per-point bound).
+///
+/// Why the margin holds. With Ex = qx - px, Ey = qy - py, U = rx - px, V = ry - py (exact) and W, H
+/// the box's exact width and height, |U| <= W and |V| <= H. The computed f = fl(fl(ex v) - fl(ey u))
+/// (ex, ey, u, v the rounded differences) is within 4.001 eps (|Ex| H + |Ey| W) =: 4.001 eps S* of the
+/// exact orientation D = Ex V - Ey U (three roundings in each product, one in the difference), plus at
+/// most 2^-1074 per underflowed product. The computed S = fl(fl(|ex| fl(H)) + fl(|ey| fl(W))) is at
+/// least S* / (1 + 6 eps), so where f > 2^-48 S (32 eps S), D > 32 eps S - 4.01 eps S - 2^-1073 > 0
+/// when S >= 2^-900, and the same holds below -2^-48 S. With S <= 2^1000 nothing overflows. Outside
+/// that range, and between the margins, orient2d decides (exactly).
+struct BaselineSide {
+  Point2<double> p, q;
+  double ex = 0, ey = 0, margin = -1;  // margin < 0: side_of_line() for every point
+
+  BaselineSide(Point2<double> from, Point2<double> to, const GroupExtremes* box)
+      : p(from), q(to), ex(to.x - from.x), ey(to.y - from.y) {
+    if (box == nullptr) return;
+    const double scale =
+        std::fabs(ex) * (box->y_max - box->y_min) + std::fabs(ey) * (box->x_max - box->x_min);
+    if (scale >= 0x1p-900 && scale <= 0x1p1000) margin = scale * 0x1p-48;
+  }
+
+  /// The sign of orient2d(p, q, r); 0 without a test where `on_line` says r is p or q.
+  int operator()(double rx, double ry, bool on_line) const {
+    // P and Q lie on their own line: no filter can certify a zero, and orient2d's exact fallback
+    // would be the dearest step of the partition.
+    if (margin < 0) return side_of_line(p.x, p.y, q.x, q.y, rx, ry, on_line);
+    const double f = ex * (ry - p.y) - ey * (rx - p.x);
+    const int side = (f > margin) - (f < -margin);
+    // One branch, taken only where orient2d must decide (as in side_of_line()).
+    if (static_cast<int>(side == 0) > static_cast<int>(on_line)) [[unlikely]]
+      return orient2d(p.x, p.y, q.x, q.y, rx, ry);
+    return side & -static_cast<int>(!on_line);
+  }
+};
+
 /// The hull of elements[0, m), in group order (indices ascending), as core::chain_sorted() gives it
 /// for them sorted, but with each chain sorting and walking only its own half: every lower-hull vertex
 /// lies on or below the line from the smallest point P to the largest Q, every upper-hull vertex on or
 /// above it, so the lower chain of the points on or below (all copies of P and Q among them) is the
 /// lower chain of all, and the same holds above. That halves the sorting and the chains' steps for the
-/// ~20 survivors of a 100-point disk. out holds m + 1 elements; elements is left as it was. `x_range`,
-/// if given, holds the elements' least and greatest x.
+/// ~20 survivors of a 100-point disk. out holds m + 1 elements; elements is left as it was. `box`, if
+/// given, is the elements' exact bounding box, with points of its least and greatest x among them.
 template <class Element, class PointOf>
 int hull_by_halves(const Element* elements, std::uint32_t m, const Halves<Element>& h, Element* out,
-                   HullPart part, PointOf point, const double* x_range = nullptr) {
+                   HullPart part, PointOf point, const GroupExtremes* box = nullptr) {
   if (m == 0) return 0;
   const auto turn = [](const auto& a, const auto& b, const auto& c) {
     return side_of_line(static_cast<double>(a.x), static_cast<double>(a.y), static_cast<double>(b.x),
                         static_cast<double>(b.y), static_cast<double>(c.x), static_cast<double>(c.y));
   };
   const auto [lo, hi] =
-      x_range ? lex_extremes(elements, m, x_range[0], x_range[1], point) : lex_extremes(elements, m);
+      box ? lex_extremes(elements, m, box->x_min, box->x_max, point) : lex_extremes(elements, m);
   const Point2<double> p{static_cast<double>(point(elements[lo]).x),
                          static_cast<double>(point(elements[lo]).y)},
       q{static_cast<double>(point(elements[hi]).x), static_cast<double>(point(elements[hi]).y)};
+  const BaselineSide baseline(p, q, box);
   std::uint32_t n_below = 0, n_above = 0;
   for (std::uint32_t i = 0; i < m; ++i) {
     const auto& r = point(elements[i]);
     const auto rx = static_cast<double>(r.x), ry = static_cast<double>(r.y);
-    // P and Q lie on their own line: orient2d's filter cannot certify a zero, and its exact fallback
-    // would be the dearest step of the partition (1% of the grouped hulls' time).
-    const int side = side_of_line(p.x, p.y, q.x, q.y, rx, ry, (i == lo) | (i == hi));
+    const int side = baseline(rx, ry, (i == lo) | (i == hi));
     h.unsorted[0][n_below] = elements[i];
     h.x[0][n_below] = rx;
     h.y[0][n_below] = ry;
@@ -350,10 +387,9 @@ void hull_groups(std::span<const Point2<T>> points, std::span<const std::int64_t
                                  rank.data(),
                                  rank_kernel};
     // Either filter keeps every point of the group's least and greatest x (on its bounding box, so
-    // never strictly inside a polygon of its points), so the group's x range is the survivors'.
-    const double x_range[2] = {extremes.x_min, extremes.x_max};
+    // never strictly inside a polygon of its points): the group's box serves its survivors.
     const int k = hull_by_halves(kept.data(), m, halves, chain.data(), part, point,
-                                 n < kMinPointsToFilter ? nullptr : x_range);
+                                 n < kMinPointsToFilter ? nullptr : &extremes);
     counts[g] = k;
     for (int v = 0; v < k; ++v) {
       const Element& e = chain[static_cast<std::size_t>(v)];
