@@ -67,14 +67,17 @@ constexpr int kFilterBlocksPerSm = 8;
 constexpr int kMaxFanBuckets = 4 * kDirections;
 constexpr int kWarp = 32;
 // The dense guide (device memory only). Tried from this many points, when more than 1 / kOutsideShare
-// of the polygon's samples are not certified inside it (a disk leaves about 1e-4 of them, a float
-// circle all). Samples are runs of kSampleRun consecutive points (one 32-byte sector of floats), one
-// run every period runs. First a check: the hull of about kCheckSampleSize points, and no guide when
-// more than kMaxCheckVertexShare of them are vertices (a double circle: all are; a float circle:
-// 42 % of 2^16, measured on the host), since then a guide removes almost nothing. Then the guide:
-// the hull of every kGuidePeriod-th run. Heuristics only: correctness never depends on them.
+// of kDecisionSamples points spread over the polygon's sample are not certified inside it (a disk
+// leaves about 1e-4 of them, a float circle all); those points come back with the extreme points,
+// in the polygon's one round trip, and are tested on the host. Samples are runs of kSampleRun consecutive
+// points (one 32-byte sector of floats), one run every period runs. First a check: the hull of about
+// kCheckSampleSize points, and no guide when more than kMaxCheckVertexShare of them are vertices (a double
+// circle: all are; a float circle: 42 % of 2^16, measured on the host), since then a guide removes almost
+// nothing. Then the guide: the hull of every kGuidePeriod-th run. Heuristics only: correctness never depends
+// on them.
 constexpr index_t kMinPointsForGuide = index_t{1} << 22;
 constexpr index_t kOutsideShare = 8;
+constexpr int kDecisionSamples = 1024;
 constexpr index_t kSampleRun = 4;
 constexpr index_t kCheckSampleSize = index_t{1} << 16;
 constexpr double kMaxCheckVertexShare = 0.75;
@@ -134,11 +137,13 @@ __global__ void __launch_bounds__(kDirections)
   if (best_j >= 0) atomicMax(&best[threadIdx.x], extreme_key(best_score, static_cast<unsigned>(best_j)));
 }
 
-/// One block: each direction's best sample as a point (NaN where none).
+/// One block: each direction's best sample as a point (NaN where none), at extreme[0 .. kDirections);
+/// then `decision` samples spread evenly over all of them (sample q * samples / decision, for
+/// q < decision <= samples) at extreme[kDirections ...], for the guide's decision.
 template <class T, class Points>
 __global__ void __launch_bounds__(kDirections)
-    gather_extremes_kernel(Points points, index_t stride, const unsigned long long* best,
-                           Point2<double>* extreme) {
+    gather_extremes_kernel(Points points, index_t samples, index_t stride, int decision,
+                           const unsigned long long* best, Point2<double>* extreme) {
   const unsigned long long key = best[threadIdx.x];
   Point2<double> p{NAN, NAN};
   if (key != 0) {
@@ -147,6 +152,10 @@ __global__ void __launch_bounds__(kDirections)
     p = {static_cast<double>(q.x), static_cast<double>(q.y)};
   }
   extreme[threadIdx.x] = p;
+  for (int q = threadIdx.x; q < decision; q += blockDim.x) {
+    const Point2<T> d = points[q * samples / decision * stride];
+    extreme[kDirections + q] = {static_cast<double>(d.x), static_cast<double>(d.y)};
+  }
 }
 
 /// The streaming pass: appends every point that `test` does not certify strictly inside the hull
@@ -244,27 +253,6 @@ __global__ void join_chains_kernel(const Point2<T>* lower_reflected, index_t l, 
 }
 
 // ---- the dense guide ----------------------------------------------------------------------------
-
-/// Adds to *outside the number of samples (input point j * stride, for j < samples) that `poly` does
-/// not certify strictly inside (non-finite ones included): one warp-aggregated atomic a warp a step.
-template <class Points>
-__global__ void count_outside_kernel(Points points, index_t samples, index_t stride,
-                                     core::InnerPolygonView poly, unsigned long long* outside) {
-  const int lane = threadIdx.x % kWarp;
-  const index_t step = static_cast<index_t>(gridDim.x) * blockDim.x;
-  // Warp-uniform loop (blockDim.x is a multiple of 32), so that every lane takes part in the ballot.
-  for (index_t base = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x - lane; base < samples;
-       base += step) {
-    const index_t j = base + lane;
-    bool out = false;
-    if (j < samples) {
-      const auto p = points[j * stride];
-      out = !poly.certainly_inside(static_cast<double>(p.x), static_cast<double>(p.y));
-    }
-    const unsigned mask = __ballot_sync(0xffffffffu, out);
-    if (lane == 0 && mask != 0) atomicAdd(outside, static_cast<unsigned long long>(__popc(mask)));
-  }
-}
 
 /// The number of points in a run sample of n points: runs of kSampleRun consecutive points, the
 /// first run of every `period` (run r starts at input point r * period * kSampleRun).
@@ -390,7 +378,7 @@ struct FullHullWorkspace {
   DeviceBuffer<Point2<T>> chunk[2];  ///< host input lands here, chunk by chunk
   DeviceBuffer<Point2<T>> host_sample;
   DeviceBuffer<unsigned long long> best{kDirections};
-  DeviceBuffer<Point2<double>> extremes{kDirections};
+  DeviceBuffer<Point2<double>> extremes{kDirections + kDecisionSamples};
   DeviceBuffer<unsigned char> fan;               ///< the polygon's vertices, angles and buckets
   DeviceBuffer<unsigned long long> counters{2};  ///< [0] survivors, [1] first non-finite index
   DeviceBuffer<index_t> upper_count{1};          ///< the partition's points on or above the baseline
@@ -398,15 +386,13 @@ struct FullHullWorkspace {
   PinnedBuffer<unsigned char> fan_staging{kDirections * (sizeof(Point2<double>) + sizeof(double)) +
                                           kMaxFanBuckets * sizeof(int)};
   PinnedBuffer<unsigned long long> counters_host{2};
-  PinnedBuffer<Point2<double>> extremes_host{kDirections};
+  PinnedBuffer<Point2<double>> extremes_host{kDirections + kDecisionSamples};
   UpperHullWorkspace<T> upper, lower;  ///< one per chain: the chains are built concurrently
   Stream side;                         ///< the lower chain's stream
   Event sorted, lower_done;
   // The dense guide (build_guide).
   PinnedBuffer<Point2<T>> polygon_host{kDirections};  ///< the coarse polygon's vertices (inner_polygon)
   index_t polygon_vertices = 0;
-  DeviceBuffer<unsigned long long> outside{1};  ///< polygon samples not certified inside it
-  PinnedBuffer<unsigned long long> outside_host{1};
   DeviceBuffer<Point2<T>> guide_sample;  ///< the check's, then the guide's sample
   DeviceBuffer<double> guide_angle;      ///< the guide's vertex angles, then (at + k) sorted
   DeviceBuffer<unsigned char> guide_scan_temp;
@@ -427,27 +413,34 @@ FullHullWorkspace<T>& thread_workspace() {
   return per_device_thread_local<FullHullWorkspace<T>>();
 }
 
-/// The inner polygon's tests, and whether its centre is certified (else the view certifies nothing).
+/// The inner polygon's tests, whether its centre is certified (else the view certifies nothing), and
+/// whether it leaves many of the decision samples (the dense guide's first test).
 struct CoarsePolygon {
   core::InnerPolygonView view;
   bool enabled = false;
+  bool leaves_many = false;
 };
 
 /// Step 1: the inner polygon from the extremes of `samples` points (every stride-th of `points`),
 /// uploaded to ws.fan, its vertices (input points) kept in ws.polygon_host; returns the view the
-/// filter takes (a disabled one when the polygon is degenerate). One host round trip.
+/// filter takes (a disabled one when the polygon is degenerate). With `decide` (and at least
+/// kDecisionSamples samples), kDecisionSamples of the samples come back too and are tested on the
+/// host: leaves_many when more than 1 / kOutsideShare of them are not certified inside. One host
+/// round trip.
 template <class T, class Points>
 CoarsePolygon inner_polygon(Points points, index_t samples, index_t stride, FullHullWorkspace<T>& ws,
-                            cudaStream_t stream) {
+                            cudaStream_t stream, bool decide = false) {
+  const int decision = decide && samples >= kDecisionSamples ? kDecisionSamples : 0;
   const int blocks = static_cast<int>(std::min<index_t>(kSampleBlocks, ceil_div(samples, kSamplesPerBlock)));
   WAGENER_CUDA_CHECK(cudaMemsetAsync(ws.best.data(), 0, kDirections * sizeof(unsigned long long), stream));
   sample_extremes_kernel<T><<<blocks, kDirections, 0, stream>>>(points, samples, stride, ws.best.data());
   WAGENER_CUDA_CHECK_LAUNCH();
   gather_extremes_kernel<T>
-      <<<1, kDirections, 0, stream>>>(points, stride, ws.best.data(), ws.extremes.data());
+      <<<1, kDirections, 0, stream>>>(points, samples, stride, decision, ws.best.data(), ws.extremes.data());
   WAGENER_CUDA_CHECK_LAUNCH();
   WAGENER_CUDA_CHECK(cudaMemcpyAsync(ws.extremes_host.data(), ws.extremes.data(),
-                                     kDirections * sizeof(Point2<double>), cudaMemcpyDeviceToHost, stream));
+                                     (kDirections + decision) * sizeof(Point2<double>),
+                                     cudaMemcpyDeviceToHost, stream));
   WAGENER_CUDA_CHECK(cudaStreamSynchronize(stream));
 
   std::vector<Point2<double>> extremes;
@@ -465,6 +458,17 @@ CoarsePolygon inner_polygon(Points points, index_t samples, index_t stride, Full
   }
   const core::InnerPolygon inner(polygon, kDirections);
   if (!inner.enabled()) return {};
+  // The decision samples against the same tests on the host (a non-finite one counts as outside).
+  bool leaves_many = false;
+  if (decision > 0) {
+    const core::InnerPolygonView host_view = inner.view();
+    int outside = 0;
+    for (int q = 0; q < decision; ++q) {
+      const Point2<double> p = ws.extremes_host.data()[kDirections + q];
+      outside += host_view.certainly_inside(p.x, p.y) ? 0 : 1;
+    }
+    leaves_many = index_t{outside} * kOutsideShare > index_t{decision};
+  }
 
   // One upload: vertices, angles, buckets, back to back (each part 8- or 4-byte aligned).
   const auto& vertex = inner.vertices();
@@ -474,7 +478,7 @@ CoarsePolygon inner_polygon(Points points, index_t samples, index_t stride, Full
   const std::size_t angle_bytes = angle.size() * sizeof(double);
   const std::size_t bucket_bytes = bucket.size() * sizeof(int);
   if (vertex.empty() || bucket.size() > kMaxFanBuckets) {
-    return {inner.view_with(nullptr, nullptr, nullptr), true};  // the disk and box tests only
+    return {inner.view_with(nullptr, nullptr, nullptr), true, leaves_many};  // the disk and box tests only
   }
   unsigned char* staging = ws.fan_staging.data();
   std::memcpy(staging, vertex.data(), vertex_bytes);
@@ -488,7 +492,7 @@ CoarsePolygon inner_polygon(Points points, index_t samples, index_t stride, Full
   return {inner.view_with(reinterpret_cast<const Point2<double>*>(fan),
                           reinterpret_cast<const double*>(fan + vertex_bytes),
                           reinterpret_cast<const int*>(fan + vertex_bytes + angle_bytes)),
-          true};
+          true, leaves_many};
 }
 
 template <class T>
@@ -644,21 +648,6 @@ JoinedHull<T> hull_of_device_points(FullHullWorkspace<T>& ws, Points points, ind
                                     index_t* survivors, Point2<T>* out, FullHullProfile* out_profile,
                                     bool guide, bool* non_finite = nullptr);
 
-/// Does the coarse polygon leave many points? Counts its samples (the same `samples` points, every
-/// stride-th) that it does not certify inside: more than 1 / kOutsideShare. One host round trip.
-template <class T, class Points>
-bool polygon_leaves_many(Points points, index_t samples, index_t stride, const core::InnerPolygonView& poly,
-                         FullHullWorkspace<T>& ws, cudaStream_t stream) {
-  WAGENER_CUDA_CHECK(cudaMemsetAsync(ws.outside.data(), 0, sizeof(unsigned long long), stream));
-  count_outside_kernel<<<stride_grid(samples), 256, 0, stream>>>(points, samples, stride, poly,
-                                                                 ws.outside.data());
-  WAGENER_CUDA_CHECK_LAUNCH();
-  WAGENER_CUDA_CHECK(cudaMemcpyAsync(ws.outside_host.data(), ws.outside.data(), sizeof(unsigned long long),
-                                     cudaMemcpyDeviceToHost, stream));
-  WAGENER_CUDA_CHECK(cudaStreamSynchronize(stream));
-  return static_cast<index_t>(ws.outside_host.data()[0]) * kOutsideShare > samples;
-}
-
 /// The run sample of `points` with this period, gathered into ws.guide_sample[0 ...); returns its size.
 template <class T, class Points>
 index_t gather_runs(Points points, index_t n, index_t period, FullHullWorkspace<T>& ws, cudaStream_t stream) {
@@ -765,16 +754,14 @@ JoinedHull<T> hull_of_device_points(FullHullWorkspace<T>& ws, Points points, ind
   }
   FullHullWorkspace<T>::grow(ws.kept, n + 2);
   CoarsePolygon coarse;
-  index_t stride = 1, samples = 0;
   if (n >= kMinPointsToFilter) {
-    stride = std::max<index_t>(1, n / kSampleSize);
-    samples = ceil_div(n, stride);
-    coarse = inner_polygon<T>(points, samples, stride, ws, stream);
+    const index_t stride = std::max<index_t>(1, n / kSampleSize);
+    const index_t samples = ceil_div(n, stride);
+    coarse = inner_polygon<T>(points, samples, stride, ws, stream, guide && n >= kMinPointsForGuide);
   }
   if (profile) profile->polygon.record(stream);
   std::optional<core::ChordFanView> fan;
-  if (guide && n >= kMinPointsForGuide && coarse.enabled &&
-      polygon_leaves_many(points, samples, stride, coarse.view, ws, stream)) {
+  if (coarse.enabled && coarse.leaves_many) {
     fan = build_guide(points, n, coarse.view, ws, stream, out_profile);
   }
   if (profile) profile->guided.record(stream);

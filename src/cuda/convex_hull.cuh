@@ -12,9 +12,9 @@ namespace wagener::cuda {
 
 /// Where the time of one full hull from device memory goes (CUDA events, for the benchmark): the
 /// inner polygon (sample kernels and a host round trip), the streaming filter, reading the survivor
-/// count and sorting the survivors, and both chains. From 2^22 points, between the polygon and the
-/// filter, the dense guide's step (guide_ms): counting the polygon's samples it leaves (a round
-/// trip), and where it leaves many, the check sample's hull, the guide's hull and the guide's fan.
+/// count and sorting the survivors, and both chains. From 2^22 points, where the polygon leaves many
+/// of its samples (decided in its round trip), between the polygon and the filter, the dense guide's
+/// step (guide_ms): the check sample's hull, the guide's hull and the guide's fan.
 struct FullHullProfile {
   float polygon_ms = 0, filter_ms = 0, sort_ms = 0, chains_ms = 0;
   float guide_ms = 0;
