@@ -4,6 +4,9 @@
 //     of core::InnerPolygon;
 //  2. one streaming pass drops every point certified strictly inside that polygon and appends the
 //     others to a survivor buffer (warp-aggregated atomics: the survivors' order does not matter);
+//     from device memory, where the polygon leaves many points (a float circle: all of them), the
+//     pass also drops the points certified strictly inside a dense guide, the exact hull of n/16 of
+//     the points computed by this same pipeline (hull_of_device_points, build_guide);
 //  3. the survivors are radix-sorted lexicographically (CUB, keys decomposed into (x, y)), split by
 //     the line through the smallest and the largest of them (one stable partition: the upper chain
 //     needs only the points on or above it, the lower chain only those below), and both chains are
@@ -16,14 +19,17 @@
 #include <cstring>
 #include <cub/device/device_partition.cuh>
 #include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_scan.cuh>
 #include <cuda/std/tuple>
 #include <exception>
+#include <memory>
 #include <optional>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "core/chains.hpp"
+#include "core/chord_fan.hpp"
 #include "core/inner_polygon.hpp"
 #include "cpu/monotone_chain.hpp"
 #include "cuda/buffers.cuh"
@@ -60,6 +66,22 @@ constexpr int kFilterBlocksPerSm = 8;
 // rounded up to a power of two).
 constexpr int kMaxFanBuckets = 4 * kDirections;
 constexpr int kWarp = 32;
+// The dense guide (device memory only). Tried from this many points, when more than 1 / kOutsideShare
+// of kDecisionSamples points spread over the polygon's sample are not certified inside it (a disk
+// leaves about 1e-4 of them, a float circle all); those points come back with the extreme points,
+// in the polygon's one round trip, and are tested on the host. Samples are runs of kSampleRun consecutive
+// points (one 32-byte sector of floats), one run every period runs. First a check: the hull of about
+// kCheckSampleSize points, and no guide when more than kMaxCheckVertexShare of them are vertices (a double
+// circle: all are; a float circle: 42 % of 2^16, measured on the host), since then a guide removes almost
+// nothing. Then the guide: the hull of every kGuidePeriod-th run. Heuristics only: correctness never depends
+// on them.
+constexpr index_t kMinPointsForGuide = index_t{1} << 22;
+constexpr index_t kOutsideShare = 8;
+constexpr int kDecisionSamples = 1024;
+constexpr index_t kSampleRun = 4;
+constexpr index_t kCheckSampleSize = index_t{1} << 16;
+constexpr double kMaxCheckVertexShare = 0.75;
+constexpr index_t kGuidePeriod = 16;
 
 /// Points as an array of structures (Point2) or as two arrays.
 template <class T>
@@ -115,11 +137,13 @@ __global__ void __launch_bounds__(kDirections)
   if (best_j >= 0) atomicMax(&best[threadIdx.x], extreme_key(best_score, static_cast<unsigned>(best_j)));
 }
 
-/// One block: each direction's best sample as a point (NaN where none).
+/// One block: each direction's best sample as a point (NaN where none), at extreme[0 .. kDirections);
+/// then `decision` samples spread evenly over all of them (sample q * samples / decision, for
+/// q < decision <= samples) at extreme[kDirections ...], for the guide's decision.
 template <class T, class Points>
 __global__ void __launch_bounds__(kDirections)
-    gather_extremes_kernel(Points points, index_t stride, const unsigned long long* best,
-                           Point2<double>* extreme) {
+    gather_extremes_kernel(Points points, index_t samples, index_t stride, int decision,
+                           const unsigned long long* best, Point2<double>* extreme) {
   const unsigned long long key = best[threadIdx.x];
   Point2<double> p{NAN, NAN};
   if (key != 0) {
@@ -128,15 +152,19 @@ __global__ void __launch_bounds__(kDirections)
     p = {static_cast<double>(q.x), static_cast<double>(q.y)};
   }
   extreme[threadIdx.x] = p;
+  for (int q = threadIdx.x; q < decision; q += blockDim.x) {
+    const Point2<T> d = points[q * samples / decision * stride];
+    extreme[kDirections + q] = {static_cast<double>(d.x), static_cast<double>(d.y)};
+  }
 }
 
-/// The streaming pass: appends every point not certified strictly inside `poly` to kept[*count ...]
-/// (order unspecified), and records the smallest index (plus first_index) of a non-finite point.
-/// Signed zeros are written as +0, so that the radix sort, which orders -0 before +0, agrees with
-/// lex_less.
-template <class T, class Points>
+/// The streaming pass: appends every point that `test` does not certify strictly inside the hull
+/// (test.certainly_inside: core::InnerPolygonView, or GuideTest) to kept[*count ...] (order
+/// unspecified), and records the smallest index (plus first_index) of a non-finite point. Signed
+/// zeros are written as +0, so that the radix sort, which orders -0 before +0, agrees with lex_less.
+template <class T, class Points, class Test>
 __global__ void __launch_bounds__(kFilterThreads)
-    filter_kernel(Points points, index_t n, index_t first_index, core::InnerPolygonView poly, Point2<T>* kept,
+    filter_kernel(Points points, index_t n, index_t first_index, Test test, Point2<T>* kept,
                   unsigned long long* count, unsigned long long* first_bad) {
   const int lane = threadIdx.x % kWarp;
   const index_t step = static_cast<index_t>(gridDim.x) * blockDim.x * kFilterUnroll;
@@ -160,7 +188,7 @@ __global__ void __launch_bounds__(kFilterThreads)
         if (!isfinite(px) || !isfinite(py)) {
           atomicMin(first_bad, static_cast<unsigned long long>(first_index + i));
         } else {
-          keep = !poly.certainly_inside(px, py);
+          keep = !test.certainly_inside(px, py);
         }
       }
       mask[u] = __ballot_sync(0xffffffffu, keep);
@@ -224,6 +252,111 @@ __global__ void join_chains_kernel(const Point2<T>* lower_reflected, index_t l, 
   }
 }
 
+// ---- the dense guide ----------------------------------------------------------------------------
+
+/// The number of points in a run sample of n points: runs of kSampleRun consecutive points, the
+/// first run of every `period` (run r starts at input point r * period * kSampleRun).
+index_t run_sample_size(index_t n, index_t period) {
+  const index_t block = period * kSampleRun;
+  return n / block * kSampleRun + std::min(n % block, kSampleRun);
+}
+
+/// sample[s] for s < m = run_sample_size(n, period): sample point s is input point
+/// (s / kSampleRun) * period * kSampleRun + s % kSampleRun, which is < n (run_sample_size).
+template <class T, class Points>
+__global__ void gather_runs_kernel(Points points, index_t period, index_t m, Point2<T>* sample) {
+  for (index_t s = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x; s < m;
+       s += static_cast<index_t>(gridDim.x) * blockDim.x) {
+    sample[s] = points[s / kSampleRun * period * kSampleRun + s % kSampleRun];
+  }
+}
+
+/// Per guide vertex i (the guide: k >= 3 vertices, strictly convex, counter-clockwise): its
+/// pseudo-angle around c (0 where it overflows: any value only costs filtering), the smallest angle
+/// as bits in *min_bits (atomicMin: non-negative doubles order as their bit patterns; pseudo_angle
+/// never gives -0), and *centre_inside = 0 unless c is strictly left of the edge from vertex i
+/// (exact). Every vertex writes 0 or nothing, so the flag needs no atomics.
+template <class T>
+__global__ void guide_angles_kernel(const Point2<T>* guide, index_t k, double cx, double cy, double* angle,
+                                    unsigned long long* min_bits, unsigned long long* centre_inside) {
+  for (index_t i = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < k;
+       i += static_cast<index_t>(gridDim.x) * blockDim.x) {
+    const Point2<T> v = guide[i], w = guide[i + 1 == k ? 0 : i + 1];
+    const double vx = static_cast<double>(v.x), vy = static_cast<double>(v.y);
+    if (orient2d(vx, vy, static_cast<double>(w.x), static_cast<double>(w.y), cx, cy) <= 0) *centre_inside = 0;
+    double a = core::pseudo_angle(vx - cx, vy - cy);
+    if (!(a >= 0 && a <= 4)) a = 0;
+    angle[i] = a;
+    atomicMin(min_bits, static_cast<unsigned long long>(__double_as_longlong(a)));
+  }
+}
+
+/// *first = the smallest vertex index whose angle is the smallest (zeroed to ULLONG_MAX before).
+__global__ void guide_first_kernel(const double* angle, index_t k, const unsigned long long* min_bits,
+                                   unsigned long long* first) {
+  const unsigned long long smallest = *min_bits;
+  for (index_t i = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < k;
+       i += static_cast<index_t>(gridDim.x) * blockDim.x) {
+    if (static_cast<unsigned long long>(__double_as_longlong(angle[i])) == smallest) {
+      atomicMin(first, static_cast<unsigned long long>(i));
+    }
+  }
+}
+
+/// The first vertex of the fan (0 if none was found: any start is safe, only slower).
+__device__ index_t fan_first(const unsigned long long* first, index_t k) {
+  const unsigned long long f = *first;
+  return f < static_cast<unsigned long long>(k) ? static_cast<index_t>(f) : 0;
+}
+
+/// sorted[r] = angle[(first + r) mod k]: the angles from the smallest on, to be made non-decreasing
+/// by a max-scan (rounding may break near-ties the wrong way, which only costs filtering).
+__global__ void rotate_angles_kernel(const double* angle, index_t k, const unsigned long long* first,
+                                     double* sorted) {
+  const index_t f = fan_first(first, k);
+  for (index_t r = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x; r < k;
+       r += static_cast<index_t>(gridDim.x) * blockDim.x) {
+    sorted[r] = angle[(f + r) % k];
+  }
+}
+
+struct MaxOfDoubles {
+  __device__ double operator()(double a, double b) const { return a > b ? a : b; }
+};
+
+/// Corner b of the fan, for b in [0, buckets] (core::chord_fan_corner), written as bucket b's first
+/// corner and bucket b-1's second. Without a certified centre every corner is NaN, and the fan
+/// certifies nothing (core::ChordFanView: a NaN difference is never certified).
+template <class T>
+__global__ void guide_corners_kernel(const Point2<T>* guide, index_t k, const unsigned long long* first,
+                                     const double* sorted, double cx, double cy, int buckets,
+                                     double bucket_scale, const unsigned long long* centre_inside,
+                                     Point2<double>* corner) {
+  const index_t f = fan_first(first, k);
+  const bool centred = *centre_inside != 0;
+  for (index_t b = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x; b <= buckets;
+       b += static_cast<index_t>(gridDim.x) * blockDim.x) {
+    const Point2<double> q =
+        centred ? core::chord_fan_corner(guide, k, f, sorted, cx, cy, static_cast<double>(b) / bucket_scale)
+                : Point2<double>{NAN, NAN};
+    if (b < buckets) corner[2 * b] = q;
+    if (b > 0) corner[2 * b - 1] = q;
+  }
+}
+
+/// The guided filter's test: the coarse polygon's quick tests (disk and cross), then the guide's fan.
+/// Both certify strictly inside a polygon whose vertices are input points (the guide's are its
+/// sample's hull vertices and the coarse polygon's), so either drops a point that is no hull vertex.
+/// The coarse fan is left out: the guide holds the coarse polygon (its sample includes that
+/// polygon's vertices), and its fan covers all of it but thin slivers.
+struct GuideTest {
+  core::InnerPolygonView coarse;
+  core::ChordFanView guide;
+  __device__ bool certainly_inside(double px, double py) const {
+    return coarse.quick_inside(px, py) || guide.certainly_inside(px, py);
+  }
+};
+
 int stride_grid(index_t n) {
   constexpr int kBlocksPerSm = 8;
   return static_cast<int>(
@@ -245,7 +378,7 @@ struct FullHullWorkspace {
   DeviceBuffer<Point2<T>> chunk[2];  ///< host input lands here, chunk by chunk
   DeviceBuffer<Point2<T>> host_sample;
   DeviceBuffer<unsigned long long> best{kDirections};
-  DeviceBuffer<Point2<double>> extremes{kDirections};
+  DeviceBuffer<Point2<double>> extremes{kDirections + kDecisionSamples};
   DeviceBuffer<unsigned char> fan;               ///< the polygon's vertices, angles and buckets
   DeviceBuffer<unsigned long long> counters{2};  ///< [0] survivors, [1] first non-finite index
   DeviceBuffer<index_t> upper_count{1};          ///< the partition's points on or above the baseline
@@ -253,15 +386,25 @@ struct FullHullWorkspace {
   PinnedBuffer<unsigned char> fan_staging{kDirections * (sizeof(Point2<double>) + sizeof(double)) +
                                           kMaxFanBuckets * sizeof(int)};
   PinnedBuffer<unsigned long long> counters_host{2};
-  PinnedBuffer<Point2<double>> extremes_host{kDirections};
+  PinnedBuffer<Point2<double>> extremes_host{kDirections + kDecisionSamples};
   UpperHullWorkspace<T> upper, lower;  ///< one per chain: the chains are built concurrently
   Stream side;                         ///< the lower chain's stream
   Event sorted, lower_done;
+  // The dense guide (build_guide).
+  PinnedBuffer<Point2<T>> polygon_host{kDirections};  ///< the coarse polygon's vertices (inner_polygon)
+  index_t polygon_vertices = 0;
+  DeviceBuffer<Point2<T>> guide_sample;  ///< the check's, then the guide's sample
+  DeviceBuffer<double> guide_angle;      ///< the guide's vertex angles, then (at + k) sorted
+  DeviceBuffer<unsigned char> guide_scan_temp;
+  DeviceBuffer<unsigned long long> guide_words{3};  ///< smallest angle's bits, first vertex, centre flag
+  DeviceBuffer<Point2<double>> guide_corner;        ///< the fan's corners, two per bucket
+  std::unique_ptr<FullHullWorkspace> nested;        ///< the check's and the guide's hulls (no guide)
 
-  /// Room for n points (the survivor and sort buffers take the survivors plus the partition's two
+  /// Room for n items (the survivor and sort buffers take the survivors plus the partition's two
   /// extra slots: see finish()).
-  static void grow(DeviceBuffer<Point2<T>>& b, index_t n) {
-    if (b.size() < static_cast<std::size_t>(n)) b = DeviceBuffer<Point2<T>>(static_cast<std::size_t>(n));
+  template <class Item>
+  static void grow(DeviceBuffer<Item>& b, index_t n) {
+    if (b.size() < static_cast<std::size_t>(n)) b = DeviceBuffer<Item>(static_cast<std::size_t>(n));
   }
 };
 
@@ -270,21 +413,34 @@ FullHullWorkspace<T>& thread_workspace() {
   return per_device_thread_local<FullHullWorkspace<T>>();
 }
 
+/// The inner polygon's tests, whether its centre is certified (else the view certifies nothing), and
+/// whether it leaves many of the decision samples (the dense guide's first test).
+struct CoarsePolygon {
+  core::InnerPolygonView view;
+  bool enabled = false;
+  bool leaves_many = false;
+};
+
 /// Step 1: the inner polygon from the extremes of `samples` points (every stride-th of `points`),
-/// uploaded to ws.fan; returns the view the filter takes (a disabled one when the polygon is
-/// degenerate). One host round trip.
+/// uploaded to ws.fan, its vertices (input points) kept in ws.polygon_host; returns the view the
+/// filter takes (a disabled one when the polygon is degenerate). With `decide` (and at least
+/// kDecisionSamples samples), kDecisionSamples of the samples come back too and are tested on the
+/// host: leaves_many when more than 1 / kOutsideShare of them are not certified inside. One host
+/// round trip.
 template <class T, class Points>
-core::InnerPolygonView inner_polygon(Points points, index_t samples, index_t stride, FullHullWorkspace<T>& ws,
-                                     cudaStream_t stream) {
+CoarsePolygon inner_polygon(Points points, index_t samples, index_t stride, FullHullWorkspace<T>& ws,
+                            cudaStream_t stream, bool decide = false) {
+  const int decision = decide && samples >= kDecisionSamples ? kDecisionSamples : 0;
   const int blocks = static_cast<int>(std::min<index_t>(kSampleBlocks, ceil_div(samples, kSamplesPerBlock)));
   WAGENER_CUDA_CHECK(cudaMemsetAsync(ws.best.data(), 0, kDirections * sizeof(unsigned long long), stream));
   sample_extremes_kernel<T><<<blocks, kDirections, 0, stream>>>(points, samples, stride, ws.best.data());
   WAGENER_CUDA_CHECK_LAUNCH();
   gather_extremes_kernel<T>
-      <<<1, kDirections, 0, stream>>>(points, stride, ws.best.data(), ws.extremes.data());
+      <<<1, kDirections, 0, stream>>>(points, samples, stride, decision, ws.best.data(), ws.extremes.data());
   WAGENER_CUDA_CHECK_LAUNCH();
   WAGENER_CUDA_CHECK(cudaMemcpyAsync(ws.extremes_host.data(), ws.extremes.data(),
-                                     kDirections * sizeof(Point2<double>), cudaMemcpyDeviceToHost, stream));
+                                     (kDirections + decision) * sizeof(Point2<double>),
+                                     cudaMemcpyDeviceToHost, stream));
   WAGENER_CUDA_CHECK(cudaStreamSynchronize(stream));
 
   std::vector<Point2<double>> extremes;
@@ -294,8 +450,25 @@ core::InnerPolygonView inner_polygon(Points points, index_t samples, index_t str
   }
   std::sort(extremes.begin(), extremes.end(), lex_less<double>);
   extremes.erase(std::unique(extremes.begin(), extremes.end()), extremes.end());
-  const core::InnerPolygon inner(cpu::hull_of_sorted<double>(extremes), kDirections);
+  const std::vector<Point2<double>> polygon = cpu::hull_of_sorted<double>(extremes);
+  // Input points of type T, widened to double: narrowing them back is exact.
+  ws.polygon_vertices = static_cast<index_t>(polygon.size());
+  for (std::size_t i = 0; i < polygon.size(); ++i) {
+    ws.polygon_host.data()[i] = {static_cast<T>(polygon[i].x), static_cast<T>(polygon[i].y)};
+  }
+  const core::InnerPolygon inner(polygon, kDirections);
   if (!inner.enabled()) return {};
+  // The decision samples against the same tests on the host (a non-finite one counts as outside).
+  bool leaves_many = false;
+  if (decision > 0) {
+    const core::InnerPolygonView host_view = inner.view();
+    int outside = 0;
+    for (int q = 0; q < decision; ++q) {
+      const Point2<double> p = ws.extremes_host.data()[kDirections + q];
+      outside += host_view.certainly_inside(p.x, p.y) ? 0 : 1;
+    }
+    leaves_many = index_t{outside} * kOutsideShare > index_t{decision};
+  }
 
   // One upload: vertices, angles, buckets, back to back (each part 8- or 4-byte aligned).
   const auto& vertex = inner.vertices();
@@ -305,7 +478,7 @@ core::InnerPolygonView inner_polygon(Points points, index_t samples, index_t str
   const std::size_t angle_bytes = angle.size() * sizeof(double);
   const std::size_t bucket_bytes = bucket.size() * sizeof(int);
   if (vertex.empty() || bucket.size() > kMaxFanBuckets) {
-    return inner.view_with(nullptr, nullptr, nullptr);  // the disk and box tests only
+    return {inner.view_with(nullptr, nullptr, nullptr), true, leaves_many};  // the disk and box tests only
   }
   unsigned char* staging = ws.fan_staging.data();
   std::memcpy(staging, vertex.data(), vertex_bytes);
@@ -316,9 +489,10 @@ core::InnerPolygonView inner_polygon(Points points, index_t samples, index_t str
                                      cudaMemcpyHostToDevice, stream));
   // The staging buffer is reused by the next call, which first waits for this stream (finish()).
   unsigned char* fan = ws.fan.data();
-  return inner.view_with(reinterpret_cast<const Point2<double>*>(fan),
-                         reinterpret_cast<const double*>(fan + vertex_bytes),
-                         reinterpret_cast<const int*>(fan + vertex_bytes + angle_bytes));
+  return {inner.view_with(reinterpret_cast<const Point2<double>*>(fan),
+                          reinterpret_cast<const double*>(fan + vertex_bytes),
+                          reinterpret_cast<const int*>(fan + vertex_bytes + angle_bytes)),
+          true, leaves_many};
 }
 
 template <class T>
@@ -327,23 +501,25 @@ void reset_counters(FullHullWorkspace<T>& ws, cudaStream_t stream) {
   WAGENER_CUDA_CHECK(cudaMemsetAsync(ws.counters.data() + 1, 0xff, sizeof(unsigned long long), stream));
 }
 
-/// Step 2 over points[0..n), whose first point has index first_index in the whole input.
-template <class T, class Points>
-void filter(Points points, index_t n, index_t first_index, const core::InnerPolygonView& poly,
-            FullHullWorkspace<T>& ws, cudaStream_t stream) {
+/// Step 2 over points[0..n), whose first point has index first_index in the whole input; `test`:
+/// the polygon's view, or GuideTest.
+template <class T, class Points, class Test>
+void filter(Points points, index_t n, index_t first_index, const Test& test, FullHullWorkspace<T>& ws,
+            cudaStream_t stream) {
   if (n == 0) return;
   filter_kernel<T><<<filter_grid(n), kFilterThreads, 0, stream>>>(
-      points, n, first_index, poly, ws.kept.data(), ws.counters.data(), ws.counters.data() + 1);
+      points, n, first_index, test, ws.kept.data(), ws.counters.data(), ws.counters.data() + 1);
   WAGENER_CUDA_CHECK_LAUNCH();
 }
 
 /// Events between the steps, for FullHullProfile.
 struct StepEvents {
-  Event start, polygon, filtered, sorted, chained;
+  Event start, polygon, guided, filtered, sorted, chained;
   FullHullProfile* out;
   void read() const {
     out->polygon_ms = polygon.since(start);
-    out->filter_ms = filtered.since(polygon);
+    out->guide_ms = guided.since(polygon);
+    out->filter_ms = filtered.since(guided);
     out->sort_ms = sorted.since(filtered);
     out->chains_ms = chained.since(sorted);
   }
@@ -356,17 +532,24 @@ struct JoinedHull {
   index_t size = 0;
 };
 
-/// Step 3: waits for the filter, reports a non-finite point, sorts the survivors, splits them by the
-/// baseline, builds both chains and joins them into `out` (device memory for the survivors' number of
-/// points; nullptr: a workspace buffer, valid until the next call).
+/// Step 3: waits for the filter, reports a non-finite point (throws input_error; with `non_finite`,
+/// sets it and returns no hull instead), sorts the survivors, splits them by the baseline, builds
+/// both chains and joins them into `out` (device memory for the survivors' number of points;
+/// nullptr: a workspace buffer, valid until the next call on `ws`).
 template <class T>
 JoinedHull<T> finish(FullHullWorkspace<T>& ws, cudaStream_t stream, index_t* survivors, Point2<T>* out,
-                     StepEvents* profile = nullptr) {
+                     StepEvents* profile = nullptr, bool* non_finite = nullptr) {
   WAGENER_CUDA_CHECK(cudaMemcpyAsync(ws.counters_host.data(), ws.counters.data(),
                                      2 * sizeof(unsigned long long), cudaMemcpyDeviceToHost, stream));
   WAGENER_CUDA_CHECK(cudaStreamSynchronize(stream));
   const unsigned long long bad = ws.counters_host.data()[1];
-  if (bad != ULLONG_MAX) throw input_error("point " + std::to_string(bad) + " is not finite");
+  if (bad != ULLONG_MAX) {
+    if (non_finite) {
+      *non_finite = true;
+      return {};
+    }
+    throw input_error("point " + std::to_string(bad) + " is not finite");
+  }
   const index_t m = static_cast<index_t>(ws.counters_host.data()[0]);
   if (survivors) *survivors = m;
   if (m == 0) return {};
@@ -458,32 +641,138 @@ std::vector<Point2<T>> to_host(const JoinedHull<T>& hull, cudaStream_t stream) {
   return copy_to_host(DeviceHull<T>{hull.data, hull.size}, stream);
 }
 
-/// The whole pipeline over points already on the device.
+/// The whole pipeline over points already on the device, with the workspace `ws`. `guide`: whether
+/// the dense guide may be tried (not in the guide's own hulls). `non_finite`: see finish().
 template <class T, class Points>
-JoinedHull<T> hull_of_device_points(Points points, index_t n, cudaStream_t stream, index_t* survivors,
-                                    Point2<T>* out, FullHullProfile* out_profile = nullptr) {
+JoinedHull<T> hull_of_device_points(FullHullWorkspace<T>& ws, Points points, index_t n, cudaStream_t stream,
+                                    index_t* survivors, Point2<T>* out, FullHullProfile* out_profile,
+                                    bool guide, bool* non_finite = nullptr);
+
+/// The run sample of `points` with this period, gathered into ws.guide_sample[0 ...); returns its size.
+template <class T, class Points>
+index_t gather_runs(Points points, index_t n, index_t period, FullHullWorkspace<T>& ws, cudaStream_t stream) {
+  const index_t m = run_sample_size(n, period);
+  gather_runs_kernel<T><<<stride_grid(m), 256, 0, stream>>>(points, period, m, ws.guide_sample.data());
+  WAGENER_CUDA_CHECK_LAUNCH();
+  return m;
+}
+
+/// The dense guide: a fan (core::ChordFanView, tables in ws.guide_corner) certifying points strictly
+/// inside the exact hull of a sample of the input, or nothing when the check says a guide would not
+/// pay or a sample point is not finite (the filter then reports it by its index in the input).
+/// `coarse`: the coarse polygon's view (enabled), whose centre becomes the fan's centre and whose
+/// vertices (ws.polygon_host) join the sample, so that the guide holds the coarse polygon and so
+/// its centre; the centre is still checked exactly on the device.
+template <class T, class Points>
+std::optional<core::ChordFanView> build_guide(Points points, index_t n, const core::InnerPolygonView& coarse,
+                                              FullHullWorkspace<T>& ws, cudaStream_t stream,
+                                              FullHullProfile* profile) {
+  if (!ws.nested) ws.nested = std::make_unique<FullHullWorkspace<T>>();
+  FullHullWorkspace<T>& nested = *ws.nested;
+  const index_t check_period = std::max<index_t>(1, n / kCheckSampleSize);
+  FullHullWorkspace<T>::grow(ws.guide_sample, std::max(run_sample_size(n, check_period),
+                                                       run_sample_size(n, kGuidePeriod) + kDirections));
+  bool non_finite = false;
+
+  // The check: a small sample's hull (only its size is needed).
+  const index_t check_samples = gather_runs(points, n, check_period, ws, stream);
+  const JoinedHull<T> check =
+      hull_of_device_points<T>(nested, AosPoints<T>{ws.guide_sample.data()}, check_samples, stream, nullptr,
+                               nullptr, nullptr, false, &non_finite);
+  if (profile) profile->check_vertices = check.size;
+  if (non_finite ||
+      static_cast<double>(check.size) > kMaxCheckVertexShare * static_cast<double>(check_samples)) {
+    return std::nullopt;
+  }
+
+  // The guide's hull, of the run sample and the coarse polygon's vertices (uploaded from pinned
+  // memory written before the last synchronisation; the next write waits for this call's end).
+  const index_t sampled = gather_runs(points, n, kGuidePeriod, ws, stream);
+  WAGENER_CUDA_CHECK(cudaMemcpyAsync(ws.guide_sample.data() + sampled, ws.polygon_host.data(),
+                                     static_cast<std::size_t>(ws.polygon_vertices) * sizeof(Point2<T>),
+                                     cudaMemcpyHostToDevice, stream));
+  const JoinedHull<T> guide =
+      hull_of_device_points<T>(nested, AosPoints<T>{ws.guide_sample.data()}, sampled + ws.polygon_vertices,
+                               stream, nullptr, nullptr, nullptr, false, &non_finite);
+  if (non_finite || guide.size < 3) return std::nullopt;
+  const index_t k = guide.size;
+
+  // Its fan around the coarse centre: angles, the first vertex, the angles from it made
+  // non-decreasing, then the corners. No host round trip: a failed centre check zeroes a flag that
+  // the corner kernel reads, and the fan then certifies nothing.
+  const index_t buckets = core::chord_fan_buckets(k);
+  FullHullWorkspace<T>::grow(ws.guide_angle, 2 * k);
+  FullHullWorkspace<T>::grow(ws.guide_corner, 2 * buckets);
+  double* angle = ws.guide_angle.data();
+  double* sorted = angle + k;
+  unsigned long long* min_bits = ws.guide_words.data();
+  unsigned long long* first = min_bits + 1;
+  unsigned long long* centre_inside = min_bits + 2;
+  WAGENER_CUDA_CHECK(cudaMemsetAsync(min_bits, 0xff, 3 * sizeof(unsigned long long), stream));
+  const int vertex_grid = stride_grid(k);
+  guide_angles_kernel<T>
+      <<<vertex_grid, 256, 0, stream>>>(guide.data, k, coarse.cx, coarse.cy, angle, min_bits, centre_inside);
+  WAGENER_CUDA_CHECK_LAUNCH();
+  guide_first_kernel<<<vertex_grid, 256, 0, stream>>>(angle, k, min_bits, first);
+  WAGENER_CUDA_CHECK_LAUNCH();
+  rotate_angles_kernel<<<vertex_grid, 256, 0, stream>>>(angle, k, first, sorted);
+  WAGENER_CUDA_CHECK_LAUNCH();
+  std::size_t scan_bytes = 0;
+  WAGENER_CUDA_CHECK(
+      cub::DeviceScan::InclusiveScan(nullptr, scan_bytes, sorted, sorted, MaxOfDoubles{}, k, stream));
+  FullHullWorkspace<T>::grow(ws.guide_scan_temp, static_cast<index_t>(std::max<std::size_t>(scan_bytes, 1)));
+  scan_bytes = ws.guide_scan_temp.size();
+  WAGENER_CUDA_CHECK(cub::DeviceScan::InclusiveScan(ws.guide_scan_temp.data(), scan_bytes, sorted, sorted,
+                                                    MaxOfDoubles{}, k, stream));
+  core::ChordFanView fan;
+  fan.cx = coarse.cx, fan.cy = coarse.cy;
+  fan.corner = ws.guide_corner.data();
+  fan.buckets = static_cast<int>(buckets);
+  fan.bucket_scale = static_cast<double>(buckets) / 4;
+  guide_corners_kernel<T><<<stride_grid(buckets + 1), 256, 0, stream>>>(
+      guide.data, k, first, sorted, fan.cx, fan.cy, fan.buckets, fan.bucket_scale, centre_inside,
+      ws.guide_corner.data());
+  WAGENER_CUDA_CHECK_LAUNCH();
+  if (profile) profile->guide_vertices = k;
+  return fan;
+}
+
+template <class T, class Points>
+JoinedHull<T> hull_of_device_points(FullHullWorkspace<T>& ws, Points points, index_t n, cudaStream_t stream,
+                                    index_t* survivors, Point2<T>* out, FullHullProfile* out_profile,
+                                    bool guide, bool* non_finite) {
   if (n == 0) {
     if (survivors) *survivors = 0;
     return {};
   }
   std::optional<StepEvents> profile;
   if (out_profile) {
+    *out_profile = {};
     profile.emplace();
     profile->out = out_profile;
     profile->start.record(stream);
   }
-  auto& ws = thread_workspace<T>();
   FullHullWorkspace<T>::grow(ws.kept, n + 2);
-  core::InnerPolygonView poly;
+  CoarsePolygon coarse;
   if (n >= kMinPointsToFilter) {
     const index_t stride = std::max<index_t>(1, n / kSampleSize);
-    poly = inner_polygon<T>(points, ceil_div(n, stride), stride, ws, stream);
+    const index_t samples = ceil_div(n, stride);
+    coarse = inner_polygon<T>(points, samples, stride, ws, stream, guide && n >= kMinPointsForGuide);
   }
   if (profile) profile->polygon.record(stream);
+  std::optional<core::ChordFanView> fan;
+  if (coarse.enabled && coarse.leaves_many) {
+    fan = build_guide(points, n, coarse.view, ws, stream, out_profile);
+  }
+  if (profile) profile->guided.record(stream);
   reset_counters(ws, stream);
-  filter<T>(points, n, 0, poly, ws, stream);
+  if (fan) {
+    filter<T>(points, n, 0, GuideTest{coarse.view, *fan}, ws, stream);
+  } else {
+    filter<T>(points, n, 0, coarse.view, ws, stream);
+  }
   if (profile) profile->filtered.record(stream);
-  return finish(ws, stream, survivors, out, profile ? &*profile : nullptr);
+  return finish(ws, stream, survivors, out, profile ? &*profile : nullptr, non_finite);
 }
 
 }  // namespace
@@ -491,25 +780,32 @@ JoinedHull<T> hull_of_device_points(Points points, index_t n, cudaStream_t strea
 template <class T>
 std::vector<Point2<T>> convex_hull_on_device(const Point2<T>* d_points, index_t n, cudaStream_t stream,
                                              index_t* survivors, FullHullProfile* profile) {
-  return to_host(hull_of_device_points<T>(AosPoints<T>{d_points}, n, stream, survivors, nullptr, profile),
+  return to_host(hull_of_device_points<T>(thread_workspace<T>(), AosPoints<T>{d_points}, n, stream, survivors,
+                                          nullptr, profile, true),
                  stream);
 }
 
 template <class T>
 std::vector<Point2<T>> convex_hull_on_device(const T* d_x, const T* d_y, index_t n, cudaStream_t stream,
                                              index_t* survivors) {
-  return to_host(hull_of_device_points<T>(SoaPoints<T>{d_x, d_y}, n, stream, survivors, nullptr), stream);
+  return to_host(hull_of_device_points<T>(thread_workspace<T>(), SoaPoints<T>{d_x, d_y}, n, stream, survivors,
+                                          nullptr, nullptr, true),
+                 stream);
 }
 
 template <class T>
 index_t convex_hull_on_device(const Point2<T>* d_points, index_t n, Point2<T>* d_hull, cudaStream_t stream,
                               index_t* survivors, FullHullProfile* profile) {
-  return hull_of_device_points<T>(AosPoints<T>{d_points}, n, stream, survivors, d_hull, profile).size;
+  return hull_of_device_points<T>(thread_workspace<T>(), AosPoints<T>{d_points}, n, stream, survivors, d_hull,
+                                  profile, true)
+      .size;
 }
 
 template <class T>
 index_t convex_hull_on_device(const T* d_x, const T* d_y, index_t n, Point2<T>* d_hull, cudaStream_t stream) {
-  return hull_of_device_points<T>(SoaPoints<T>{d_x, d_y}, n, stream, nullptr, d_hull).size;
+  return hull_of_device_points<T>(thread_workspace<T>(), SoaPoints<T>{d_x, d_y}, n, stream, nullptr, d_hull,
+                                  nullptr, true)
+      .size;
 }
 
 template <class T>
@@ -535,7 +831,8 @@ std::vector<Point2<T>> convex_hull_from_host(std::span<const Point2<T>> points, 
     FullHullWorkspace<T>::grow(ws.host_sample, samples);
     WAGENER_CUDA_CHECK(cudaMemcpyAsync(ws.host_sample.data(), sample.data(),
                                        sample.size() * sizeof(Point2<T>), cudaMemcpyHostToDevice, stream));
-    poly = inner_polygon<T>(AosPoints<T>{ws.host_sample.data()}, samples, 1, ws, stream);  // synchronises
+    poly =
+        inner_polygon<T>(AosPoints<T>{ws.host_sample.data()}, samples, 1, ws, stream).view;  // synchronises
   }
   reset_counters(ws, stream);
   const index_t chunk = static_cast<index_t>(staging_chunk(sizeof(Point2<T>)));

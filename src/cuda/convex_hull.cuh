@@ -12,9 +12,14 @@ namespace wagener::cuda {
 
 /// Where the time of one full hull from device memory goes (CUDA events, for the benchmark): the
 /// inner polygon (sample kernels and a host round trip), the streaming filter, reading the survivor
-/// count and sorting the survivors, and both chains.
+/// count and sorting the survivors, and both chains. From 2^22 points, where the polygon leaves many
+/// of its samples (decided in its round trip), between the polygon and the filter, the dense guide's
+/// step (guide_ms): the check sample's hull, the guide's hull and the guide's fan.
 struct FullHullProfile {
   float polygon_ms = 0, filter_ms = 0, sort_ms = 0, chains_ms = 0;
+  float guide_ms = 0;
+  index_t check_vertices = 0;  ///< vertices of the check sample's hull (0: no check)
+  index_t guide_vertices = 0;  ///< vertices of the guide whose fan filtered the input (0: no guide)
 };
 
 /// Full hull (counter-clockwise from the lexicographically smallest vertex) of d_points[0..n), any

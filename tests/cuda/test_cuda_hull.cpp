@@ -8,6 +8,7 @@
 #include <string>
 
 #include "cpu/monotone_chain.hpp"
+#include "cuda/convex_hull.cuh"
 #include "cuda/upper_hull.cuh"
 #include "cuda_fixture.hpp"
 #include "generators.hpp"
@@ -369,6 +370,125 @@ TEST_F(CudaTest, ConvexHullLargeInputs) {
     const auto ring = testing::circle<double>(n / 4, rng_);
     ASSERT_EQ(convex_hull<double>(ring, {Backend::cuda, nullptr}), cpu::convex_hull_serial<double>(ring))
         << n;
+  }
+}
+
+// ---- the dense guide: from device memory, inputs the inner polygon leaves mostly whole --------------
+
+/// The full hull of `pts` from device memory (Point2), with the survivors and the step profile.
+template <class T>
+struct GuidedRun {
+  std::vector<Point2<T>> hull;
+  index_t survivors = -1;
+  cuda::FullHullProfile profile;
+};
+
+template <class T>
+GuidedRun<T> device_hull_with_profile(const std::vector<Point2<T>>& pts) {
+  GuidedRun<T> run;
+  Point2<T>* d = nullptr;
+  EXPECT_EQ(cudaMalloc(&d, pts.size() * sizeof(Point2<T>)), cudaSuccess);
+  EXPECT_EQ(cudaMemcpy(d, pts.data(), pts.size() * sizeof(Point2<T>), cudaMemcpyHostToDevice), cudaSuccess);
+  run.hull = cuda::convex_hull_on_device<T>(d, static_cast<index_t>(pts.size()), nullptr, &run.survivors,
+                                            &run.profile);
+  cudaFree(d);
+  return run;
+}
+
+/// Every point `copies` times in a row (so that a run of the samples holds one distinct point).
+template <class T>
+testing::Points<T> repeated_in_runs(const testing::Points<T>& pts, std::size_t copies) {
+  testing::Points<T> out;
+  out.reserve(pts.size() * copies);
+  for (const auto& p : pts) out.insert(out.end(), copies, p);
+  return out;
+}
+
+// The guide runs from 2^22 points where the coarse polygon leaves more than 1/8 of its samples and the
+// check sample's hull has at most 3/4 of its points as vertices. A float circle takes it, and the
+// guide must cut the survivors (at 2^22, about 17 % survive it on the host, against all without it);
+// the odd size ends with a partial run of the samples.
+TEST_F(CudaTest, GuidedFullHullOfAFloatCircle) {
+  SCOPED_TRACE("seed " + std::to_string(seed_));
+  for (std::size_t n : {std::size_t{1} << 22, (std::size_t{1} << 22) + 3}) {
+    const auto pts = testing::circle<float>(n, rng_);
+    const auto expected = cpu::convex_hull_serial<float>(pts);
+    const auto run = device_hull_with_profile(pts);
+    ASSERT_EQ(run.hull, expected) << n;
+    EXPECT_GT(run.profile.check_vertices, 0) << n;
+    EXPECT_GE(run.profile.guide_vertices, 3) << n << ": the guide did not run";
+    EXPECT_LT(run.survivors, static_cast<index_t>(n / 4)) << n << ": the guide did not cut the survivors";
+    EXPECT_GE(run.survivors, static_cast<index_t>(expected.size())) << n;
+    EXPECT_EQ(DevicePoints<float>(pts).convex_hull(true), expected) << n << " (x and y arrays)";
+  }
+}
+
+// Inputs that take the guide's decisions other ways; all exact.
+TEST_F(CudaTest, GuidedFullHullExactOnEveryKindOfInput) {
+  SCOPED_TRACE("seed " + std::to_string(seed_));
+  const std::size_t n = std::size_t{1} << 22;
+  // A double circle: every point is a vertex, so the check refuses the guide.
+  {
+    const auto pts = testing::circle<double>(n, rng_);
+    const auto run = device_hull_with_profile(pts);
+    ASSERT_EQ(run.hull, cpu::convex_hull_serial<double>(pts)) << "double circle";
+    EXPECT_GT(run.profile.check_vertices, 0);
+    EXPECT_EQ(run.profile.guide_vertices, 0);
+  }
+  // A circle with many duplicates: each point 8 times in a row (the guide runs: its vertices' copies
+  // lie on its boundary, never strictly inside), and a float circle with every point twice, shuffled.
+  {
+    const auto pts = repeated_in_runs(testing::circle<double>(n / 8, rng_), 8);
+    const auto run = device_hull_with_profile(pts);
+    ASSERT_EQ(run.hull, cpu::convex_hull_serial<double>(pts)) << "double circle, runs of 8 copies";
+    EXPECT_GE(run.profile.guide_vertices, 3);
+    auto twice = repeated_in_runs(testing::circle<float>(n / 2, rng_), 2);
+    std::shuffle(twice.begin(), twice.end(), rng_);
+    ASSERT_EQ(device_hull_with_profile(twice).hull, cpu::convex_hull_serial<float>(twice))
+        << "float circle, every point twice";
+  }
+  // Convex position with collinear runs of 1000 points (only the runs' ends are vertices), in any
+  // order: the guide runs, and keeps the points on its edges.
+  {
+    auto pts = convex_runs<double>(n, 1000);
+    std::shuffle(pts.begin(), pts.end(), rng_);
+    const auto run = device_hull_with_profile(pts);
+    ASSERT_EQ(run.hull, cpu::convex_hull_serial<double>(pts)) << "convex runs";
+    EXPECT_GE(run.profile.guide_vertices, 3);
+  }
+  // A random disk: the coarse polygon leaves almost nothing, the guide is not tried.
+  for (bool single : {true, false}) {
+    if (single) {
+      const auto pts = testing::uniform_disk<float>(n, rng_);
+      const auto run = device_hull_with_profile(pts);
+      ASSERT_EQ(run.hull, cpu::convex_hull_serial<float>(pts)) << "float disk";
+      EXPECT_EQ(run.profile.check_vertices, 0);
+      EXPECT_EQ(run.profile.guide_vertices, 0);
+    } else {
+      const auto pts = testing::uniform_disk<double>(n, rng_);
+      const auto run = device_hull_with_profile(pts);
+      ASSERT_EQ(run.hull, cpu::convex_hull_serial<double>(pts)) << "double disk";
+      EXPECT_EQ(run.profile.guide_vertices, 0);
+    }
+  }
+}
+
+// A non-finite point in the guide's samples (point 0: in every sample) or only in the guided pass
+// (point 5): the error names the point of the input, not of a sample.
+TEST_F(CudaTest, GuidedFullHullNamesTheNonFinitePoint) {
+  const std::size_t n = std::size_t{1} << 22;
+  const auto circle = testing::circle<float>(n, rng_);
+  for (std::size_t bad : {std::size_t{0}, std::size_t{5}, n - 1}) {
+    auto pts = circle;
+    pts[bad].x = bad == 5 ? INFINITY : NAN;
+    if (bad + 1 < n) pts[bad + 1].y = NAN;  // a second one: the first is reported
+    try {
+      DevicePoints<float>(pts).convex_hull(false);
+      ADD_FAILURE() << "no error for point " << bad;
+    } catch (const input_error& e) {
+      EXPECT_NE(std::string(e.what()).find("point " + std::to_string(bad) + " "), std::string::npos)
+          << e.what();
+    }
   }
 }
 

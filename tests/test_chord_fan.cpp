@@ -1,0 +1,129 @@
+// The guide's fan (core::ChordFan, built on the host from the same functions as on the GPU): every
+// point it certifies is strictly inside the polygon, decided exactly; it certifies most points of a
+// float circle that are inside a sample's hull; without a centre strictly inside it certifies nothing.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "core/chord_fan.hpp"
+#include "core/inner_polygon.hpp"
+#include "cpu/monotone_chain.hpp"
+#include "generators.hpp"
+#include "wagener/predicates.hpp"
+
+namespace wagener {
+namespace {
+
+/// Strictly inside the counter-clockwise strictly convex polygon `hull`, decided exactly by a binary
+/// search over the fan around hull[0] (O(log k) orientations).
+bool strictly_inside_exact(const std::vector<Point2<double>>& hull, const Point2<double>& p) {
+  const std::size_t k = hull.size();
+  if (k < 3) return false;
+  if (orient2d(hull[0], hull[1], p) <= 0 || orient2d(hull[k - 1], hull[0], p) <= 0) return false;
+  std::size_t lo = 1, hi = k - 1;  // p is left of hull[0]->hull[lo] and not left of hull[0]->hull[hi]
+  while (hi - lo > 1) {
+    const std::size_t mid = (lo + hi) / 2;
+    if (orient2d(hull[0], hull[mid], p) > 0) {
+      lo = mid;
+    } else {
+      hi = mid;
+    }
+  }
+  return orient2d(hull[lo], hull[hi], p) > 0;
+}
+
+template <class T>
+std::vector<Point2<double>> widened(const std::vector<Point2<T>>& pts) {
+  std::vector<Point2<double>> out(pts.size());
+  for (std::size_t i = 0; i < pts.size(); ++i) out[i] = {pts[i].x, pts[i].y};
+  return out;
+}
+
+/// The hull of every `period`-th point, its fan around the InnerPolygon's centre, and over all the
+/// points: each certified point strictly inside the hull (exactly); returns how many were certified.
+std::size_t certified_points(const std::vector<Point2<double>>& pts, std::size_t period,
+                             index_t buckets_per_vertex, const std::string& what) {
+  std::vector<Point2<double>> sample;
+  for (std::size_t i = 0; i < pts.size(); i += period) sample.push_back(pts[i]);
+  const auto hull = cpu::convex_hull_serial<double>(sample);
+  const core::InnerPolygon inner(hull);
+  if (!inner.enabled()) return 0;
+  const core::ChordFan fan(hull, {inner.view().cx, inner.view().cy}, buckets_per_vertex);
+  EXPECT_TRUE(fan.enabled()) << what;
+  std::size_t certified = 0;
+  for (const auto& p : pts) {
+    if (!fan.view().certainly_inside(p.x, p.y)) continue;
+    ++certified;
+    EXPECT_TRUE(strictly_inside_exact(hull, p)) << what << ": (" << p.x << ", " << p.y << ")";
+    if (::testing::Test::HasFailure()) return certified;
+  }
+  return certified;
+}
+
+TEST(ChordFan, CertifiesOnlyPointsStrictlyInsideEveryFamily) {
+  std::mt19937_64 rng(7);
+  for (const auto& family : testing::all_families<double>()) {
+    for (std::size_t n : {10u, 1000u, 100000u}) {
+      const auto pts = family.make(n, rng);
+      for (std::size_t period : {1u, 3u, 16u}) {
+        for (index_t per_vertex : {1, 4}) {
+          certified_points(pts, period, per_vertex,
+                           family.name + " n=" + std::to_string(n) + " period " + std::to_string(period));
+          if (HasFailure()) return;
+        }
+      }
+    }
+  }
+}
+
+// The float circle, the case the guide is for: the fan of the hull of every 16th point certifies
+// nearly all the points that hull holds strictly inside (it loses only slivers near the vertices).
+TEST(ChordFan, CertifiesMostOfAFloatCircle) {
+  std::mt19937_64 rng(11);
+  const std::size_t n = std::size_t{1} << 20;
+  const auto pts = widened(testing::circle<float>(n, rng));
+  std::vector<Point2<double>> sample;
+  for (std::size_t i = 0; i < n; i += 16) sample.push_back(pts[i]);
+  const auto hull = cpu::convex_hull_serial<double>(sample);
+  std::size_t inside = 0;
+  for (const auto& p : pts) inside += strictly_inside_exact(hull, p);
+  const std::size_t certified = certified_points(pts, 16, core::kChordFanBucketsPerVertex, "float circle");
+  EXPECT_GT(inside, n / 2);
+  EXPECT_GE(static_cast<double>(certified), 0.97 * static_cast<double>(inside))
+      << certified << " of " << inside << " inside";
+}
+
+// Huge and tiny coordinates: corners that fail the exact check fall back to vertices, products that
+// overflow or underflow are never certified.
+TEST(ChordFan, ExtremeScales) {
+  std::mt19937_64 rng(13);
+  for (double scale : {1e-300, 1e-150, 1e150, 1e300}) {
+    auto pts = widened(testing::circle<double>(20000, rng));
+    for (auto& p : pts) p = {p.x * scale, p.y * scale};
+    certified_points(pts, 4, core::kChordFanBucketsPerVertex, "scale " + std::to_string(scale));
+    if (HasFailure()) return;
+  }
+}
+
+TEST(ChordFan, CentreNotStrictlyInsideCertifiesNothing) {
+  const std::vector<Point2<double>> square{{0, 0}, {4, 0}, {4, 4}, {0, 4}};
+  for (const Point2<double> centre : {Point2<double>{0, 2}, Point2<double>{5, 5}, Point2<double>{4, 4}}) {
+    const core::ChordFan fan(square, centre);
+    EXPECT_FALSE(fan.enabled());
+    EXPECT_FALSE(fan.view().certainly_inside(1, 1));
+  }
+  const core::ChordFan fan(square, {2, 2});
+  ASSERT_TRUE(fan.enabled());
+  EXPECT_TRUE(fan.view().certainly_inside(1, 1.5));
+  EXPECT_FALSE(fan.view().certainly_inside(1, 1));  // on the ray to a corner: on a triangle's edge
+  EXPECT_FALSE(fan.view().certainly_inside(2, 2));  // the centre itself: no pseudo-angle
+  EXPECT_FALSE(fan.view().certainly_inside(4, 1));  // on an edge
+  EXPECT_FALSE(fan.view().certainly_inside(NAN, 1));
+}
+
+}  // namespace
+}  // namespace wagener
