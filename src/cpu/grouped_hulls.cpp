@@ -123,8 +123,8 @@ void sort_half(const Halves<Element>& h, int side, std::uint32_t n) {
   sort_elements(sorted, n);
 }
 
-/// The positions of the smallest and the largest of elements[0, m) (m >= 1) in (x, y) order, the
-/// first of equal points each.
+/// The positions of the smallest and the largest of elements[0, m) (m >= 1) in (x, y) order. Which
+/// copy of a repeated point either names does not matter: the partition tests the others exactly.
 struct LexExtremes {
   std::uint32_t lo = 0, hi = 0;
 };
