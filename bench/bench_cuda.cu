@@ -10,6 +10,7 @@
 //                   [--in-place-from-log2 N]   (device-wide rounds keep hoods in place from 2^N points)
 //                   [--sample-shift S] [--filter-from-log2 N]   (the upper hull's guide filter)
 //                   [--small-level-tiles-per-sm N]   (which levels use SmallLevelPolicy; 0: none)
+//                   [--guide-from N]   (the full hull's dense guide from 2^N points)
 //        bench_cuda --crossover   (cuda against cpu backend on small host inputs: auto's threshold)
 #include <thrust/execution_policy.h>
 #include <thrust/sort.h>
@@ -468,6 +469,8 @@ int main(int argc, char** argv) {
       return 0;
     }
     if (!std::strcmp(argv[i], "--family") && i + 1 < argc) only_family = argv[++i];
+    if (!std::strcmp(argv[i], "--guide-from") && i + 1 < argc)
+      wcuda::set_min_points_for_guide(index_t{1} << std::atoi(argv[++i]));
     if (!std::strcmp(argv[i], "--grouped")) {  // bench_cuda --grouped [GROUPS [SIZE]]
       const index_t groups = i + 1 < argc ? std::atoll(argv[i + 1]) : 1000000;
       const index_t size = i + 2 < argc ? std::atoll(argv[i + 2]) : 100;
@@ -492,7 +495,7 @@ int main(int argc, char** argv) {
   }
   std::vector<FullRow> full_rows;
   if (only_input.empty() || only_input == "full") {
-    for (int log2n : {20, 24, 28}) {
+    for (int log2n : {20, 24, 26, 28}) {
       if (log2n > max_log2 || log2n < min_log2) continue;
       for (int family = 0; family < 4; ++family) {
         if (!only_family.empty() && only_family != bench::kFullFamilies[family]) continue;

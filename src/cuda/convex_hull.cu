@@ -15,6 +15,7 @@
 // From host memory, step 2 runs chunk by chunk as the chunks land (cuda/staging.cuh), so the input
 // is never stored whole on the device.
 #include <algorithm>
+#include <atomic>
 #include <climits>
 #include <cstring>
 #include <cub/device/device_partition.cuh>
@@ -74,8 +75,8 @@ constexpr int kWarp = 32;
 // kCheckSampleSize points, and no guide when more than kMaxCheckVertexShare of them are vertices (a double
 // circle: all are; a float circle: 42 % of 2^16, measured on the host), since then a guide removes almost
 // nothing. Then the guide: the hull of every kGuidePeriod-th run. Heuristics only: correctness never depends
-// on them.
-constexpr index_t kMinPointsForGuide = index_t{1} << 22;
+// on them. The fewest points for a guide is min_points_for_guide() (tests lower it).
+std::atomic<index_t> min_points_for_guide_now{kDefaultMinPointsForGuide};
 constexpr index_t kOutsideShare = 8;
 constexpr int kDecisionSamples = 1024;
 constexpr index_t kSampleRun = 4;
@@ -757,7 +758,7 @@ JoinedHull<T> hull_of_device_points(FullHullWorkspace<T>& ws, Points points, ind
   if (n >= kMinPointsToFilter) {
     const index_t stride = std::max<index_t>(1, n / kSampleSize);
     const index_t samples = ceil_div(n, stride);
-    coarse = inner_polygon<T>(points, samples, stride, ws, stream, guide && n >= kMinPointsForGuide);
+    coarse = inner_polygon<T>(points, samples, stride, ws, stream, guide && n >= min_points_for_guide());
   }
   if (profile) profile->polygon.record(stream);
   std::optional<core::ChordFanView> fan;
@@ -776,6 +777,14 @@ JoinedHull<T> hull_of_device_points(FullHullWorkspace<T>& ws, Points points, ind
 }
 
 }  // namespace
+
+index_t min_points_for_guide() {
+  return min_points_for_guide_now.load(std::memory_order_relaxed);
+}
+
+void set_min_points_for_guide(index_t n) {
+  min_points_for_guide_now.store(n, std::memory_order_relaxed);
+}
 
 template <class T>
 std::vector<Point2<T>> convex_hull_on_device(const Point2<T>* d_points, index_t n, cudaStream_t stream,

@@ -10,10 +10,20 @@
 
 namespace wagener::cuda {
 
+/// From this many points (device memory only) the full hull may take the dense guide. Below it, the
+/// guide's check (a latency-bound hull of 2^16 points, about 1 ms on an H100) would be most of a
+/// call; above it, a float circle gains at every size measured (2^24: 3.2 -> 2.8 ms) and a double
+/// circle, which the check turns away, pays that millisecond (bench/RESULTS.md).
+inline constexpr index_t kDefaultMinPointsForGuide = index_t{1} << 22;
+/// The current threshold (per process): kDefaultMinPointsForGuide unless set, as tests and the
+/// benchmark do to reach or to avoid the guide.
+index_t min_points_for_guide();
+void set_min_points_for_guide(index_t n);
+
 /// Where the time of one full hull from device memory goes (CUDA events, for the benchmark): the
 /// inner polygon (sample kernels and a host round trip), the streaming filter, reading the survivor
-/// count and sorting the survivors, and both chains. From 2^22 points, where the polygon leaves many
-/// of its samples (decided in its round trip), between the polygon and the filter, the dense guide's
+/// count and sorting the survivors, and both chains. From min_points_for_guide(), where the polygon leaves
+/// many of its samples (decided in its round trip), between the polygon and the filter, the dense guide's
 /// step (guide_ms): the check sample's hull, the guide's hull and the guide's fan.
 struct FullHullProfile {
   float polygon_ms = 0, filter_ms = 0, sort_ms = 0, chains_ms = 0;

@@ -404,11 +404,22 @@ testing::Points<T> repeated_in_runs(const testing::Points<T>& pts, std::size_t c
   return out;
 }
 
-// The guide runs from 2^22 points where the coarse polygon leaves more than 1/8 of its samples and the
+/// The dense guide from `n` points for as long as it lives, so that inputs of test size reach it
+/// whatever the default threshold.
+struct GuideFrom {
+  index_t saved = cuda::min_points_for_guide();
+  explicit GuideFrom(index_t n) { cuda::set_min_points_for_guide(n); }
+  ~GuideFrom() { cuda::set_min_points_for_guide(saved); }
+  GuideFrom(const GuideFrom&) = delete;
+  GuideFrom& operator=(const GuideFrom&) = delete;
+};
+
+// The guide runs from 2^22 points (here) where the coarse polygon leaves more than 1/8 of its samples and the
 // check sample's hull has at most 3/4 of its points as vertices. A float circle takes it, and the
 // guide must cut the survivors (at 2^22, about 17 % survive it on the host, against all without it);
 // the odd size ends with a partial run of the samples.
 TEST_F(CudaTest, GuidedFullHullOfAFloatCircle) {
+  const GuideFrom guide_from(index_t{1} << 22);
   SCOPED_TRACE("seed " + std::to_string(seed_));
   for (std::size_t n : {std::size_t{1} << 22, (std::size_t{1} << 22) + 3}) {
     const auto pts = testing::circle<float>(n, rng_);
@@ -425,6 +436,7 @@ TEST_F(CudaTest, GuidedFullHullOfAFloatCircle) {
 
 // Inputs that take the guide's decisions other ways; all exact.
 TEST_F(CudaTest, GuidedFullHullExactOnEveryKindOfInput) {
+  const GuideFrom guide_from(index_t{1} << 22);
   SCOPED_TRACE("seed " + std::to_string(seed_));
   const std::size_t n = std::size_t{1} << 22;
   // A double circle: every point is a vertex, so the check refuses the guide.
@@ -476,6 +488,7 @@ TEST_F(CudaTest, GuidedFullHullExactOnEveryKindOfInput) {
 // A non-finite point in the guide's samples (point 0: in every sample) or only in the guided pass
 // (point 5): the error names the point of the input, not of a sample.
 TEST_F(CudaTest, GuidedFullHullNamesTheNonFinitePoint) {
+  const GuideFrom guide_from(index_t{1} << 22);
   const std::size_t n = std::size_t{1} << 22;
   const auto circle = testing::circle<float>(n, rng_);
   for (std::size_t bad : {std::size_t{0}, std::size_t{5}, n - 1}) {
