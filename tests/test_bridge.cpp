@@ -326,6 +326,48 @@ TEST(NestedBridge, AgreesWithTheSerialBridgeOnHoodsInPlace) {
   EXPECT_GT(checked, 3000);  // most trials give two non-empty hoods
 }
 
+// The merge's shortcut is taken exactly when the bridge joins P's last vertex to Q's first: on every
+// family, with hoods laid out in place at random (full hoods from the parabola and the circle
+// families take it, random ones mostly not).
+TEST(NestedBridge, SeamBridgeIsTakenExactlyWhenTheBridgeJoinsTheEnds) {
+  const auto seed = testing::fresh_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  const auto families = testing::all_families<double>();
+  int taken = 0, refused = 0;
+  for (int trial = 0; trial < 6000; ++trial) {
+    const auto& family = families[static_cast<std::size_t>(trial) % families.size()];
+    const std::size_t n = 2 + static_cast<std::size_t>(trial / 7) % 300;
+    const auto pts = testing::sorted_copy(family.make(n, rng));
+    const auto pair = split_hoods(pts, std::uniform_int_distribution<std::size_t>(1, pts.size() - 1)(rng));
+    if (pair.p.empty() || pair.q.empty()) continue;
+    index_t a = -1, b = -1;
+    core::serial_bridge(core::MergeView<double>(pair.p.data(), static_cast<index_t>(pair.p.size()),
+                                                pair.q.data(), static_cast<index_t>(pair.q.size())),
+                        &a, &b);
+    InPlaceLayout layout;
+    layout.stride = 1 + trial % 9;
+    const auto [pf, pl] = layout.add(pair.p, rng);
+    const auto [qf, ql] = layout.add(pair.q, rng);
+    layout.link();
+    const core::InPlaceHood<double> hp{layout.base.data(), layout.ranges(), pf, pl};
+    const core::InPlaceHood<double> hq{layout.base.data(), layout.ranges(), qf, ql};
+    core::HoodSlot va, vb;
+    const bool shortcut = core::seam_bridge(hp, hq, &va, &vb);
+    const bool at_the_ends = a == static_cast<index_t>(pair.p.size()) - 1 && b == 0;
+    ASSERT_EQ(shortcut, at_the_ends) << family.name << " n=" << n << " trial " << trial;
+    if (shortcut) {
+      ASSERT_EQ(layout.rank_of(va), a) << family.name << " n=" << n << " trial " << trial;
+      ASSERT_EQ(layout.rank_of(vb), b) << family.name << " n=" << n << " trial " << trial;
+      ++taken;
+    } else {
+      ++refused;
+    }
+  }
+  EXPECT_GT(taken, 300);  // both outcomes are exercised
+  EXPECT_GT(refused, 300);
+}
+
 TEST(NestedBridge, SamplesForDepthIsTheSmallestRootBound) {
   for (int depth = 1; depth <= 5; ++depth) {
     for (index_t k = 1; k < 3000; k += 1 + k / 50) {

@@ -234,6 +234,28 @@ WAGENER_HD inline StripUpdate strip_after_merge(const StripRanges& r, index_t t,
   return u;
 }
 
+/// The merge's shortcut before any search: when P's last vertex and Q's first meet in strict right
+/// turns (P's last two vertices then Q's first, and P's last vertex then Q's first two), the bridge
+/// is (P's last vertex, Q's first) and the merge keeps both hoods whole. Why: P and Q are strict
+/// hoods, so with those two turns every three consecutive vertices of P then Q turn strictly right;
+/// Andrew's chain over them, in lexicographic order, then never pops, so P then Q is the hood of
+/// their union. Conversely, a bridge at the two ends has both turns strict, so nothing is missed:
+/// the shortcut is taken exactly when the bridge is there. A side of one vertex has no turn to test.
+/// This is what a merge of two full hoods meets at every level (every point a vertex), where the
+/// search would cost depth * (depth + 1) steps of dependent loads for an answer two tests give.
+template <class T>
+WAGENER_HD inline bool seam_bridge(const InPlaceHood<T>& p, const InPlaceHood<T>& q, HoodSlot* a, HoodSlot* b) {
+  const HoodSlot pl{p.last, p.r.hi[p.last] - 1}, qf{q.first, q.r.lo[q.first]};
+  const Point2<T> pv = p.at(pl), qv = q.at(qf);
+  const HoodSlot before = p.prev(pl);
+  if (before.valid() && orient2d(p.at(before), pv, qv) >= 0) return false;
+  const HoodSlot after = q.next(qf);
+  if (after.valid() && orient2d(pv, qv, q.at(after)) >= 0) return false;
+  *a = pl;
+  *b = qf;
+  return true;
+}
+
 /// The bridge by running the steps serially, in order, reads before writes (for tests and for
 /// small merges): returns a and b as vertices.
 template <class T>

@@ -81,10 +81,11 @@ class InPlaceChain {
         if (pf >= q0 || qf >= q1) continue;  // a side without a vertex
         const core::InPlaceHood<T> p{base_.get(), ranges(), pf, prev_[q0 - 1]};
         const core::InPlaceHood<T> q{base_.get(), ranges(), qf, prev_[q1 - 1]};
+        core::HoodSlot a, b;
+        if (core::seam_bridge(p, q, &a, &b)) continue;  // both hoods whole: nothing to trim
         const index_t most = std::max(p.positions(), q.positions());
         int depth = 1;
         for (index_t reach = kBridgeSamples; reach < most; reach *= kBridgeSamples) ++depth;
-        core::HoodSlot a, b;
         core::nested_bridge_serial(core::NestedMerge<T>(p, q, depth), cells.data(), &a, &b);
         const core::StripRanges r = ranges();
         for (index_t t = a.strip; t <= b.strip; ++t) {

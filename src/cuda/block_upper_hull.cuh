@@ -40,9 +40,17 @@ class BlockUpperHull {
   /// Hood of tile[0..count) (count <= kTile, sorted); returns its size, the hood is hood()[0..size).
   /// All threads of the block must call it.
   __device__ index_t run(const Point2<T>* tile, int count) {
-    for (int i = threadIdx.x; i < count; i += kThreads)
-      t_.hood[(i / kStrip) * kStride + i % kStrip] = tile[i];
+    for (int i = threadIdx.x; i < count; i += kThreads) t_.hood[slot(i)] = tile[i];
     __syncthreads();
+    // A tile that already turns strictly right at every inner point is its own hood: Andrew's chain
+    // over it never pops (the argument of core::seam_bridge). Every point a vertex, the common case
+    // of a full hood, then costs a check from shared memory and a move to close the strips' padding,
+    // instead of the strips' chains and the rounds; elsewhere a thread leaves the check at its
+    // first other turn.
+    if (count >= 3 && turns_right(count)) {
+      close_padding(count);
+      return count;
+    }
     chain_strip(count);
     __syncthreads();
     for (int r = 0; (kThreads >> r) > 1; ++r) merge_round(r);
@@ -52,6 +60,32 @@ class BlockUpperHull {
   __device__ const Point2<T>* hood() const { return t_.hood; }
 
  private:
+  // Point i of the tile in the padded strips.
+  __device__ static int slot(int i) { return (i / kStrip) * kStride + i % kStrip; }
+
+  // Whether the tile turns strictly right at every inner point (then no two consecutive points are
+  // equal either); block-wide.
+  __device__ bool turns_right(int count) const {
+    bool right = true;
+    for (int i = 1 + static_cast<int>(threadIdx.x); right && i + 1 < count; i += kThreads)
+      right = orient2d(t_.hood[slot(i - 1)], t_.hood[slot(i)], t_.hood[slot(i + 1)]) < 0;
+    return __syncthreads_and(right) != 0;
+  }
+
+  // The tile's points from their padded slots to hood[0..count), a block-wide row at a time: row r's
+  // writes land below (r + 1) * kThreads, where the later rows' slots start (slot(i) >= i), and
+  // they wait at the barrier for the row's reads, whose slots may reach into the next row's places.
+  __device__ void close_padding(int count) {
+    for (int row = 0; row < count; row += kThreads) {
+      const int i = row + static_cast<int>(threadIdx.x);
+      Point2<T> p{};
+      if (i < count) p = t_.hood[slot(i)];
+      __syncthreads();
+      if (i < count) t_.hood[i] = p;
+    }
+    __syncthreads();
+  }
+
   // Thread level: Andrew's chain over the strip; the chain overwrites the slots already read.
   __device__ void chain_strip(int count) {
     Point2<T>* strip = t_.hood + threadIdx.x * kStride;

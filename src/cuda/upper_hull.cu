@@ -310,7 +310,8 @@ __global__ void unreverse_next_kernel(index_t* next, index_t tiles) {
 /// lane = x + g y is virtual processor (x, y); every step reads, then the warp syncs, then the
 /// unique writer writes. Then the warp trims the tiles between the bridge's ends: only the killed
 /// tiles and the two ends are touched, so a round costs O(merges) plus the tiles it kills (each
-/// tile dies once), not O(tiles). Nothing to do without a partner or when a side has no vertex.
+/// tile dies once), not O(tiles). Nothing to do without a partner, when a side has no vertex, or
+/// when the hoods meet convexly (core::seam_bridge: two tests instead of the search).
 template <class T, class Policy = UpperHullPolicy<T>>
 __global__ void __launch_bounds__(Policy::kMergeWarpsPerBlock * 32)
     in_place_merge_kernel(const Point2<T>* hood, core::StripRanges ranges, index_t tiles, index_t w,
@@ -336,6 +337,10 @@ __global__ void __launch_bounds__(Policy::kMergeWarpsPerBlock * 32)
     if (!pair || pf >= q0 || qf >= q1) continue;  // uniform across the warp
     const core::InPlaceHood<T> p{hood, ranges, pf, ranges.prev_live[q0 - 1]};
     const core::InPlaceHood<T> q{hood, ranges, qf, ranges.prev_live[q1 - 1]};
+    // Hoods that meet convexly keep every vertex: no search, and no strip changes (the dead strips
+    // between the two ends already link to them).
+    core::HoodSlot seam_a, seam_b;
+    if (core::seam_bridge(p, q, &seam_a, &seam_b)) continue;  // uniform across the warp
     const index_t up = p.positions(), uq = q.positions(), most = up > uq ? up : uq;
     int depth = 1;
     for (index_t reach = kG; reach < most; reach *= kG) ++depth;
@@ -378,6 +383,8 @@ __global__ void __launch_bounds__(Policy::kMergeWarpsPerBlock * 32)
     __syncwarp();  // the cells are reused by the warp's next merge
   }
 }
+
+__global__ void store_size_kernel(index_t* size, index_t value) { *size = value; }
 
 /// The live sizes, for the final compaction's scan.
 __global__ void live_sizes_kernel(core::StripRanges ranges, index_t tiles, index_t* size) {
@@ -563,10 +570,12 @@ void gather_tiles(UpperHullWorkspace<T>& ws, index_t tiles, cudaStream_t stream)
 }
 
 /// Wagener's rounds over the tile hoods of ws.hood[0] (sizes ws.size[0]) with the hoods kept in place:
-/// `points` are the level's input (for the duplicate at a tile's seam). The hood ends up compacted in
-/// ws.hood[1] (size at ws.size[1][0]); returns 1.
+/// `points` are the level's n input points (for the duplicate at a tile's seam). The hood ends up
+/// compacted in ws.hood[1] (size at ws.size[1][0]) and 1 is returned; or, when it is all n points,
+/// it stays in ws.hood[0] (size at ws.size[0][0]) and 0 is returned.
 template <class T>
-int in_place_rounds(const Point2<T>* points, index_t tiles, UpperHullWorkspace<T>& ws, cudaStream_t stream) {
+int in_place_rounds(const Point2<T>* points, index_t n, index_t tiles, UpperHullWorkspace<T>& ws,
+                    cudaStream_t stream) {
   using Policy = UpperHullPolicy<T>;
   constexpr int kThreads = 256;
   const core::StripRanges ranges{ws.strip_lo.data(), ws.strip_hi.data(), ws.strip_prev.data(),
@@ -594,9 +603,14 @@ int in_place_rounds(const Point2<T>* points, index_t tiles, UpperHullWorkspace<T
   }
   live_sizes_kernel<<<tile_grid, kThreads, 0, stream>>>(ranges, tiles, ws.size[0].data());
   WAGENER_CUDA_CHECK_LAUNCH();
-  std::size_t scan_bytes = ws.scan_temp.size();
-  WAGENER_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(ws.scan_temp.data(), scan_bytes, ws.size[0].data(),
-                                                   ws.offsets.data(), tiles, stream));
+  if (scan_tile_sizes(ws, tiles, stream) == n) {
+    // Every point a vertex: every tile is whole (a live run is at most its tile's points), so the
+    // hood already lies dense in ws.hood[0], and the compaction (all of it read and written again)
+    // is skipped for a round trip.
+    store_size_kernel<<<1, 1, 0, stream>>>(ws.size[0].data(), n);
+    WAGENER_CUDA_CHECK_LAUNCH();
+    return 0;
+  }
   constexpr int kGatherThreads = 256;
   gather_live_kernel<T><<<stride_grid<T>(ceil_div(tiles * 32, kGatherThreads)), kGatherThreads, 0, stream>>>(
       ws.hood[0].data(), ranges, ws.size[0].data(), ws.offsets.data(), tiles, ws.hood[1].data(),
@@ -623,7 +637,7 @@ int hull_levels(const Point2<T>* points, index_t n, UpperHullWorkspace<T>& ws, c
       // Most points are on the hood: merge the tile hoods across the device. Large hoods stay in
       // place (one search per merge, no copies); small ones take the copying rounds, whose few
       // short launches beat the in-place rounds' serial searches there (UpperHullPolicy).
-      if (total >= ws.in_place_from) return in_place_rounds(points, tiles, ws, stream);
+      if (total >= ws.in_place_from) return in_place_rounds(points, n, tiles, ws, stream);
       return device_rounds(tiles, index_t{Policy::kTile}, ws, 0, stream);
     }
     gather_tiles(ws, tiles, stream);

@@ -9,6 +9,7 @@
 
 #include "cpu/monotone_chain.hpp"
 #include "cuda/convex_hull.cuh"
+#include "cuda/policy.cuh"
 #include "cuda/upper_hull.cuh"
 #include "cuda_fixture.hpp"
 #include "generators.hpp"
@@ -114,6 +115,35 @@ testing::Points<T> repeated_parabola(std::size_t n, std::size_t copies, std::siz
   return pts;
 }
 
+/// Arcs of `width` points, each a strictly convex parabola arc (integer coordinates, exact), meeting
+/// in reflex seams: with width a multiple of the tile, every tile turns strictly right and is copied
+/// whole, but the merges find bridges far from the seams and kill tiles.
+template <class T>
+testing::Points<T> scallops(std::size_t n, std::size_t width) {
+  testing::Points<T> pts(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const double u = static_cast<double>(i % width) - static_cast<double>(width / 2);
+    pts[i] = {static_cast<T>(i), static_cast<T>(-u * u)};
+  }
+  return pts;
+}
+
+/// A parabola (integer coordinates) with the last point of every tile repeated as the next tile's
+/// first: each tile turns strictly right, and a tile's first vertex is the tile before's last.
+template <class T>
+testing::Points<T> parabola_repeated_across_tiles(std::size_t n) {
+  constexpr auto kTile = static_cast<std::size_t>(cuda::UpperHullPolicy<T>::kTile);
+  testing::Points<T> pts;
+  pts.reserve(n);
+  const auto half = static_cast<double>(n / 2);
+  for (std::size_t i = 0; pts.size() < n; ++i) {
+    const double x = static_cast<double>(i) - half;
+    pts.push_back({static_cast<T>(x), static_cast<T>(-x * x)});
+    if (pts.size() % kTile == kTile - 1 && pts.size() < n) pts.push_back(pts.back());
+  }
+  return pts;
+}
+
 /// The upper hull of sorted points through a workspace that takes the device-wide rounds with the
 /// hoods kept in place (from any size) or the copying rounds (at every size).
 template <class T>
@@ -132,7 +162,8 @@ void expect_upper_equal_with_rounds(const testing::Points<T>& sorted, bool in_pl
 }
 
 // Sizes around one tile (2048 points), a few tiles, a power of two of tiles and one more, and enough
-// tiles for many in-place rounds; every input keeps most points on the hood.
+// tiles for many in-place rounds; every input keeps most points in its tile hoods (the scallops
+// only there: their merges kill most tiles).
 TEST_F(CudaTest, FullHoodsAcrossTileAndRoundBoundaries) {
   SCOPED_TRACE("seed " + std::to_string(seed_));
   // Both kinds of device-wide rounds at every size (by default the size chooses).
@@ -160,6 +191,16 @@ TEST_F(CudaTest, FullHoodsAcrossTileAndRoundBoundaries) {
                                      "repeated parabola double" + at);
       expect_upper_equal_with_rounds(repeated_parabola<float>(n, 3, 9000), in_place,
                                      "repeated parabola float" + at);
+      for (std::size_t width : {2048u, 4096u, 3000u}) {
+        expect_upper_equal_with_rounds(scallops<double>(n, width), in_place,
+                                       "scallops double width=" + std::to_string(width) + at);
+        expect_upper_equal_with_rounds(scallops<float>(n, width), in_place,
+                                       "scallops float width=" + std::to_string(width) + at);
+      }
+      expect_upper_equal_with_rounds(parabola_repeated_across_tiles<double>(n), in_place,
+                                     "parabola repeated across tiles double" + at);
+      expect_upper_equal_with_rounds(parabola_repeated_across_tiles<float>(n), in_place,
+                                     "parabola repeated across tiles float" + at);
       if (HasFatalFailure()) return;
     }
   }
