@@ -273,13 +273,18 @@ index_t run_sample_size(index_t n, index_t period) {
   return n / block * kSampleRun + std::min(n % block, kSampleRun);
 }
 
-/// sample[s] for s < m = run_sample_size(n, period): sample point s is input point
-/// (s / kSampleRun) * period * kSampleRun + s % kSampleRun, which is < n (run_sample_size).
+/// The input point that is point s of the run sample with this period; < n for s < run_sample_size(n,
+/// period).
+__device__ index_t run_sample_point(index_t s, index_t period) {
+  return s / kSampleRun * period * kSampleRun + s % kSampleRun;
+}
+
+/// sample[s] = points[run_sample_point(s, period)] for s < m = run_sample_size(n, period).
 template <class T, class Points>
 __global__ void gather_runs_kernel(Points points, index_t period, index_t m, Point2<T>* sample) {
   for (index_t s = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x; s < m;
        s += static_cast<index_t>(gridDim.x) * blockDim.x) {
-    sample[s] = points[s / kSampleRun * period * kSampleRun + s % kSampleRun];
+    sample[s] = points[run_sample_point(s, period)];
   }
 }
 
@@ -291,7 +296,7 @@ __global__ void check_keys_kernel(Points points, index_t period, index_t m, doub
                                   Point2<T>* sample, std::uint32_t* key, unsigned long long* non_finite) {
   for (index_t s = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x; s < m;
        s += static_cast<index_t>(gridDim.x) * blockDim.x) {
-    const Point2<T> p = points[s / kSampleRun * period * kSampleRun + s % kSampleRun];
+    const Point2<T> p = points[run_sample_point(s, period)];
     const double px = static_cast<double>(p.x), py = static_cast<double>(p.y);
     if (!isfinite(px) || !isfinite(py)) *non_finite = 1;
     sample[s] = p;
@@ -721,9 +726,9 @@ struct AngularCheck {
 };
 
 /// The dense guide's check (core::angular_convex_count, on the device): the run sample of `points`
-/// with this period (in ws.guide_sample), keyed by angle around (cx, cy), radix-sorted by key with the
-/// points as values (stable, as the host reference), and the certified left turns of the sorted
-/// points counted. One host round trip, for the count and the non-finite flag together.
+/// with this period (in ws.guide_sample, which has room for it), keyed by angle around (cx, cy), radix-sorted
+/// by key with the points as values (stable, as the host reference), and the certified left turns of the
+/// sorted points counted. One host round trip, for the count and the non-finite flag together.
 template <class T, class Points>
 AngularCheck check_by_angle(Points points, index_t n, index_t period, double cx, double cy,
                             FullHullWorkspace<T>& ws, cudaStream_t stream) {
