@@ -551,10 +551,10 @@ int main(int argc, char** argv) {
     full += line;
   }
   // Where the device-memory time goes, from one more run with events between the steps.
-  // The guide's step (from 2^22 points): its time, the check sample's hull and the guide's vertices
-  // (0: not reached, or no guide).
+  // The guide's step (from 2^22 points): its time, the check sample's points in convex position by
+  // angle and the guide's vertices (0: not reached, or no guide).
   std::string steps =
-      "\n| precision | input | n | survivors | polygon ms | guide ms | check vertices | guide vertices "
+      "\n| precision | input | n | survivors | polygon ms | guide ms | check convex | guide vertices "
       "| filter ms | count + sort ms | chains ms |\n"
       "|---|---|---|---|---|---|---|---|---|---|---|\n";
   for (const FullRow& r : full_rows) {
@@ -563,7 +563,7 @@ int main(int argc, char** argv) {
         line, sizeof line, "| %s | %s | 2^%d | %lld | %.3f | %.3f | %lld | %lld | %.3f | %.3f | %.3f |\n",
         r.precision.c_str(), r.distribution.c_str(), static_cast<int>(std::log2(static_cast<double>(r.n))),
         static_cast<long long>(r.survivors), r.steps.polygon_ms, r.steps.guide_ms,
-        static_cast<long long>(r.steps.check_vertices), static_cast<long long>(r.steps.guide_vertices),
+        static_cast<long long>(r.steps.check_convex), static_cast<long long>(r.steps.guide_vertices),
         r.steps.filter_ms, r.steps.sort_ms, r.steps.chains_ms);
     steps += line;
   }

@@ -18,6 +18,7 @@
 #include <atomic>
 #include <climits>
 #include <cstring>
+#include <cub/block/block_reduce.cuh>
 #include <cub/device/device_partition.cuh>
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
@@ -29,6 +30,7 @@
 #include <thread>
 #include <vector>
 
+#include "core/angular_convexity.hpp"
 #include "core/chains.hpp"
 #include "core/chord_fan.hpp"
 #include "core/inner_polygon.hpp"
@@ -71,17 +73,26 @@ constexpr int kWarp = 32;
 // of kDecisionSamples points spread over the polygon's sample are not certified inside it (a disk
 // leaves about 1e-4 of them, a float circle all); those points come back with the extreme points,
 // in the polygon's one round trip, and are tested on the host. Samples are runs of kSampleRun consecutive
-// points (one 32-byte sector of floats), one run every period runs. First a check: the hull of about
-// kCheckSampleSize points, and no guide when more than kMaxCheckVertexShare of them are vertices (a double
-// circle: all are; a float circle: 42 % of 2^16, measured on the host), since then a guide removes almost
-// nothing. Then the guide: the hull of every kGuidePeriod-th run. Heuristics only: correctness never depends
-// on them. The fewest points for a guide is min_points_for_guide() (tests lower it).
+// points (one 32-byte sector of floats), one run every period runs. First a check on about
+// kCheckSampleSize points, in one more round trip and a few short kernels: sorted by angle around the
+// coarse centre, how many make a certified strict left turn with their neighbours
+// (core/angular_convexity.hpp); no guide when more than kMaxCheckConvexShare of them do, since then
+// nearly every point is a vertex and a guide removes almost nothing. Measured on the host (numpy, the
+// bench's circle at 2^22-2^28 and the guided tests' inputs): a double circle 99.99-100 %, a float
+// circle 56-57 %, a double circle whose points come 8 times in a row 0 %, convex runs of 1000
+// collinear points 13 %; the 3/4 line sits 18 points above the float circle and 25 below the double
+// one, where circles rounded to a grid put the hull vertex share of the sample, the earlier check's
+// statistic, at about 72 % (bench/NOTES.md). Then the guide: the hull of every kGuidePeriod-th run.
+// Heuristics only: correctness never depends on them. The fewest points for a guide is
+// min_points_for_guide() (tests lower it).
 std::atomic<index_t> min_points_for_guide_now{kDefaultMinPointsForGuide};
 constexpr index_t kOutsideShare = 8;
 constexpr int kDecisionSamples = 1024;
 constexpr index_t kSampleRun = 4;
 constexpr index_t kCheckSampleSize = index_t{1} << 16;
-constexpr double kMaxCheckVertexShare = 0.75;
+constexpr double kMaxCheckConvexShare = 0.75;
+constexpr int kCheckThreads = 256;  // the check's kernels (grids: stride_grid)
+constexpr int kCheckKeyBits = 32;   // the sort takes all of core::angle_key (std::uint32_t)
 constexpr index_t kGuidePeriod = 16;
 
 /// Points as an array of structures (Point2) or as two arrays.
@@ -262,14 +273,53 @@ index_t run_sample_size(index_t n, index_t period) {
   return n / block * kSampleRun + std::min(n % block, kSampleRun);
 }
 
-/// sample[s] for s < m = run_sample_size(n, period): sample point s is input point
-/// (s / kSampleRun) * period * kSampleRun + s % kSampleRun, which is < n (run_sample_size).
+/// The input point that is point s of the run sample with this period; < n for s < run_sample_size(n,
+/// period).
+__device__ index_t run_sample_point(index_t s, index_t period) {
+  return s / kSampleRun * period * kSampleRun + s % kSampleRun;
+}
+
+/// sample[s] = points[run_sample_point(s, period)] for s < m = run_sample_size(n, period).
 template <class T, class Points>
 __global__ void gather_runs_kernel(Points points, index_t period, index_t m, Point2<T>* sample) {
   for (index_t s = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x; s < m;
        s += static_cast<index_t>(gridDim.x) * blockDim.x) {
-    sample[s] = points[s / kSampleRun * period * kSampleRun + s % kSampleRun];
+    sample[s] = points[run_sample_point(s, period)];
   }
+}
+
+/// The check's first step: the run sample (as gather_runs_kernel) to sample[0 .. m), each point's key
+/// around (cx, cy) (core::angle_key) to key[0 .. m), and *non_finite = 1 when a sample point is not
+/// finite (every writer writes 1: no atomics).
+template <class T, class Points>
+__global__ void check_keys_kernel(Points points, index_t period, index_t m, double cx, double cy,
+                                  Point2<T>* sample, std::uint32_t* key, unsigned long long* non_finite) {
+  for (index_t s = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x; s < m;
+       s += static_cast<index_t>(gridDim.x) * blockDim.x) {
+    const Point2<T> p = points[run_sample_point(s, period)];
+    const double px = static_cast<double>(p.x), py = static_cast<double>(p.y);
+    if (!isfinite(px) || !isfinite(py)) *non_finite = 1;
+    sample[s] = p;
+    key[s] = core::angle_key(px, py, cx, cy);
+  }
+}
+
+/// The check's last step: *convex += the number of points of sorted[0 .. m) (the sample in key order)
+/// that make a certified left turn with their cyclic neighbours (core::certified_left_turn); one sum
+/// a block, one atomicAdd a block.
+template <class T>
+__global__ void __launch_bounds__(kCheckThreads)
+    count_convex_kernel(const Point2<T>* sorted, index_t m, unsigned long long* convex) {
+  using BlockSum = cub::BlockReduce<unsigned, kCheckThreads>;
+  __shared__ typename BlockSum::TempStorage temp;
+  unsigned count = 0;
+  for (index_t i = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < m;
+       i += static_cast<index_t>(gridDim.x) * blockDim.x) {
+    const Point2<T> before = sorted[i == 0 ? m - 1 : i - 1], after = sorted[i + 1 == m ? 0 : i + 1];
+    count += core::certified_left_turn(before, sorted[i], after) ? 1u : 0u;
+  }
+  const unsigned total = BlockSum(temp).Sum(count);
+  if (threadIdx.x == 0 && total > 0) atomicAdd(convex, static_cast<unsigned long long>(total));
 }
 
 /// Per guide vertex i (the guide: k >= 3 vertices, strictly convex, counter-clockwise): its
@@ -399,7 +449,16 @@ struct FullHullWorkspace {
   DeviceBuffer<unsigned char> guide_scan_temp;
   DeviceBuffer<unsigned long long> guide_words{3};  ///< smallest angle's bits, first vertex, centre flag
   DeviceBuffer<Point2<double>> guide_corner;        ///< the fan's corners, two per bucket
-  std::unique_ptr<FullHullWorkspace> nested;        ///< the check's and the guide's hulls (no guide)
+  std::unique_ptr<FullHullWorkspace> nested;        ///< the guide's hull (no guide)
+  // The check (check_by_angle): the sort's other point buffer, its two key buffers back to back, the
+  // convex count and the non-finite flag, and the size of the sort's temp storage (in sort_temp) for
+  // check_sort_items items (queried again only when that number changes).
+  DeviceBuffer<Point2<T>> check_sorted;
+  DeviceBuffer<std::uint32_t> check_keys;
+  DeviceBuffer<unsigned long long> check_words{2};
+  PinnedBuffer<unsigned long long> check_words_host{2};
+  index_t check_sort_items = -1;
+  std::size_t check_sort_bytes = 0;
 
   /// Room for n items (the survivor and sort buffers take the survivors plus the partition's two
   /// extra slots: see finish()).
@@ -658,6 +717,50 @@ index_t gather_runs(Points points, index_t n, index_t period, FullHullWorkspace<
   return m;
 }
 
+/// What the dense guide's check found: its sample's size, how many of those points are in convex
+/// position by angle, and whether one is not finite.
+struct AngularCheck {
+  index_t samples = 0;
+  index_t convex = 0;
+  bool non_finite = false;
+};
+
+/// The dense guide's check (core::angular_convex_count, on the device): the run sample of `points`
+/// with this period (in ws.guide_sample, which has room for it), keyed by angle around (cx, cy), radix-sorted
+/// by key with the points as values (stable, as the host reference), and the certified left turns of the
+/// sorted points counted. One host round trip, for the count and the non-finite flag together.
+template <class T, class Points>
+AngularCheck check_by_angle(Points points, index_t n, index_t period, double cx, double cy,
+                            FullHullWorkspace<T>& ws, cudaStream_t stream) {
+  const index_t m = run_sample_size(n, period);
+  FullHullWorkspace<T>::grow(ws.check_sorted, m);
+  FullHullWorkspace<T>::grow(ws.check_keys, 2 * m);
+  cub::DoubleBuffer<std::uint32_t> keys(ws.check_keys.data(), ws.check_keys.data() + m);
+  cub::DoubleBuffer<Point2<T>> values(ws.guide_sample.data(), ws.check_sorted.data());
+  if (ws.check_sort_items != m) {  // m is about the same every call: skip CUB's query
+    WAGENER_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, ws.check_sort_bytes, keys, values, m, 0,
+                                                       kCheckKeyBits, stream));
+    ws.check_sort_items = m;
+  }
+  FullHullWorkspace<T>::grow(ws.sort_temp, static_cast<index_t>(ws.check_sort_bytes));
+  unsigned long long* convex = ws.check_words.data();
+  unsigned long long* non_finite = convex + 1;
+  WAGENER_CUDA_CHECK(cudaMemsetAsync(convex, 0, 2 * sizeof(unsigned long long), stream));
+  const int grid = stride_grid(m);
+  check_keys_kernel<T><<<grid, kCheckThreads, 0, stream>>>(points, period, m, cx, cy, ws.guide_sample.data(),
+                                                           ws.check_keys.data(), non_finite);
+  WAGENER_CUDA_CHECK_LAUNCH();
+  std::size_t sort_bytes = ws.check_sort_bytes;
+  WAGENER_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(ws.sort_temp.data(), sort_bytes, keys, values, m, 0,
+                                                     kCheckKeyBits, stream));
+  count_convex_kernel<T><<<grid, kCheckThreads, 0, stream>>>(values.Current(), m, convex);
+  WAGENER_CUDA_CHECK_LAUNCH();
+  WAGENER_CUDA_CHECK(cudaMemcpyAsync(ws.check_words_host.data(), convex, 2 * sizeof(unsigned long long),
+                                     cudaMemcpyDeviceToHost, stream));
+  WAGENER_CUDA_CHECK(cudaStreamSynchronize(stream));
+  return {m, static_cast<index_t>(ws.check_words_host.data()[0]), ws.check_words_host.data()[1] != 0};
+}
+
 /// The dense guide: a fan (core::ChordFanView, tables in ws.guide_corner) certifying points strictly
 /// inside the exact hull of a sample of the input, or nothing when the check says a guide would not
 /// pay or a sample point is not finite (the filter then reports it by its index in the input).
@@ -668,24 +771,21 @@ template <class T, class Points>
 std::optional<core::ChordFanView> build_guide(Points points, index_t n, const core::InnerPolygonView& coarse,
                                               FullHullWorkspace<T>& ws, cudaStream_t stream,
                                               FullHullProfile* profile) {
-  if (!ws.nested) ws.nested = std::make_unique<FullHullWorkspace<T>>();
-  FullHullWorkspace<T>& nested = *ws.nested;
   const index_t check_period = std::max<index_t>(1, n / kCheckSampleSize);
   FullHullWorkspace<T>::grow(ws.guide_sample, std::max(run_sample_size(n, check_period),
                                                        run_sample_size(n, kGuidePeriod) + kDirections));
-  bool non_finite = false;
 
-  // The check: a small sample's hull (only its size is needed).
-  const index_t check_samples = gather_runs(points, n, check_period, ws, stream);
-  const JoinedHull<T> check =
-      hull_of_device_points<T>(nested, AosPoints<T>{ws.guide_sample.data()}, check_samples, stream, nullptr,
-                               nullptr, nullptr, false, &non_finite);
-  if (profile) profile->check_vertices = check.size;
-  if (non_finite ||
-      static_cast<double>(check.size) > kMaxCheckVertexShare * static_cast<double>(check_samples)) {
+  // The check: are most of a small sample's points in convex position?
+  const AngularCheck check = check_by_angle<T>(points, n, check_period, coarse.cx, coarse.cy, ws, stream);
+  if (profile) profile->check_convex = check.convex;
+  if (check.non_finite ||
+      static_cast<double>(check.convex) > kMaxCheckConvexShare * static_cast<double>(check.samples)) {
     return std::nullopt;
   }
 
+  if (!ws.nested) ws.nested = std::make_unique<FullHullWorkspace<T>>();
+  FullHullWorkspace<T>& nested = *ws.nested;
+  bool non_finite = false;
   // The guide's hull, of the run sample and the coarse polygon's vertices (uploaded from pinned
   // memory written before the last synchronisation; the next write waits for this call's end).
   const index_t sampled = gather_runs(points, n, kGuidePeriod, ws, stream);

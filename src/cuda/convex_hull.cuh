@@ -10,10 +10,12 @@
 
 namespace wagener::cuda {
 
-/// From this many points (device memory only) the full hull may take the dense guide. Below it, the
-/// guide's check (a latency-bound hull of 2^16 points, about 1 ms on an H100) would be most of a
-/// call; above it, a float circle gains at every size measured (2^24: 3.2 -> 2.8 ms) and a double
-/// circle, which the check turns away, pays that millisecond (bench/RESULTS.md).
+/// From this many points (device memory only) the full hull may take the dense guide. Chosen when the
+/// guide's check was a latency-bound hull of 2^16 points (about 1 ms on an H100, most of a call below
+/// it); above it, a float circle gains at every size measured (2^24: 3.2 -> 2.8 ms), and a double
+/// circle, which the check turns away, paid that millisecond (bench/RESULTS.md). The check has since
+/// become a sort of 2^16 keys and one round trip, so the guide's own nested hull is what a lower
+/// threshold would have to repay.
 inline constexpr index_t kDefaultMinPointsForGuide = index_t{1} << 22;
 /// The current threshold (per process): kDefaultMinPointsForGuide unless set, as tests and the
 /// benchmark do to reach or to avoid the guide.
@@ -24,11 +26,12 @@ void set_min_points_for_guide(index_t n);
 /// inner polygon (sample kernels and a host round trip), the streaming filter, reading the survivor
 /// count and sorting the survivors, and both chains. From min_points_for_guide(), where the polygon leaves
 /// many of its samples (decided in its round trip), between the polygon and the filter, the dense guide's
-/// step (guide_ms): the check sample's hull, the guide's hull and the guide's fan.
+/// step (guide_ms): the check (the sample's points in convex position by angle), the guide's hull and
+/// the guide's fan.
 struct FullHullProfile {
   float polygon_ms = 0, filter_ms = 0, sort_ms = 0, chains_ms = 0;
   float guide_ms = 0;
-  index_t check_vertices = 0;  ///< vertices of the check sample's hull (0: no check)
+  index_t check_convex = 0;  ///< the check sample's points in convex position by angle (0: no check or none)
   index_t guide_vertices = 0;  ///< vertices of the guide whose fan filtered the input (0: no guide)
 };
 
