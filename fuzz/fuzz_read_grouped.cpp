@@ -1,8 +1,10 @@
 // Fuzz target: the grouped csv reader (parse_grouped_points, behind wagener hull --group-by) and the
 // grouped hulls of what it reads. Byte 0 picks the group column (by header name or 0-based index,
 // matching, missing, blank, or the x or y column), the x/y column selection and the precision;
-// byte 1 the hull's part and indices; the rest is the file. A read either throws input_error naming
-// the file (std::invalid_argument only for a blank group column) or returns
+// byte 1 the hull's part and indices, and how many chunks the rows are also read in (each on a
+// thread of its own: the same result, or the same message, as one thread); the rest is the file. A
+// read either throws input_error naming the file (std::invalid_argument only for a blank group
+// column) or returns
 //  * finite points, one group number per point, the groups numbered 0, 1, 2, ... in the order of
 //    their first rows, so every group holds a point and the groups' counts sum to the rows read;
 //  * distinct group ids and a group column name, without blanks around them;
@@ -22,6 +24,7 @@
 #include <vector>
 
 #include "fuzz_common.hpp"
+#include "io/read_grouped.hpp"
 #include "wagener/error.hpp"
 #include "wagener/grouped.hpp"
 #include "wagener/hull.hpp"
@@ -127,9 +130,29 @@ void check_hulls(const wagener::GroupedPoints<T>& read, wagener::HullPart part, 
   }
 }
 
+// The same file read with its rows in `chunks` chunks: what one thread reads, or its message.
+template <class T>
+void check_chunks(std::string_view file, std::string_view group_column, const wagener::ReadOptions& options,
+                  std::size_t chunks, const wagener::GroupedPoints<T>* read, const std::string& message) {
+  wagener::GroupedPoints<T> chunked;
+  try {
+    chunked =
+        wagener::detail::parse_grouped_points_in_chunks<T>(file, "fuzz.csv", group_column, options, chunks);
+  } catch (const wagener::input_error& e) {
+    require(read == nullptr && message == e.what(),
+            "read in " + std::to_string(chunks) + " chunks: " + e.what() + ", in one: " + message);
+    return;
+  }
+  require(read != nullptr, "read in " + std::to_string(chunks) + " chunks, refused in one: " + message);
+  require(wagener::fuzz::same_bits<T>(chunked.points, read->points), "chunks read other points");
+  require(chunked.group_ids == read->group_ids, "chunks numbered the groups otherwise");
+  require(chunked.group_names == read->group_names, "chunks read other ids");
+  require(chunked.group_column == read->group_column, "chunks read another group column name");
+}
+
 template <class T>
 void check_read(std::string_view file, std::string_view group_column, const wagener::ReadOptions& options,
-                wagener::HullPart part, bool indices) {
+                wagener::HullPart part, bool indices, std::size_t chunks) {
   const bool blank_column = group_column.find_first_not_of(" \t") == std::string_view::npos;
   wagener::GroupedPoints<T> read;
   try {
@@ -137,12 +160,14 @@ void check_read(std::string_view file, std::string_view group_column, const wage
   } catch (const wagener::input_error& e) {
     require(std::string_view(e.what()).starts_with("fuzz.csv"), "an input error that does not name the file");
     require(!blank_column, "a blank group column was refused as bad input, not as a bad argument");
+    check_chunks<T>(file, group_column, options, chunks, nullptr, e.what());
     return;
   } catch (const std::invalid_argument&) {
     require(blank_column, "std::invalid_argument for the group column " + std::string(group_column));
     return;
   }
   require(!blank_column, "a blank group column was accepted");
+  check_chunks<T>(file, group_column, options, chunks, &read, {});
 
   require(read.group_ids.size() == read.points.size(), "not one group number per point");
   for (const auto& p : read.points)
@@ -193,9 +218,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* bytes, std::size_t siz
   options.require_sorted = false;
   const auto part = (hulling & 1) != 0 ? wagener::HullPart::upper : wagener::HullPart::full;
   const bool indices = (hulling & 2) != 0;
+  const std::size_t chunks = 2 + ((hulling >> 2) & 15);
   if (reading & 128)
-    check_read<float>(file, group_column, options, part, indices);
+    check_read<float>(file, group_column, options, part, indices, chunks);
   else
-    check_read<double>(file, group_column, options, part, indices);
+    check_read<double>(file, group_column, options, part, indices, chunks);
   return 0;
 }

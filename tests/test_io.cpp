@@ -26,6 +26,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "io/read_grouped.hpp"
 #include "wagener/error.hpp"
 #include "wagener/io.hpp"
 
@@ -857,6 +858,165 @@ TEST_F(ReadPoints, ColumnsSelectedInLargeFiles) {
   expect_error<double>("big_short.csv", short_row,
                        ":90002: ", "expected 5 fields (as many as the header on line 1), found 2",
                        selecting("X", "Y"));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Grouped csv (--group-by): rows parsed in chunks, each on a thread of its own, read as one thread
+// reads them (the same points, group numbers, ids and messages), wherever the chunks meet.
+
+// Grouped csv as the test wrote it, with what the reader must make of it: the groups numbered in the
+// order of their first rows.
+struct GroupedCsv {
+  std::string text;
+  std::vector<Pd> points;
+  std::vector<std::int64_t> group_ids;
+  std::vector<std::string> group_names;
+
+  void add(const std::string& id, const std::string& written_id, Pd point) {
+    const auto found = std::find(group_names.begin(), group_names.end(), id);
+    group_ids.push_back(found - group_names.begin());
+    if (found == group_names.end()) group_names.push_back(id);
+    points.push_back(point);
+    text += std::to_string(static_cast<long long>(point.x)) + "," + written_id + "," +
+            std::to_string(static_cast<long long>(point.y)) + "\n";
+  }
+};
+
+// `rows` rows "x,track,y" in runs of one id (which the reader numbers without hashing), the ids
+// drawn from a pool that grows down the file: each chunk brings ids of its own and ids that earlier
+// chunks had, and the first ids come back to the end. Ids are written in every form that reads as
+// the same id (blanks around, quotes) and in forms that read as others: `q""1` unquoted is not
+// `"q""1"`, which is q"1.
+GroupedCsv grouped_csv(std::mt19937_64& rng, int rows) {
+  GroupedCsv csv;
+  csv.text = "# tracks\nx,track,y\n";
+  std::string id = "t0";
+  for (int row = 0; row < rows; ++row) {
+    if (rng() % 6 == 0) {
+      char track[32];
+      std::snprintf(track, sizeof track, "t%d", static_cast<int>(rng() % (1 + 30 * row / rows)));
+      id = std::string(track);
+    }
+    const Pd point{static_cast<double>(row), static_cast<double>(static_cast<int>(rng() % 1000) - 500)};
+    switch (rng() % 16) {
+      case 0: csv.add(id, "\"" + id + "\"", point); break;
+      case 1: csv.add(id, " " + id + "\t", point); break;
+      case 2: csv.add(id, "\" " + id + " \"", point); break;
+      case 3: csv.add("q\"" + id, "\"q\"\"" + id + "\"", point); break;
+      case 4: csv.add("q\"\"" + id, "q\"\"" + id, point); break;
+      case 5: csv.add("c," + id, "\"c," + id + "\"", point); break;
+      case 6: csv.text += row % 2 == 0 ? "\n" : "  # a comment\n"; [[fallthrough]];
+      default: csv.add(id, id, point);
+    }
+  }
+  return csv;
+}
+
+template <class T>
+void expect_grouped(const GroupedPoints<T>& read, const GroupedCsv& csv) {
+  ASSERT_EQ(read.points.size(), csv.points.size());
+  for (std::size_t i = 0; i < csv.points.size(); ++i) {
+    ASSERT_EQ(read.points[i], (Point2<T>{static_cast<T>(csv.points[i].x), static_cast<T>(csv.points[i].y)}))
+        << "row " << i;
+  }
+  EXPECT_EQ(read.group_ids, csv.group_ids);
+  EXPECT_EQ(read.group_names, csv.group_names);
+  EXPECT_EQ(read.group_column, "track");
+}
+
+TEST_F(ReadPoints, GroupedRowsInChunksAreNumberedAsInOne) {
+  const GroupedCsv csv = grouped_csv(rng_, 4000);
+  for (const std::size_t chunks : {0, 1, 2, 3, 7, 16, 61, 256}) {
+    SCOPED_TRACE(std::to_string(chunks) + " chunks");
+    expect_grouped(detail::parse_grouped_points_in_chunks<double>(csv.text, "g.csv", "track", {}, chunks),
+                   csv);
+    expect_grouped(detail::parse_grouped_points_in_chunks<float>(csv.text, "g.csv", "1", {}, chunks), csv);
+  }
+}
+
+TEST_F(ReadPoints, GroupedIdsSeenInEarlierChunksKeepTheirNumbers) {
+  // Every chunk count up to one a row: each cut falls between every two rows in some run, so that
+  // an id a later chunk sees first is one an earlier chunk had (b, c), or new to the file (d, e), and
+  // group a spreads over every chunk.
+  GroupedCsv csv;
+  csv.text = "x,track,y\n";
+  int x = 0;
+  for (const char* id : {"a", "b", "a", "c", "b", "d", "a", "c", "e", "b", "a"})
+    csv.add(id, id, {x++ * 1.0, 0});
+  for (std::size_t chunks = 1; chunks <= csv.points.size() + 2; ++chunks) {
+    SCOPED_TRACE(std::to_string(chunks) + " chunks");
+    expect_grouped(detail::parse_grouped_points_in_chunks<double>(csv.text, "g.csv", "track", {}, chunks),
+                   csv);
+  }
+  EXPECT_EQ(csv.group_ids, (std::vector<std::int64_t>{0, 1, 0, 2, 1, 3, 0, 2, 4, 1, 0}));
+  // A header and nothing else, and no header at all: no rows, in any number of chunks.
+  for (const std::size_t chunks : {1, 4}) {
+    const auto header_only =
+        detail::parse_grouped_points_in_chunks<double>("x,id,y\n", "h.csv", "id", {}, chunks);
+    EXPECT_TRUE(header_only.points.empty() && header_only.group_names.empty());
+    EXPECT_EQ(header_only.group_column, "id");
+    EXPECT_TRUE(
+        detail::parse_grouped_points_in_chunks<double>("# c\n\n", "e.csv", "id", {}, chunks).points.empty());
+  }
+}
+
+// The message of reading `text` on one thread, which every chunk count must give.
+std::string grouped_error(std::string_view text, std::size_t chunks) {
+  try {
+    detail::parse_grouped_points_in_chunks<double>(text, "g.csv", "track", {}, chunks);
+  } catch (const input_error& error) {
+    return error.what();
+  }
+  return "no error";
+}
+
+TEST_F(ReadPoints, GroupedErrorsInChunksNameTheirLine) {
+  const GroupedCsv csv = grouped_csv(rng_, 600);
+  // Bad rows after line 300 of a file of 600 rows or more (blank and comment lines among them).
+  std::size_t at = 0;
+  for (int line = 0; line < 300; ++line) at = csv.text.find('\n', at) + 1;
+  const struct {
+    std::string row;
+    std::string message;
+  } bad_rows[] = {
+      {"1,t1,2o\n", "g.csv:301: not a number: \"2o\""},
+      {"1,t1,nan\n", "g.csv:301: non-finite value \"nan\""},
+      {"1,t1,1e999\n", "g.csv:301: value \"1e999\" is out of range for double"},
+      {"1,t1\n", "g.csv:301: expected 3 fields (as many as the header on line 2), found 2"},
+      {"1,t1,2,\n", "g.csv:301: expected 3 fields (as many as the header on line 2), found 4"},
+      {"1,\"t\n1\",2\n", "g.csv:301: quoted field \"\\\"t\" does not end on its line"},
+      {"1,\"t1\"x,2\n", "g.csv:301: text after the quoted field \"\\\"t1\\\"\": \"x,2\""},
+  };
+  for (const auto& [row, message] : bad_rows) {
+    const std::string text = csv.text.substr(0, at) + row + csv.text.substr(at);
+    SCOPED_TRACE(row);
+    EXPECT_EQ(grouped_error(text, 1), message);
+    for (const std::size_t chunks : {2, 3, 5, 17, 64})
+      EXPECT_EQ(grouped_error(text, chunks), message) << chunks;
+  }
+  // The first of several bad rows, wherever the chunks fall.
+  const std::string two_bad = csv.text.substr(0, at) + "1,t1,x\n" + csv.text.substr(at) + "1,t1,y\n";
+  for (const std::size_t chunks : {1, 2, 9})
+    EXPECT_EQ(grouped_error(two_bad, chunks), "g.csv:301: not a number: \"x\"");
+}
+
+TEST_F(ReadPoints, LargeGroupedFilesParseAsOneThreadDoes) {
+  // About 3 MiB: two chunks or more where there are two cores or more.
+  const GroupedCsv csv = grouped_csv(rng_, 200000);
+  ASSERT_GT(csv.text.size(), std::size_t{5} << 19);
+  const std::string file = write("big.csv", csv.text);
+  expect_grouped(read_grouped_points<double>(file, "track"), csv);
+  expect_grouped(parse_grouped_points<float>(csv.text, file, "track"), csv);
+  // A bad row deep inside: the file and its line.
+  std::size_t at = 0;
+  for (int line = 0; line < 120000; ++line) at = csv.text.find('\n', at) + 1;
+  const std::string bad = write("big_bad.csv", csv.text.substr(0, at) + "1,t1,-\n" + csv.text.substr(at));
+  try {
+    read_grouped_points<double>(bad, "track");
+    ADD_FAILURE() << "no error";
+  } catch (const input_error& error) {
+    EXPECT_EQ(std::string(error.what()), bad + ":120001: not a number: \"-\"");
+  }
 }
 
 // ---------------------------------------------------------------------------------------------

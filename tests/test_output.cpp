@@ -8,6 +8,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -16,6 +17,7 @@
 #include <iterator>
 #include <limits>
 #include <random>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -686,6 +688,76 @@ TEST(FormatGroupedHulls, CsvReadsBackWhateverTheIdsAndTheirColumnName) {
   output.id_header = "\xEF\xBB\xBFtrack";
   const std::string written = format_grouped_hulls<double>(output, {OutputFormat::csv});
   EXPECT_THROW(parse_grouped_points<double>(written, "out.csv", "0", by_index), input_error);
+}
+
+// Groups are formatted in blocks on all cores: the bytes of one group after the other, each as the
+// single hull's csv, text or json lines with its id in front, written to a file or to a string alike.
+TEST(FormatGroupedHulls, BlocksOnAllCoresGiveTheGroupsInOrder) {
+  std::mt19937_64 rng(20261125);
+  std::uniform_real_distribution<double> coordinate(-1e3, 1e3);
+  std::vector<std::string> ids;
+  std::vector<Point2<double>> vertices;
+  std::vector<std::int64_t> offsets = {0};
+  // 2 * 10^4 groups of 0 to 7 vertices, and one of 3 * 10^4 among them: blocks of many groups, and a
+  // block of one.
+  for (int g = 0; g < 20000; ++g) {
+    char id[32];
+    std::snprintf(id, sizeof id, g % 97 == 0 ? "q\"%d" : "t%d", g);
+    ids.emplace_back(id);
+    const int size = g == 777 ? 30000 : static_cast<int>(rng() % 8);
+    for (int v = 0; v < size; ++v) vertices.push_back({coordinate(rng), coordinate(rng)});
+    offsets.push_back(static_cast<std::int64_t>(vertices.size()));
+  }
+  GroupedOutput<double> output;
+  output.ids = ids;
+  output.id_header = "track";
+  output.offsets = offsets;
+  output.vertices = vertices;
+  const auto group = [&](std::size_t g) {
+    return std::span<const Point2<double>>(vertices).subspan(
+        static_cast<std::size_t>(offsets[g]), static_cast<std::size_t>(offsets[g + 1] - offsets[g]));
+  };
+  // Each line of the single hull's text with `id` in front; `skip` header lines dropped.
+  const auto prefixed = [](const std::string& hull, const std::string& id, std::size_t skip) {
+    std::string out;
+    for (std::size_t at = 0; at < hull.size();) {
+      const std::size_t end = hull.find('\n', at) + 1;
+      if (skip > 0) {
+        --skip;
+      } else {
+        out += id + hull.substr(at, end - at);
+      }
+      at = end;
+    }
+    return out;
+  };
+  std::string csv = "track,x,y\n";
+  std::string text;
+  std::string json = "{";
+  for (std::size_t g = 0; g < ids.size(); ++g) {
+    const bool quoted = ids[g].find('"') != std::string::npos;
+    const std::string csv_id = quoted ? "\"q\"\"" + ids[g].substr(2) + "\"" : ids[g];
+    csv += prefixed(format_hull<double>(group(g), {OutputFormat::csv}), csv_id + ",", 1);
+    text += prefixed(format_hull<double>(group(g), {OutputFormat::text}), ids[g] + " ", 0);
+    std::string hull = format_hull<double>(group(g), {OutputFormat::json});
+    hull.pop_back();  // its newline
+    json += (g > 0 ? "," : "") + ("\"" + (quoted ? "q\\\"" + ids[g].substr(2) : ids[g]) + "\":") + hull;
+  }
+  json += "}\n";
+  EXPECT_EQ(format_grouped_hulls<double>(output, {OutputFormat::csv}), csv);
+  EXPECT_EQ(format_grouped_hulls<double>(output, {OutputFormat::json}), json);
+  const std::string file = (std::filesystem::path(::testing::TempDir()) / "grouped_blocks.csv").string();
+  write_grouped_hulls<double>(file, output, {OutputFormat::csv});
+  std::ifstream in(file, std::ios::binary);
+  EXPECT_EQ(std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()), csv);
+  std::filesystem::remove(file);
+  EXPECT_EQ(format_grouped_hulls<double>(output, {OutputFormat::text}), text);
+  // An id text cannot hold is refused before the file is made.
+  std::vector<std::string> blank_id = ids;
+  blank_id[15000] = "t 15000";
+  output.ids = blank_id;
+  EXPECT_THROW(write_grouped_hulls<double>(file, output, {OutputFormat::text}), std::invalid_argument);
+  EXPECT_FALSE(std::filesystem::exists(file));
 }
 
 // --- indices -----------------------------------------------------------------------------------

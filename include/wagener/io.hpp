@@ -140,7 +140,8 @@ struct GroupedPoints {
 /// as a column selection takes them), whose fields may hold any text. Throws input_error
 /// ("FILE:LINE: message") for what read_points refuses in csv, for a missing header, a group column
 /// that is missing or is the x or y column, and for input that is not csv. options.require_sorted
-/// is ignored (sortedness belongs to each group: convex_hulls checks it). One thread.
+/// is ignored (sortedness belongs to each group: convex_hulls checks it). A file of MiBs is parsed
+/// in chunks on all cores.
 template <class T>
 GroupedPoints<T> read_grouped_points(const std::string& path, std::string_view group_column,
                                      const ReadOptions& options = {});

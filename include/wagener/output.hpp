@@ -81,6 +81,13 @@ struct GroupedOutput {
 template <class T>
 std::string format_grouped_hulls(const GroupedOutput<T>& hulls, const OutputOptions& options);
 
+/// Writes format_grouped_hulls(hulls, options) to path ("-": standard output), atomically, as
+/// write_hull does, without first joining it into one string. Throws std::invalid_argument as
+/// format_grouped_hulls does, before the file is touched, and input_error when it cannot be written.
+template <class T>
+void write_grouped_hulls(const std::string& path, const GroupedOutput<T>& hulls,
+                         const OutputOptions& options);
+
 /// Writes format_hull(vertices, options) to path ("-": standard output), atomically (a temporary file
 /// renamed into place, as write_file_atomically does), without first joining it into one string.
 /// Throws input_error when the file cannot be written.

@@ -23,6 +23,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <deque>
 #include <limits>
 #include <memory>
 #include <optional>
@@ -38,6 +39,7 @@
 #include "core/huge_pages.hpp"
 #include "io/path_suffix.hpp"
 #include "io/point_pieces.hpp"
+#include "io/read_grouped.hpp"
 #include "wagener/error.hpp"
 #include "wagener/io.hpp"
 
@@ -374,6 +376,84 @@ struct Preamble {
   RowLayout layout;
 };
 
+// An estimate of the lines in [begin, end), for reserving up front (which saves the copies of a
+// growing vector): counting them all would cost a pass over the file, so a sample is counted
+// instead, and the vector grows as usual where the estimate falls short.
+std::size_t estimated_lines(const char* begin, const char* end) {
+  constexpr std::ptrdiff_t kSampleBytes = 1 << 16;
+  constexpr double kHeadroom = 1.125;          // a file a little denser than its sample still fits
+  constexpr std::ptrdiff_t kMinLineBytes = 4;  // "0 0\n"
+  const std::ptrdiff_t size = end - begin;
+  const std::ptrdiff_t sample = std::min(size, kSampleBytes);
+  if (sample == 0) return 0;
+  const auto lines_in_sample = static_cast<double>(std::count(begin, begin + sample, '\n') + 1);
+  const double estimate =
+      lines_in_sample * static_cast<double>(size) / static_cast<double>(sample) * kHeadroom;
+  return static_cast<std::size_t>(std::min(estimate, static_cast<double>(size / kMinLineBytes + 1)));
+}
+
+// The text of a quoted csv field with each "" read as one quote.
+std::string unescape_quotes(std::string_view quoted) {
+  std::string text(quoted);
+  for (std::size_t at = text.find("\"\""); at != std::string::npos; at = text.find("\"\"", at + 1))
+    text.erase(at, 1);
+  return text;
+}
+
+// The header of csv with a group column: where the rows start, how x and y are laid out in them,
+// and which field holds the group's id.
+struct GroupedPreamble {
+  const char* body = nullptr;
+  RowLayout layout;
+  index_t group_column = -1;  // -1: no header, so no rows
+  std::string group_column_name;
+};
+
+// Numbers ids in the order of their first appearance. An id is kept as a view, into the file (whose
+// bytes outlive the parse) or into copies of its own for those that had to be unescaped; one equal
+// to the previous row's id, as ids usually come in runs, is numbered without hashing.
+class IdNumbering {
+ public:
+  // `id` must stay valid as long as this numbering.
+  std::int64_t number(std::string_view id) {
+    if (last_number_ >= 0 && id == last_id_) return last_number_;
+    const auto [it, fresh] = numbers_.try_emplace(id, static_cast<std::int64_t>(ids_.size()));
+    if (fresh) ids_.push_back(id);
+    last_id_ = it->first;
+    last_number_ = it->second;
+    return last_number_;
+  }
+
+  // An id that exists only as this temporary: kept, if new, in a copy of its own.
+  std::int64_t number_of_copy(std::string id) {
+    if (const auto it = numbers_.find(id); it != numbers_.end()) {
+      last_id_ = it->first;
+      last_number_ = it->second;
+      return last_number_;
+    }
+    return number(copies_.emplace_back(std::move(id)));
+  }
+
+  // The ids in the order of their numbers.
+  const std::vector<std::string_view>& ids() const { return ids_; }
+
+ private:
+  std::unordered_map<std::string_view, std::int64_t> numbers_;
+  std::vector<std::string_view> ids_;
+  std::deque<std::string> copies_;  // a deque never moves its elements, which the views point into
+  std::string_view last_id_;
+  std::int64_t last_number_ = -1;
+};
+
+// The rows of grouped csv, or of one chunk of them: each row's point and group number, the groups
+// numbered in the order of their first rows in these rows (numbering.ids()[g] is group g's id).
+template <class T>
+struct GroupedRows {
+  std::vector<Point2<T>> points;
+  std::vector<std::int64_t> group_ids;
+  IdNumbering numbering;
+};
+
 // A csv field's text, without the blanks around it and without its quotes if it had any ("" inside
 // quotes is left doubled: only names are unescaped, a number holds no quotes).
 struct CsvField {
@@ -579,14 +659,10 @@ class TextParser {
     return parse_csv_rows(csv_preamble(selection).layout);
   }
 
-  // CSV with a header naming a group column among the columns of x and y: every row's point and
-  // its group's number, groups numbered in the order of their first row. One pass, one thread.
-  GroupedPoints<T> parse_grouped_csv(const ColumnSelection& selection, std::string_view group_spec) {
-    GroupedPoints<T> out;
+  // The header of csv with a group column: the layout of x and y, and the group column.
+  GroupedPreamble grouped_preamble(const ColumnSelection& selection, std::string_view group_spec) {
     const char* p = nullptr;
     const char* e = nullptr;
-    RowLayout layout;
-    index_t group_column = -1;
     while (next_line(p, e)) {
       const char* first = skip_blanks(p, e);
       if (first == e || *first == '#') continue;
@@ -599,54 +675,51 @@ class TextParser {
                      "grouping needs a header line naming the columns, but this first line is data");
       }
       const std::vector<std::string> names = column_names(fields);
-      layout = header_layout(fields, selection);
-      if (!layout.selected) {  // two columns: nothing left to group by, which header_column says below
-        layout = {.selected = true, .width = 2, .width_line = line_, .width_from_header = true};
+      GroupedPreamble preamble;
+      preamble.layout = header_layout(fields, selection);
+      if (!preamble.layout.selected) {  // two columns: nothing left to group by, which header_column says
+        preamble.layout = {.selected = true, .width = 2, .width_line = line_, .width_from_header = true};
       }
-      group_column = header_column(group_spec, names);
-      if (group_column == layout.x || group_column == layout.y) {
+      const index_t group_column = header_column(group_spec, names);
+      if (group_column == preamble.layout.x || group_column == preamble.layout.y) {
         fail_at_line(name_, line_,
                      "the group column " + quote(trim(group_spec)) + " is also the " +
-                         (group_column == layout.x ? "x" : "y") + " column: " + describe_columns(names));
+                         (group_column == preamble.layout.x ? "x" : "y") +
+                         " column: " + describe_columns(names));
       }
-      out.group_column = names[static_cast<std::size_t>(group_column)];
-      break;
+      preamble.body = next_;
+      preamble.group_column = group_column;
+      preamble.group_column_name = names[static_cast<std::size_t>(group_column)];
+      return preamble;
     }
-    if (group_column < 0) return out;  // no header, no rows
-    reserve_for_lines();
-    std::unordered_map<std::string, std::int64_t> numbers;
-    std::string id;
+    return {};  // no header, no rows
+  }
+
+  // The rows from here on, laid out as `preamble` says: each row's point and group, the groups
+  // numbered in the order of their first rows among these rows. `expected_rows` is reserved.
+  GroupedRows<T> parse_grouped_rows(const GroupedPreamble& preamble, std::size_t expected_rows) {
+    const RowLayout& layout = preamble.layout;
+    GroupedRows<T> rows;
+    points_.reserve(expected_rows);
+    want_huge_pages(points_);
+    rows.group_ids.reserve(expected_rows);
+    want_huge_pages(rows.group_ids);
+    const char* p = nullptr;
+    const char* e = nullptr;
     while (next_line(p, e)) {
       const char* first = skip_blanks(p, e);
       if (first == e || *first == '#') continue;
-      CsvField field;
-      CsvField x_field;
-      CsvField y_field;
-      CsvField group_field;
-      index_t fields = 0;
-      for (bool more = true; more; ++fields) {
-        more = next_csv_field(first, e, field);
-        if (fields == layout.x) x_field = field;
-        if (fields == layout.y) y_field = field;
-        if (fields == group_column) group_field = field;
+      Point2<T> point;
+      std::string_view id;
+      if (try_grouped_row(first, e, layout, preamble.group_column, point, id)) [[likely]] {
+        push(point, line_);
+        rows.group_ids.push_back(rows.numbering.number(id));
+      } else {
+        parse_grouped_row(first, e, preamble, rows);
       }
-      if (fields != layout.width) [[unlikely]] {
-        fail_width(layout, fields, true);
-      }
-      const T x = parse_field(x_field.text);
-      const T y = parse_field(y_field.text);
-      push({x, y}, line_);
-      id.assign(group_field.text);
-      if (group_field.quoted) {
-        for (std::size_t at = id.find("\"\""); at != std::string::npos; at = id.find("\"\"", at + 1))
-          id.erase(at, 1);
-      }
-      const auto [it, fresh] = numbers.try_emplace(id, static_cast<std::int64_t>(out.group_names.size()));
-      if (fresh) out.group_names.push_back(id);
-      out.group_ids.push_back(it->second);
     }
-    out.points = std::move(points_);
-    return out;
+    rows.points = std::move(points_);
+    return rows;
   }
 
  private:
@@ -724,13 +797,7 @@ class TextParser {
       if (field.text.find(kUtf8Bom) != std::string_view::npos) {
         fail_at_line(name_, line_, "byte-order mark in the header: one may only begin the file");
       }
-      std::string name(field.text);
-      if (field.quoted) {
-        for (std::size_t at = name.find("\"\""); at != std::string::npos; at = name.find("\"\"", at + 1)) {
-          name.erase(at, 1);
-        }
-      }
-      names.push_back(std::move(name));
+      names.push_back(field.quoted ? unescape_quotes(field.text) : std::string(field.text));
     }
     return names;
   }
@@ -844,21 +911,7 @@ class TextParser {
            " but the file holds " + std::to_string(found) + (found == 1 ? " value" : " values");
   }
 
-  // An estimate of the lines left, for reserving up front (which saves the copies of a growing
-  // vector): counting them all would cost a pass over the file, so a sample is counted instead, and
-  // the vector grows as usual where the estimate falls short.
-  std::size_t estimated_lines() const {
-    constexpr std::ptrdiff_t kSampleBytes = 1 << 16;
-    constexpr double kHeadroom = 1.125;          // a file a little denser than its sample still fits
-    constexpr std::ptrdiff_t kMinLineBytes = 4;  // "0 0\n"
-    const std::ptrdiff_t size = end_ - next_;
-    const std::ptrdiff_t sample = std::min(size, kSampleBytes);
-    if (sample == 0) return 0;
-    const auto lines_in_sample = static_cast<double>(std::count(next_, next_ + sample, '\n') + 1);
-    const double estimate =
-        lines_in_sample * static_cast<double>(size) / static_cast<double>(sample) * kHeadroom;
-    return static_cast<std::size_t>(std::min(estimate, static_cast<double>(size / kMinLineBytes + 1)));
-  }
+  std::size_t estimated_lines() const { return wagener::estimated_lines(next_, end_); }
 
   // A line holds at most one point.
   void reserve_for_lines() {
@@ -899,6 +952,55 @@ class TextParser {
     if (!try_csv_number(p, e, point.y)) return false;
     p = skip_blanks(p, e);
     return p == e || *p == '#';
+  }
+
+  // A grouped row of unquoted fields, in one pass: x and y parsed where they stand, the group's id
+  // picked out; false for anything else (quotes, a bad number, a ragged row), which
+  // parse_grouped_row then takes apart field by field.
+  static bool try_grouped_row(const char* p, const char* e, const RowLayout& layout, index_t group_column,
+                              Point2<T>& point, std::string_view& id) {
+    for (index_t field = 0;; ++field) {
+      p = skip_blanks(p, e);
+      if (field == layout.x || field == layout.y) {
+        if (!try_csv_number(p, e, field == layout.x ? point.x : point.y)) return false;
+        p = skip_blanks(p, e);
+      } else {
+        if (p != e && *p == '"') return false;
+        const char* start = p;
+        while (p != e && *p != ',' && *p != '#') ++p;
+        if (field == group_column) id = trim(std::string_view(start, p - start));
+      }
+      if (p == e || *p == '#') return field + 1 == layout.width;
+      if (*p != ',' || field + 1 == layout.width) return false;
+      ++p;
+    }
+  }
+
+  // A grouped row field by field, as parse_csv_row: quoted ids, and exact about what is wrong.
+  void parse_grouped_row(const char* p, const char* e, const GroupedPreamble& preamble,
+                         GroupedRows<T>& rows) {
+    const RowLayout& layout = preamble.layout;
+    CsvField field;
+    CsvField x_field;
+    CsvField y_field;
+    CsvField group_field;
+    index_t fields = 0;
+    for (bool more = true; more; ++fields) {
+      more = next_csv_field(p, e, field);
+      if (fields == layout.x) x_field = field;
+      if (fields == layout.y) y_field = field;
+      if (fields == preamble.group_column) group_field = field;
+    }
+    if (fields != layout.width) [[unlikely]] {
+      fail_width(layout, fields, true);
+    }
+    const T x = parse_field(x_field.text);
+    const T y = parse_field(y_field.text);
+    push({x, y}, line_);
+    // Inside quotes, "" stands for one quote; only such an id needs a copy of its own.
+    const bool escaped = group_field.quoted && group_field.text.find("\"\"") != std::string_view::npos;
+    rows.group_ids.push_back(escaped ? rows.numbering.number_of_copy(unescape_quotes(group_field.text))
+                                     : rows.numbering.number(group_field.text));
   }
 
   // A csv row field by field: any number of fields, quotes, and exact about what is wrong. The
@@ -1023,6 +1125,12 @@ std::string_view skip_byte_order_mark(std::string_view data, std::string_view na
 constexpr std::size_t kMinChunkBytes = std::size_t{1} << 20;  // keeps thread start-up negligible
 constexpr unsigned kMaxChunks = 256;
 
+// How many chunks the parallel parsers cut `bytes` of text into: one a core, none smaller than
+// kMinChunkBytes. Fewer than 2: the sequential parser reads it.
+std::size_t text_chunks(std::size_t bytes) {
+  return std::min<std::size_t>({std::thread::hardware_concurrency(), kMaxChunks, bytes / kMinChunkBytes});
+}
+
 // [begin, end) split after newlines into about `chunks` pieces.
 std::vector<std::string_view> split_lines(const char* begin, const char* end, std::size_t chunks) {
   std::vector<std::string_view> pieces;
@@ -1082,8 +1190,7 @@ template <class T>
 std::optional<std::vector<Point2<T>>> parse_text_in_parallel(std::string_view data, bool csv,
                                                              const ReadOptions& options) {
   const bool require_sorted = options.require_sorted;
-  const std::size_t chunks =
-      std::min<std::size_t>({std::thread::hardware_concurrency(), kMaxChunks, data.size() / kMinChunkBytes});
+  const std::size_t chunks = text_chunks(data.size());
   if (chunks < 2) return std::nullopt;
   Preamble preamble;
   try {
@@ -1161,6 +1268,97 @@ std::vector<Point2<T>> parse_text_points(std::string_view data, std::string_view
   if (auto points = parse_text_in_parallel<T>(data, csv, options)) return std::move(*points);
   TextParser<T> parser(data, name, options.require_sorted);
   return csv ? parser.parse_csv(options.columns) : parser.parse_text(options.columns);
+}
+
+// Chunks' rows joined in file order, the groups renumbered in the order of their first rows in the
+// whole file. A chunk numbers its groups in the order of their first rows within it, so taking each
+// chunk's ids in its own order, new ones numbered as they come, keeps that order over the file: each
+// chunk's distinct ids are looked up once, and its rows renumbered through a table. The first
+// chunk's rows keep their numbers and their storage, which the later chunks' rows are appended to.
+template <class T>
+GroupedPoints<T> join_grouped_rows(std::vector<GroupedRows<T>>& chunks, std::string group_column) {
+  GroupedPoints<T> out;
+  out.group_column = std::move(group_column);
+  if (chunks.empty()) return out;
+  std::size_t total_rows = 0;
+  std::size_t total_ids = 0;
+  for (const GroupedRows<T>& chunk : chunks) {
+    total_rows += chunk.points.size();
+    total_ids += chunk.numbering.ids().size();
+  }
+  out.points = std::move(chunks.front().points);
+  out.group_ids = std::move(chunks.front().group_ids);
+  std::vector<std::string_view> ids = chunks.front().numbering.ids();
+  if (chunks.size() > 1) {
+    out.points.reserve(total_rows);  // a no-op where the first chunk reserved for the whole file
+    out.group_ids.reserve(total_rows);
+    want_huge_pages(out.points);
+    want_huge_pages(out.group_ids);
+    std::unordered_map<std::string_view, std::int64_t> numbers;
+    numbers.reserve(total_ids);
+    for (std::size_t g = 0; g < ids.size(); ++g) numbers.emplace(ids[g], static_cast<std::int64_t>(g));
+    std::vector<std::int64_t> renumbered;
+    for (std::size_t c = 1; c < chunks.size(); ++c) {
+      GroupedRows<T>& chunk = chunks[c];
+      renumbered.clear();
+      for (const std::string_view id : chunk.numbering.ids()) {
+        const auto [it, fresh] = numbers.try_emplace(id, static_cast<std::int64_t>(ids.size()));
+        if (fresh) ids.push_back(id);
+        renumbered.push_back(it->second);
+      }
+      out.points.insert(out.points.end(), chunk.points.begin(), chunk.points.end());
+      for (const std::int64_t g : chunk.group_ids)
+        out.group_ids.push_back(renumbered[static_cast<std::size_t>(g)]);
+      // Free as we go: the rows gathered need the memory.
+      std::vector<Point2<T>>().swap(chunk.points);
+      std::vector<std::int64_t>().swap(chunk.group_ids);
+    }
+  }
+  out.group_names.assign(ids.begin(), ids.end());
+  return out;
+}
+
+// Grouped csv on one thread.
+template <class T>
+GroupedPoints<T> parse_grouped_csv(std::string_view data, std::string_view name,
+                                   const ColumnSelection& selection, std::string_view group_spec) {
+  TextParser<T> parser(data, name, false);
+  GroupedPreamble preamble = parser.grouped_preamble(selection, group_spec);
+  if (preamble.group_column < 0) return {};
+  std::vector<GroupedRows<T>> rows(1);
+  rows.front() =
+      parser.parse_grouped_rows(preamble, estimated_lines(preamble.body, data.data() + data.size()));
+  return join_grouped_rows(rows, std::move(preamble.group_column_name));
+}
+
+// Grouped csv of a valid file, its rows parsed in `chunks` pieces on threads of their own; nullopt
+// when anything is wrong with it (the sequential parser then says what), as parse_text_in_parallel.
+// A line is always one row (next_csv_field refuses a quoted field that does not end on its line), so
+// the chunks split at any line start.
+template <class T>
+std::optional<GroupedPoints<T>> parse_grouped_in_parallel(std::string_view data,
+                                                          const ColumnSelection& selection,
+                                                          std::string_view group_spec, std::size_t chunks) {
+  if (chunks < 2) return std::nullopt;
+  GroupedPreamble preamble;
+  try {
+    preamble = TextParser<T>(data, {}, false).grouped_preamble(selection, group_spec);
+  } catch (const input_error&) {
+    return std::nullopt;
+  }
+  if (preamble.group_column < 0) return std::nullopt;
+  const char* const end = data.data() + data.size();
+  const std::vector<std::string_view> pieces = split_lines(preamble.body, end, chunks);
+  std::vector<GroupedRows<T>> rows(pieces.size());
+  if (!run_chunks(pieces.size(), [&](std::size_t i) {
+        // The first chunk reserves for the whole file's rows, which are gathered into its storage.
+        const char* const first = pieces[i].data();
+        const std::size_t expected = estimated_lines(first, i == 0 ? end : first + pieces[i].size());
+        rows[i] = TextParser<T>(pieces[i], {}, false).parse_grouped_rows(preamble, expected);
+      })) {
+    return std::nullopt;
+  }
+  return join_grouped_rows(rows, std::move(preamble.group_column_name));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1664,9 +1862,12 @@ PointSet<T> parse_points(std::string_view data, std::string_view name, const Rea
   return parse_resolved<T>(data, format, display_name(name), options);
 }
 
+namespace detail {
+
 template <class T>
-GroupedPoints<T> parse_grouped_points(std::string_view data, std::string_view name,
-                                      std::string_view group_column, const ReadOptions& options) {
+GroupedPoints<T> parse_grouped_points_in_chunks(std::string_view data, std::string_view name,
+                                                std::string_view group_column, const ReadOptions& options,
+                                                std::size_t chunks) {
   const std::string shown = display_name(name);
   const Format format = options.format == Format::automatic ? Format::csv : options.format;
   if (format != Format::csv) {
@@ -1675,7 +1876,25 @@ GroupedPoints<T> parse_grouped_points(std::string_view data, std::string_view na
   if (trim(group_column).empty()) throw std::invalid_argument("the group column is empty");
   data = skip_byte_order_mark(data, shown);
   // Sortedness is a property of each group here, which the hull checks (convex_hulls, presorted).
-  return TextParser<T>(data, shown, false).parse_grouped_csv(options.columns, group_column);
+  if (auto grouped = parse_grouped_in_parallel<T>(data, options.columns, group_column, chunks))
+    return std::move(*grouped);
+  return parse_grouped_csv<T>(data, shown, options.columns, group_column);
+}
+
+template GroupedPoints<float> parse_grouped_points_in_chunks<float>(std::string_view, std::string_view,
+                                                                    std::string_view, const ReadOptions&,
+                                                                    std::size_t);
+template GroupedPoints<double> parse_grouped_points_in_chunks<double>(std::string_view, std::string_view,
+                                                                      std::string_view, const ReadOptions&,
+                                                                      std::size_t);
+
+}  // namespace detail
+
+template <class T>
+GroupedPoints<T> parse_grouped_points(std::string_view data, std::string_view name,
+                                      std::string_view group_column, const ReadOptions& options) {
+  return detail::parse_grouped_points_in_chunks<T>(data, name, group_column, options,
+                                                   text_chunks(data.size()));
 }
 
 template <class T>

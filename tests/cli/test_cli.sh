@@ -257,6 +257,16 @@ expect_input_error group-nan "$dir/nan_row.csv" "nan_row.csv:3: non-finite" --gr
 expect_input_error group-missing-column "$dir/groups.csv" "groups.csv:1: no column named \"vehicle\"" --group-by vehicle
 expect_input_error group-column-is-x "$dir/groups.csv" "groups.csv:1: the group column \"x\" is also the x column" \
   --group-by x
+# A file of MiBs, read in chunks on all cores: each group's hull as a single-hull run gives it, and a
+# bad row deep inside named by its line.
+awk 'BEGIN { print "track,x,y"; for (i = 0; i < 150000; i++) print "t" (i % 37) "," i ".25," (i * 7919) % 1000 ".5" }' \
+  >"$dir/big_groups.csv"
+[ "$(stat -c %s "$dir/big_groups.csv")" -gt 2097152 ] && pass || fail "the big grouped file is under 2 MiB"
+got=$("$bin" hull "$dir/big_groups.csv" --group-by track)
+want=$(printf 'track,x,y\n'; expected_groups "$dir/big_groups.csv" 1)
+[ -n "$got" ] && [ "$got" = "$want" ] && pass || fail "--group-by on a file of MiBs differs from single-hull runs"
+awk 'NR == 120001 { print "t1,1,x" } { print }' "$dir/big_groups.csv" >"$dir/big_bad.csv"
+expect_input_error group-big-bad-row "$dir/big_bad.csv" "big_bad.csv:120001: not a number" --group-by track
 printf 'a,0,0\nb,1,1\n' >"$dir/no_header.csv"
 expect_input_error group-no-header "$dir/no_header.csv" "no_header.csv:1: grouping needs a header" --group-by 0
 echo keep >"$dir/kept.csv"

@@ -289,7 +289,7 @@ int run_grouped(const HullCommand& cmd) {
   grouped.vertices = hulls.vertices;
   grouped.indices = hulls.indices;
   grouped.with_indices = cmd.indices;
-  wagener::write_file_atomically(cmd.output, wagener::format_grouped_hulls<T>(grouped, output));
+  wagener::write_grouped_hulls<T>(cmd.output, grouped, output);
   progress.finish();
   if (cmd.stats) {
     print_stats(stats, cmd.precision, cmd.upper);
