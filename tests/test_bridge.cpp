@@ -3,7 +3,10 @@
 #include <gtest/gtest.h>
 
 #include <bit>
+#include <optional>
 #include <random>
+#include <string>
+#include <utility>
 
 #include "core/bridge.hpp"
 #include "core/nested_bridge.hpp"
@@ -291,36 +294,58 @@ HoodPair split_hoods(const std::vector<Point2<double>>& sorted, std::size_t cut)
   return pair;
 }
 
+/// One trial of the in-place bridge tests: two hoods split from a family's sorted points, laid out in
+/// place at random, with their serial bridge (a, b as ranks).
+struct InPlaceTrial {
+  std::string what;
+  HoodPair pair;
+  index_t a = -1, b = -1;
+  InPlaceLayout layout;
+  std::pair<index_t, index_t> p_strips, q_strips;  ///< first and last live strip of each hood
+
+  core::InPlaceHood<double> p() {
+    return {layout.base.data(), layout.ranges(), p_strips.first, p_strips.second};
+  }
+  core::InPlaceHood<double> q() {
+    return {layout.base.data(), layout.ranges(), q_strips.first, q_strips.second};
+  }
+};
+
+/// Trial number `trial` (its family, size and stride), or nothing when a side has no vertex.
+std::optional<InPlaceTrial> in_place_trial(int trial, std::mt19937_64& rng) {
+  static const auto families = testing::all_families<double>();
+  const auto& family = families[static_cast<std::size_t>(trial) % families.size()];
+  const std::size_t n = 2 + static_cast<std::size_t>(trial / 7) % 300;
+  const auto pts = testing::sorted_copy(family.make(n, rng));
+  InPlaceTrial t;
+  t.what = family.name + " n=" + std::to_string(n) + " trial " + std::to_string(trial);
+  t.pair = split_hoods(pts, std::uniform_int_distribution<std::size_t>(1, pts.size() - 1)(rng));
+  if (t.pair.p.empty() || t.pair.q.empty()) return std::nullopt;
+  core::serial_bridge(core::MergeView<double>(t.pair.p.data(), static_cast<index_t>(t.pair.p.size()),
+                                              t.pair.q.data(), static_cast<index_t>(t.pair.q.size())),
+                      &t.a, &t.b);
+  t.layout.stride = 1 + trial % 9;
+  t.p_strips = t.layout.add(t.pair.p, rng);
+  t.q_strips = t.layout.add(t.pair.q, rng);
+  t.layout.link();
+  return t;
+}
+
 TEST(NestedBridge, AgreesWithTheSerialBridgeOnHoodsInPlace) {
   const auto seed = testing::fresh_seed();
   SCOPED_TRACE("seed " + std::to_string(seed));
   std::mt19937_64 rng(seed);
-  const auto families = testing::all_families<double>();
   int checked = 0;
   for (int trial = 0; trial < 6000; ++trial) {
-    const auto& family = families[static_cast<std::size_t>(trial) % families.size()];
-    const std::size_t n = 2 + static_cast<std::size_t>(trial / 7) % 300;
-    const auto pts = testing::sorted_copy(family.make(n, rng));
-    const auto pair = split_hoods(pts, std::uniform_int_distribution<std::size_t>(1, pts.size() - 1)(rng));
-    if (pair.p.empty() || pair.q.empty()) continue;
-    index_t a = -1, b = -1;
-    core::serial_bridge(core::MergeView<double>(pair.p.data(), static_cast<index_t>(pair.p.size()),
-                                                pair.q.data(), static_cast<index_t>(pair.q.size())),
-                        &a, &b);
-    InPlaceLayout layout;
-    layout.stride = 1 + trial % 9;
-    const auto [pf, pl] = layout.add(pair.p, rng);
-    const auto [qf, ql] = layout.add(pair.q, rng);
-    layout.link();
-    const core::InPlaceHood<double> hp{layout.base.data(), layout.ranges(), pf, pl};
-    const core::InPlaceHood<double> hq{layout.base.data(), layout.ranges(), qf, ql};
+    auto t = in_place_trial(trial, rng);
+    if (!t) continue;
     const int depth = 1 + trial % 5;
-    const core::NestedMerge<double> mg(hp, hq, depth);
+    const core::NestedMerge<double> mg(t->p(), t->q(), depth);
     std::vector<core::Bracket> cells(static_cast<std::size_t>(mg.g));
     core::HoodSlot va, vb;
     core::nested_bridge_serial(mg, cells.data(), &va, &vb);
-    ASSERT_EQ(layout.rank_of(va), a) << family.name << " n=" << n << " trial " << trial << " depth " << depth;
-    ASSERT_EQ(layout.rank_of(vb), b) << family.name << " n=" << n << " trial " << trial << " depth " << depth;
+    ASSERT_EQ(t->layout.rank_of(va), t->a) << t->what << " depth " << depth;
+    ASSERT_EQ(t->layout.rank_of(vb), t->b) << t->what << " depth " << depth;
     ++checked;
   }
   EXPECT_GT(checked, 3000);  // most trials give two non-empty hoods
@@ -333,32 +358,17 @@ TEST(NestedBridge, SeamBridgeIsTakenExactlyWhenTheBridgeJoinsTheEnds) {
   const auto seed = testing::fresh_seed();
   SCOPED_TRACE("seed " + std::to_string(seed));
   std::mt19937_64 rng(seed);
-  const auto families = testing::all_families<double>();
   int taken = 0, refused = 0;
   for (int trial = 0; trial < 6000; ++trial) {
-    const auto& family = families[static_cast<std::size_t>(trial) % families.size()];
-    const std::size_t n = 2 + static_cast<std::size_t>(trial / 7) % 300;
-    const auto pts = testing::sorted_copy(family.make(n, rng));
-    const auto pair = split_hoods(pts, std::uniform_int_distribution<std::size_t>(1, pts.size() - 1)(rng));
-    if (pair.p.empty() || pair.q.empty()) continue;
-    index_t a = -1, b = -1;
-    core::serial_bridge(core::MergeView<double>(pair.p.data(), static_cast<index_t>(pair.p.size()),
-                                                pair.q.data(), static_cast<index_t>(pair.q.size())),
-                        &a, &b);
-    InPlaceLayout layout;
-    layout.stride = 1 + trial % 9;
-    const auto [pf, pl] = layout.add(pair.p, rng);
-    const auto [qf, ql] = layout.add(pair.q, rng);
-    layout.link();
-    const core::InPlaceHood<double> hp{layout.base.data(), layout.ranges(), pf, pl};
-    const core::InPlaceHood<double> hq{layout.base.data(), layout.ranges(), qf, ql};
+    auto t = in_place_trial(trial, rng);
+    if (!t) continue;
     core::HoodSlot va, vb;
-    const bool shortcut = core::seam_bridge(hp, hq, &va, &vb);
-    const bool at_the_ends = a == static_cast<index_t>(pair.p.size()) - 1 && b == 0;
-    ASSERT_EQ(shortcut, at_the_ends) << family.name << " n=" << n << " trial " << trial;
+    const bool shortcut = core::seam_bridge(t->p(), t->q(), &va, &vb);
+    const bool at_the_ends = t->a == static_cast<index_t>(t->pair.p.size()) - 1 && t->b == 0;
+    ASSERT_EQ(shortcut, at_the_ends) << t->what;
     if (shortcut) {
-      ASSERT_EQ(layout.rank_of(va), a) << family.name << " n=" << n << " trial " << trial;
-      ASSERT_EQ(layout.rank_of(vb), b) << family.name << " n=" << n << " trial " << trial;
+      ASSERT_EQ(t->layout.rank_of(va), t->a) << t->what;
+      ASSERT_EQ(t->layout.rank_of(vb), t->b) << t->what;
       ++taken;
     } else {
       ++refused;

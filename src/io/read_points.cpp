@@ -979,24 +979,7 @@ class TextParser {
   // A grouped row field by field, as parse_csv_row: quoted ids, and exact about what is wrong.
   void parse_grouped_row(const char* p, const char* e, const GroupedPreamble& preamble,
                          GroupedRows<T>& rows) {
-    const RowLayout& layout = preamble.layout;
-    CsvField field;
-    CsvField x_field;
-    CsvField y_field;
-    CsvField group_field;
-    index_t fields = 0;
-    for (bool more = true; more; ++fields) {
-      more = next_csv_field(p, e, field);
-      if (fields == layout.x) x_field = field;
-      if (fields == layout.y) y_field = field;
-      if (fields == preamble.group_column) group_field = field;
-    }
-    if (fields != layout.width) [[unlikely]] {
-      fail_width(layout, fields, true);
-    }
-    const T x = parse_field(x_field.text);
-    const T y = parse_field(y_field.text);
-    push({x, y}, line_);
+    const CsvField group_field = parse_csv_row(p, e, preamble.layout, preamble.group_column);
     // Inside quotes, "" stands for one quote; only such an id needs a copy of its own.
     const bool escaped = group_field.quoted && group_field.text.find("\"\"") != std::string_view::npos;
     rows.group_ids.push_back(escaped ? rows.numbering.number_of_copy(unescape_quotes(group_field.text))
@@ -1004,16 +987,19 @@ class TextParser {
   }
 
   // A csv row field by field: any number of fields, quotes, and exact about what is wrong. The
-  // width is checked before the values, so that a ragged row is reported as one.
-  void parse_csv_row(const char* p, const char* e, const RowLayout& layout) {
+  // width is checked before the values, so that a ragged row is reported as one. Returns the field
+  // of column `other` (a grouped row's id; empty when there is no such column).
+  CsvField parse_csv_row(const char* p, const char* e, const RowLayout& layout, index_t other = -1) {
     CsvField field;
     CsvField x_field;
     CsvField y_field;
+    CsvField other_field;
     index_t fields = 0;
     for (bool more = true; more; ++fields) {
       more = next_csv_field(p, e, field);
       if (fields == layout.x) x_field = field;
       if (fields == layout.y) y_field = field;
+      if (fields == other) other_field = field;
     }
     if (fields != layout.width) [[unlikely]] {
       fail_width(layout, fields, true);
@@ -1021,6 +1007,7 @@ class TextParser {
     const T x = parse_field(x_field.text);
     const T y = parse_field(y_field.text);
     push({x, y}, line_);
+    return other_field;
   }
 
   // A line of values with selected columns, from its first value; unselected values may be anything.
