@@ -145,7 +145,7 @@ int main(int argc, char** argv) {
     const auto hulls = wagener::convex_hulls_by_id<double>(points, ids, options);
     hull_groups = hulls.groups();
   });
-  std::printf("| %s | %zu | %zu | %s | %.1f (%.1f) | %.1f (%.1f) | %.1f (%.1f) | %.1f (%.1f) | %.1f |\n",
+  std::printf("| %s | %zu | %zu | %s | %.3f (%.3f) | %.3f (%.3f) | %.3f (%.3f) | %.3f (%.3f) | %.3f |\n",
               ids_kind.c_str(), n, hull_groups, indices ? "yes" : "no", by_id.wall_median, by_id.wall_min,
               by_id.cpu_median, by_id.cpu_min, in_place.wall_median, in_place.wall_min, in_place.cpu_median,
               in_place.cpu_min, by_id.wall_median - in_place.wall_median);
