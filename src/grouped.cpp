@@ -1,14 +1,12 @@
-// The grouped dispatcher: checks the groups, groups points by id, picks the backend, and hands the
-// large groups of the CPU path to the single-hull path.
+// The grouped dispatcher: checks the groups, has the points grouped by id (cpu/group_by_id.hpp), picks the
+// backend, and hands the large groups of the CPU path to the single-hull path.
 #include "wagener/grouped.hpp"
 
-#include <algorithm>
 #include <chrono>
 #include <stdexcept>
 #include <string>
-#include <unordered_map>
 
-#include "core/huge_pages.hpp"
+#include "cpu/group_by_id.hpp"
 #include "cpu/grouped_hulls.hpp"
 #include "cpu/monotone_chain.hpp"
 #include "cuda/grouped_backend.hpp"
@@ -164,67 +162,17 @@ GroupedHulls<T> convex_hulls_by_id(std::span<const Point2<T>> points, std::span<
     throw std::invalid_argument("group_ids has " + std::to_string(group_ids.size()) + " entries for " +
                                 std::to_string(points.size()) + " points");
   }
-  const std::size_t n = points.size();
-  // Dense group numbers in the order of first appearance: a table over the ids' range when it is
-  // small (integer labels 0..k), a hash map otherwise.
-  std::vector<std::uint32_t> dense(n);
-  std::vector<std::int64_t> ids;
-  if (n > 0) {
-    const auto [lo, hi] = std::minmax_element(group_ids.begin(), group_ids.end());
-    const std::uint64_t range = static_cast<std::uint64_t>(*hi) - static_cast<std::uint64_t>(*lo);
-    constexpr std::uint32_t kUnseen = ~std::uint32_t{0};
-    if (range < std::max<std::uint64_t>(2 * n, 1 << 16)) {
-      std::vector<std::uint32_t> number(static_cast<std::size_t>(range) + 1, kUnseen);
-      for (std::size_t i = 0; i < n; ++i) {
-        auto& slot = number[static_cast<std::size_t>(static_cast<std::uint64_t>(group_ids[i]) -
-                                                     static_cast<std::uint64_t>(*lo))];
-        if (slot == kUnseen) {
-          slot = static_cast<std::uint32_t>(ids.size());
-          ids.push_back(group_ids[i]);
-        }
-        dense[i] = slot;
-      }
-    } else {
-      std::unordered_map<std::int64_t, std::uint32_t> number;
-      for (std::size_t i = 0; i < n; ++i) {
-        const auto [it, fresh] = number.try_emplace(group_ids[i], static_cast<std::uint32_t>(ids.size()));
-        if (fresh) ids.push_back(group_ids[i]);
-        dense[i] = it->second;
-      }
-    }
-  }
-  // The stable counting sort: offsets from the counts, then every point to its group's next slot.
-  std::vector<std::int64_t> offsets(ids.size() + 1, 0);
-  for (const std::uint32_t g : dense) ++offsets[g + 1];
-  for (std::size_t g = 0; g < ids.size(); ++g) offsets[g + 1] += offsets[g];
-  // Fresh and large: in huge pages, as faults cost more than the scatter itself.
-  std::vector<Point2<T>> grouped;
-  std::vector<std::int64_t> origin;
-  grouped.reserve(n);
-  origin.reserve(n);
-  detail::want_huge_pages(grouped);
-  detail::want_huge_pages(origin);
-  grouped.resize(n);
-  origin.resize(n);
-  {
-    std::vector<std::int64_t> next(offsets.begin(), offsets.end() - 1);
-    for (std::size_t i = 0; i < n; ++i) {
-      const auto at = static_cast<std::size_t>(next[dense[i]]++);
-      grouped[at] = points[i];
-      origin[at] = static_cast<std::int64_t>(i);
-    }
-  }
+  cpu::PointsById<T> by_id = cpu::group_by_id(points, group_ids, options.indices);
   GroupedHulls<T> hulls;
   try {
-    hulls = convex_hulls<T>(grouped, offsets, options);
+    hulls = convex_hulls<T>(by_id.points, by_id.offsets, options);
   } catch (const input_error&) {
     const auto bad = cpu::first_non_finite(points);
     if (bad >= 0) throw input_error("point " + std::to_string(bad) + " is not finite");
     throw;
   }
-  // The sort was stable, so the smallest grouped index of a vertex is its smallest input index.
-  for (auto& i : hulls.indices) i = origin[static_cast<std::size_t>(i)];
-  hulls.group_ids = std::move(ids);
+  by_id.map_to_input(hulls.indices);
+  hulls.group_ids = std::move(by_id.ids);
   return hulls;
 }
 

@@ -8,6 +8,9 @@
 #include <map>
 #include <random>
 #include <stdexcept>
+#include <string>
+#include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "cpu/grouped_hulls.hpp"
@@ -253,6 +256,183 @@ TYPED_TEST(Grouped, ByIdGroupsInOrderOfFirstAppearance) {
                   member_index[first_seen[g]][static_cast<std::size_t>(expected.indices[v])]);
       }
     }
+  }
+}
+
+/// What convex_hulls_by_id() computed before it grouped on all cores, kept as the oracle: the groups
+/// numbered in order of first appearance on one thread, a serial stable counting sort, convex_hulls()
+/// of the sorted points, and their indices mapped back through the sort.
+template <class T>
+GroupedHulls<T> by_id_reference(std::span<const Point2<T>> points, std::span<const std::int64_t> ids,
+                                const HullOptions& options) {
+  std::unordered_map<std::int64_t, std::size_t> number;
+  std::vector<std::int64_t> first_seen;
+  std::vector<std::size_t> dense(ids.size());
+  for (std::size_t i = 0; i < ids.size(); ++i) {
+    const auto [it, fresh] = number.try_emplace(ids[i], first_seen.size());
+    if (fresh) first_seen.push_back(ids[i]);
+    dense[i] = it->second;
+  }
+  std::vector<std::int64_t> offsets(first_seen.size() + 1, 0);
+  for (const std::size_t g : dense) ++offsets[g + 1];
+  for (std::size_t g = 0; g < first_seen.size(); ++g) offsets[g + 1] += offsets[g];
+  std::vector<Point2<T>> grouped(points.size());
+  std::vector<std::int64_t> origin(points.size());
+  std::vector<std::int64_t> next(offsets.begin(), offsets.end() - 1);
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    const auto at = static_cast<std::size_t>(next[dense[i]]++);
+    grouped[at] = points[i];
+    origin[at] = static_cast<std::int64_t>(i);
+  }
+  GroupedHulls<T> hulls;
+  try {
+    hulls = convex_hulls<T>(grouped, offsets, options);
+  } catch (const input_error&) {
+    const auto bad = cpu::first_non_finite(points);
+    if (bad >= 0) throw input_error("point " + std::to_string(bad) + " is not finite");
+    throw;
+  }
+  for (auto& i : hulls.indices) i = origin[static_cast<std::size_t>(i)];
+  hulls.group_ids = std::move(first_seen);
+  return hulls;
+}
+
+template <class T>
+void expect_same_hulls(const GroupedHulls<T>& got, const GroupedHulls<T>& expected) {
+  ASSERT_EQ(got.group_ids, expected.group_ids);
+  ASSERT_EQ(got.offsets, expected.offsets);
+  ASSERT_EQ(got.vertices, expected.vertices);
+  ASSERT_EQ(got.indices, expected.indices);
+}
+
+/// Ids of the kinds convex_hulls_by_id() tells apart, and the near misses of each.
+std::vector<std::pair<std::string, std::vector<std::int64_t>>> id_kinds(std::size_t n, std::mt19937_64& rng) {
+  std::vector<std::pair<std::string, std::vector<std::int64_t>>> kinds;
+  const auto add = [&](std::string name, auto&& id_of) {
+    std::vector<std::int64_t> ids(n);
+    for (std::size_t i = 0; i < n; ++i) ids[i] = id_of(i);
+    kinds.emplace_back(std::move(name), std::move(ids));
+  };
+  const std::int64_t groups = std::max<std::int64_t>(1, static_cast<std::int64_t>(n) / 50);
+  std::uniform_int_distribution<std::int64_t> label(0, groups - 1);
+  std::uniform_int_distribution<std::int64_t> any(std::numeric_limits<std::int64_t>::min(),
+                                                  std::numeric_limits<std::int64_t>::max());
+  add("random small labels", [&](std::size_t) { return label(rng); });
+  add("random negative labels", [&](std::size_t) { return -3 * label(rng) - 1000; });
+  add("labels spread over the whole int64 range (hash map)", [&](std::size_t) {
+    const std::int64_t l = label(rng);
+    return l == 0   ? std::numeric_limits<std::int64_t>::min()
+           : l == 1 ? std::numeric_limits<std::int64_t>::max()
+                    : l * (std::numeric_limits<std::int64_t>::max() / groups);
+  });
+  add("every point its own random id", [&](std::size_t) { return any(rng); });
+  add("every point its own id, descending", [&](std::size_t i) { return -static_cast<std::int64_t>(i); });
+  add("one group", [&](std::size_t) { return std::int64_t{42}; });
+  // Never decreasing: already grouped, no sort.
+  {
+    std::vector<std::int64_t> ids(n);
+    for (auto& id : ids) id = any(rng) / 2;
+    std::sort(ids.begin(), ids.end());
+    kinds.emplace_back("sorted ids (runs)", ids);
+    if (n >= 2) {
+      // One step down, anywhere (a slice's first id, perhaps): not grouped any more.
+      const std::size_t at = std::uniform_int_distribution<std::size_t>(1, n - 1)(rng);
+      ids[at] = ids[at - 1] - 1;
+      kinds.emplace_back("sorted ids but one", ids);
+    }
+    std::vector<std::int64_t> runs(n);
+    std::int64_t id = 0;
+    for (std::size_t i = 0; i < n; ++i) runs[i] = id += i > 0 && label(rng) == 0;
+    kinds.emplace_back("runs numbered 0, 1, 2, ... as the csv reader does", runs);
+  }
+  // Numbered in order of first appearance (the csv reader's numbering of shuffled rows), and with
+  // one id anywhere one too far ahead of all before it.
+  {
+    std::vector<std::int64_t> ids(n);
+    std::int64_t next = -5;
+    std::bernoulli_distribution fresh(0.02);
+    for (std::size_t i = 0; i < n; ++i) {
+      ids[i] = i == 0 || fresh(rng) ? next++ : std::uniform_int_distribution<std::int64_t>(-5, next - 1)(rng);
+    }
+    kinds.emplace_back("numbered in order of first appearance", ids);
+    std::uniform_int_distribution<std::size_t> where(0, n - 1);
+    for (int miss = 0; miss < 3; ++miss) {
+      std::vector<std::int64_t> jump = ids;
+      const std::size_t at = where(rng);
+      jump[at] = *std::max_element(ids.begin(), ids.begin() + static_cast<std::ptrdiff_t>(at + 1)) + 2;
+      kinds.emplace_back("numbered but one jump at " + std::to_string(at), jump);
+    }
+    // Slice boundaries of 2 to 16 slices (the machine's): a jump at a slice's first point.
+    for (const std::size_t slices : {2, 3, 4, 8, 16}) {
+      std::vector<std::int64_t> jump = ids;
+      const std::size_t at = n / slices;
+      if (at == 0) continue;
+      jump[at] = *std::max_element(ids.begin(), ids.begin() + static_cast<std::ptrdiff_t>(at + 1)) + 2;
+      kinds.emplace_back("numbered but one jump at " + std::to_string(at), jump);
+    }
+  }
+  return kinds;
+}
+
+// Every kind of ids, at sizes either side of where the grouping goes onto several cores, gives what
+// the serial grouping gave: groups, order, hulls and the smallest input index of every vertex.
+TYPED_TEST(Grouped, ByIdMatchesTheSerialGroupingOnEveryKindOfIds) {
+  using T = TypeParam;
+  const auto seed = testing::fresh_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  for (const std::size_t n : {std::size_t{1}, std::size_t{2}, std::size_t{7}, std::size_t{1000},
+                              (std::size_t{1} << 17) - 1, (std::size_t{1} << 17) + 3, std::size_t{300007}}) {
+    // Small integers: duplicates in a group, so that the smallest of their indices is asked for.
+    auto points = testing::grid<T>(n, rng);
+    const auto disk = testing::uniform_disk<T>(n / 3, rng);
+    for (std::size_t i = 0; i < disk.size(); ++i) points[3 * i] = disk[i];
+    for (const auto& [name, ids] : id_kinds(n, rng)) {
+      SCOPED_TRACE("n " + std::to_string(n) + ", " + name);
+      for (const bool indices : {false, true}) {
+        HullOptions options;
+        options.backend = Backend::cpu;
+        options.indices = indices;
+        options.part = indices ? HullPart::full : HullPart::upper;
+        expect_same_hulls(convex_hulls_by_id<T>(points, ids, options),
+                          by_id_reference<T>(points, ids, options));
+        if (::testing::Test::HasFatalFailure()) return;
+      }
+    }
+  }
+}
+
+// The errors too: a non-finite point is named by its input index, and a presorted group that is not
+// sorted by the index convex_hulls() sees, whichever way the points were grouped.
+TEST(Grouped, ByIdErrorsAreTheSerialGroupingsErrors) {
+  const auto seed = testing::fresh_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  const std::size_t n = std::size_t{1} << 18;
+  std::vector<Point2<double>> points(n);
+  for (std::size_t i = 0; i < n; ++i) points[i] = {double(i % 1000), double(i % 7)};
+  std::vector<Point2<double>> non_finite = points;
+  non_finite[n - 5] = {0, std::numeric_limits<double>::quiet_NaN()};
+  non_finite[n / 2 + 3] = {std::numeric_limits<double>::infinity(), 0};
+  const auto message = [](auto&& call) {
+    try {
+      call();
+    } catch (const std::exception& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  for (const auto& [name, ids] : id_kinds(n, rng)) {
+    SCOPED_TRACE(name);
+    HullOptions options;
+    options.indices = true;
+    const std::string expected = message([&] { by_id_reference<double>(non_finite, ids, options); });
+    EXPECT_EQ(expected, "point " + std::to_string(n / 2 + 3) + " is not finite");
+    EXPECT_EQ(message([&] { convex_hulls_by_id<double>(non_finite, ids, options); }), expected);
+    options.presorted = true;
+    options.part = HullPart::upper;
+    EXPECT_EQ(message([&] { convex_hulls_by_id<double>(points, ids, options); }),
+              message([&] { by_id_reference<double>(points, ids, options); }));
   }
 }
 

@@ -49,8 +49,9 @@ GroupedHulls<T> convex_hulls(std::span<const Point2<T>> points, std::span<const 
                              const HullOptions& options = {});
 
 /// The hull of each group of points, the groups given by one id per point, in any order. The points
-/// are grouped by a stable counting sort (no comparison sort of the points); the result lists the
-/// groups in the order of each id's first appearance, and group_ids names them.
+/// are grouped by a stable counting sort on all cores (no comparison sort of the points), or not
+/// moved at all where the ids never decrease; the result lists the groups in the order of each id's
+/// first appearance, and group_ids names them.
 /// Pre: group_ids.size() == points.size() (std::invalid_argument otherwise); as convex_hulls().
 /// Post: hull g equals compute_hull() of the points whose id is group_ids[g], in input order.
 template <class T>
