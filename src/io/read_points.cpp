@@ -409,29 +409,23 @@ struct GroupedPreamble {
   std::string group_column_name;
 };
 
-// Numbers ids in the order of their first appearance. An id is kept as a view, into the file (whose
-// bytes outlive the parse) or into copies of its own for those that had to be unescaped; one equal
-// to the previous row's id, as ids usually come in runs, is numbered without hashing.
+// Numbers ids in the order of their first appearance. Each new id is kept in a copy of its own, and
+// the table keys on the copies: later rows compare against those few compact bytes, not against the
+// id's first place in the file, a cache miss a row when the rows come shuffled. An id equal to the
+// previous row's, as ids usually come in runs, is numbered without hashing.
 class IdNumbering {
  public:
-  // `id` must stay valid as long as this numbering.
   std::int64_t number(std::string_view id) {
     if (last_number_ >= 0 && id == last_id_) return last_number_;
-    const auto [it, fresh] = numbers_.try_emplace(id, static_cast<std::int64_t>(ids_.size()));
-    if (fresh) ids_.push_back(id);
+    auto it = numbers_.find(id);
+    if (it == numbers_.end()) {
+      const std::string_view kept = copies_.emplace_back(id);
+      it = numbers_.emplace(kept, static_cast<std::int64_t>(ids_.size())).first;
+      ids_.push_back(kept);
+    }
     last_id_ = it->first;
     last_number_ = it->second;
     return last_number_;
-  }
-
-  // An id that exists only as this temporary: kept, if new, in a copy of its own.
-  std::int64_t number_of_copy(std::string id) {
-    if (const auto it = numbers_.find(id); it != numbers_.end()) {
-      last_id_ = it->first;
-      last_number_ = it->second;
-      return last_number_;
-    }
-    return number(copies_.emplace_back(std::move(id)));
   }
 
   // The ids in the order of their numbers.
@@ -980,9 +974,9 @@ class TextParser {
   void parse_grouped_row(const char* p, const char* e, const GroupedPreamble& preamble,
                          GroupedRows<T>& rows) {
     const CsvField group_field = parse_csv_row(p, e, preamble.layout, preamble.group_column);
-    // Inside quotes, "" stands for one quote; only such an id needs a copy of its own.
+    // Inside quotes, "" stands for one quote.
     const bool escaped = group_field.quoted && group_field.text.find("\"\"") != std::string_view::npos;
-    rows.group_ids.push_back(escaped ? rows.numbering.number_of_copy(unescape_quotes(group_field.text))
+    rows.group_ids.push_back(escaped ? rows.numbering.number(unescape_quotes(group_field.text))
                                      : rows.numbering.number(group_field.text));
   }
 
