@@ -244,7 +244,8 @@ WAGENER_HD inline StripUpdate strip_after_merge(const StripRanges& r, index_t t,
 /// This is what a merge of two full hoods meets at every level (every point a vertex), where the
 /// search would cost depth * (depth + 1) steps of dependent loads for an answer two tests give.
 template <class T>
-WAGENER_HD inline bool seam_bridge(const InPlaceHood<T>& p, const InPlaceHood<T>& q, HoodSlot* a, HoodSlot* b) {
+WAGENER_HD inline bool seam_bridge(const InPlaceHood<T>& p, const InPlaceHood<T>& q, HoodSlot* a,
+                                   HoodSlot* b) {
   const HoodSlot pl{p.last, p.r.hi[p.last] - 1}, qf{q.first, q.r.lo[q.first]};
   const Point2<T> pv = p.at(pl), qv = q.at(qf);
   const HoodSlot before = p.prev(pl);

@@ -384,7 +384,10 @@ __global__ void __launch_bounds__(Policy::kMergeWarpsPerBlock * 32)
   }
 }
 
-__global__ void store_size_kernel(index_t* size, index_t value) { *size = value; }
+/// size[0] = value, on the stream (the hood's size where no compaction wrote it).
+__global__ void store_size_kernel(index_t* size, index_t value) {
+  *size = value;
+}
 
 /// The live sizes, for the final compaction's scan.
 __global__ void live_sizes_kernel(core::StripRanges ranges, index_t tiles, index_t* size) {
