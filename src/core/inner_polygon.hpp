@@ -34,9 +34,15 @@ WAGENER_HD inline double pseudo_angle(double x, double y) {
 ///    are certified strictly inside the polygon (eight exact comparisons). One box c +- f (half
 ///    width, half height) is limited by its corners: on a square, whose sample hull has its corners
 ///    cut, it left 2 % of the points to slower tests; the cross reaches the sides;
-///  - fan: strictly left of the three edges of the triangle (c, v_j, v_j+1), found by angle through
-///    a bucket table, each edge certified by orient2d's own filter (orient2d_certified). The
-///    triangle lies in the polygon because c does, and its open interior in the polygon's interior.
+///  - fan: first a ring, the disk test with a squared radius per angle bucket (the smallest of the
+///    same bounds, over the few edges that a ray from c in that bucket can leave the polygon by:
+///    build_ring says why it holds); then strictly left of the three edges of the triangle
+///    (c, v_j, v_j+1), found by angle through the bucket table, each edge certified by orient2d's
+///    own filter (orient2d_certified). The triangle lies in the polygon because c does, and its
+///    open interior in the polygon's interior. The ring costs a table lookup where the triangle
+///    costs a walk, a division's worth of lookups and three orientations; it certifies most of the
+///    points that the disk leaves near a round hull (a uniform disk: 0.78 % of the points of the
+///    0.88 % the triangles take).
 /// A disabled test certifies nothing; a default-constructed view keeps every point.
 struct InnerPolygonView {
   double cx = 0, cy = 0;
@@ -46,6 +52,7 @@ struct InnerPolygonView {
   const Point2<double>* vertex = nullptr;  // fan: vertices from the smallest angle around c
   const double* angle = nullptr;           // their pseudo-angles, non-decreasing
   const int* bucket = nullptr;             // per angle bucket: last vertex at or below its start
+  const double* ring = nullptr;            // per angle bucket: its squared radius (null: no ring)
   int vertices = 0;                        // 0: no fan test
   int buckets = 0;
   double bucket_scale = 0;
@@ -76,6 +83,10 @@ struct InnerPolygonView {
     const double a = pseudo_angle(px - cx, py - cy);
     if (!(a >= 0 && a <= 4)) return false;  // NaN (p == c, or a coordinate NaN or infinite)
     const int b = min(buckets - 1, static_cast<int>(a * bucket_scale));
+    if (ring != nullptr) {
+      const double ex = px - cx, ey = py - cy;  // as in quick_inside
+      if (ex * ex + ey * ey < ring[b]) return true;
+    }
     int j = bucket[b];
     while (j + 1 < vertices && angle[j + 1] <= a) ++j;
     if (j < 0) j = vertices - 1;  // below the first vertex's angle: the wrap-around triangle
@@ -124,19 +135,24 @@ class InnerPolygon {
     usable_ = true;
     build_fan(poly);
     build_disk(poly);
+    build_ring();
     build_cross(poly);
   }
 
   bool enabled() const { return usable_; }
 
   /// The tests, with the fan's tables in this object's memory.
-  InnerPolygonView view() const { return view_with(vertex_.data(), angle_.data(), bucket_.data()); }
+  InnerPolygonView view() const {
+    return view_with(vertex_.data(), angle_.data(), bucket_.data(), ring_.empty() ? nullptr : ring_.data());
+  }
 
-  /// The same tests with the tables wherever a caller copied vertices(), angles() and buckets().
-  InnerPolygonView view_with(const Point2<double>* vertex, const double* angle, const int* bucket) const {
+  /// The same tests with the tables wherever a caller copied vertices(), angles(), buckets() and
+  /// (optional: without it, no ring test) rings().
+  InnerPolygonView view_with(const Point2<double>* vertex, const double* angle, const int* bucket,
+                             const double* ring = nullptr) const {
     InnerPolygonView v = scalars_;
     if (!vertex_.empty()) {
-      v.vertex = vertex, v.angle = angle, v.bucket = bucket;
+      v.vertex = vertex, v.angle = angle, v.bucket = bucket, v.ring = ring;
       v.vertices = static_cast<int>(vertex_.size());
       v.buckets = static_cast<int>(bucket_.size());
     }
@@ -146,6 +162,7 @@ class InnerPolygon {
   const std::vector<Point2<double>>& vertices() const { return vertex_; }
   const std::vector<double>& angles() const { return angle_; }
   const std::vector<int>& buckets() const { return bucket_; }
+  const std::vector<double>& rings() const { return ring_; }  // empty when there is no ring test
 
  private:
   // The center: the preferred one if given, else the middle of the polygon's bounding box, else the
@@ -225,21 +242,71 @@ class InnerPolygon {
   // underflowed square errs by 2^-1075 at most; disk >= 2^-801) < min q (1 - 10 eps): p is strictly
   // inside every edge's distance from c, so strictly inside the polygon.
   void build_disk(const std::vector<Point2<double>>& poly) {
-    const double cx = scalars_.cx, cy = scalars_.cy;
     double q_min = INFINITY;
     for (std::size_t i = 0; i < poly.size(); ++i) {
-      const auto& a = poly[i];
-      const auto& b = poly[(i + 1) % poly.size()];
-      const double l = (a.x - cx) * (b.y - cy);
-      const double r = (a.y - cy) * (b.x - cx);
-      const double lo = (l - r) - 4 * kUnitRoundoff * (std::fabs(l) + std::fabs(r));
-      const double dx = b.x - a.x, dy = b.y - a.y;
-      const double len2 = dx * dx + dy * dy;
-      // Also excludes NaN and infinity; lo >= 2^-200 keeps |l|+|r| far above the underflow range.
-      if (!(lo >= 0x1p-200 && lo <= 0x1p200 && len2 >= 0x1p-200 && len2 <= 0x1p400)) return;
-      q_min = std::min(q_min, lo * lo / len2);  // in [2^-800, 2^600]
+      const double q = squared_distance_bound(poly[i], poly[(i + 1) % poly.size()]);
+      if (!(q >= 0)) return;
+      q_min = std::min(q_min, q);
     }
-    scalars_.disk = q_min * (1 - 64 * kUnitRoundoff);
+    scalars_.disk = q_min;
+  }
+
+  // build_disk's bound for the edge a->b: its q (1 - 64 eps), or NaN outside the range checks.
+  double squared_distance_bound(const Point2<double>& a, const Point2<double>& b) const {
+    const double cx = scalars_.cx, cy = scalars_.cy;
+    const double l = (a.x - cx) * (b.y - cy);
+    const double r = (a.y - cy) * (b.x - cx);
+    const double lo = (l - r) - 4 * kUnitRoundoff * (std::fabs(l) + std::fabs(r));
+    const double dx = b.x - a.x, dy = b.y - a.y;
+    const double len2 = dx * dx + dy * dy;
+    // Also excludes NaN and infinity; lo >= 2^-200 keeps |l|+|r| far above the underflow range.
+    if (!(lo >= 0x1p-200 && lo <= 0x1p200 && len2 >= 0x1p-200 && len2 <= 0x1p400)) return NAN;
+    return lo * lo / len2 * (1 - 64 * kUnitRoundoff);  // q in [2^-800, 2^600], then rounded once more
+  }
+
+  // The ring: per angle bucket, the smallest of build_disk's bounds over the edges whose angle range
+  // meets the bucket's, each range widened by m = 2^-40 on both sides. Why a point p with computed
+  // s = (px - cx)^2 + (py - cy)^2 < ring[b], b its bucket, is strictly inside:
+  //  - if s < disk, the disk test's argument holds. Otherwise s >= disk >= 2^-801, so the rounded
+  //    differences ex, ey are not both tiny, each has a relative error of at most eps (a subnormal
+  //    difference is exact), and the computed pseudo-angle a of p - c is within 2^-50 of the exact
+  //    one A (the pseudo-angle moves by at most a quarter of the inputs' relative errors, and the
+  //    sum, the quotient and the final 2 - t, 2 + t or 4 - t round at most 4 eps in all). The same
+  //    holds for each vertex's computed angle (made non-decreasing, which moves it no further from
+  //    the exact angles, themselves increasing).
+  //  - the ray from c through p leaves the polygon through an edge (or a vertex, the end of two)
+  //    whose exact angle range holds A, so whose computed range widened by 2^-49 holds a, and b =
+  //    floor(a * buckets / 4) (clamped to the last bucket at a = 4) is among the buckets that range
+  //    meets: that edge is one of bucket b's.
+  //  - the disk test's argument, with that edge's bound, puts p strictly on c's side of the edge's
+  //    line; p lies on the ray before it crosses that line, where it leaves the polygon, so p is
+  //    strictly inside (c is).
+  void build_ring() {
+    if (!(scalars_.disk > 0) || vertex_.empty()) return;
+    const std::size_t k = vertex_.size(), buckets = bucket_.size();
+    const double scale = scalars_.bucket_scale, widen = 0x1p-40;
+    std::vector<double> ring(buckets, INFINITY);
+    for (std::size_t j = 0; j < k; ++j) {
+      const double q = squared_distance_bound(vertex_[j], vertex_[(j + 1) % k]);
+      if (!(q >= 0)) return;
+      // The edge's angle range, the last edge's past 4 (where the angles wrap around to 0).
+      const double from = angle_[j] - widen, to = (j + 1 < k ? angle_[j + 1] : angle_[0] + 4) + widen;
+      const auto first = static_cast<long long>(std::floor(from * scale));
+      const auto last = static_cast<long long>(std::floor(to * scale));
+      const auto count = static_cast<long long>(buckets);
+      for (long long b = first; b <= last; ++b) {
+        const auto wrapped = static_cast<std::size_t>((b % count + count) % count);
+        ring[wrapped] = std::min(ring[wrapped], q);
+        // a = 4 exactly lands in the last bucket, not in bucket 0 past the wrap.
+        if (wrapped == 0) ring[buckets - 1] = std::min(ring[buckets - 1], q);
+      }
+    }
+    // The edges' ranges cover every angle, so every bucket has a bound; checked all the same, since
+    // an infinite one would certify any finite point.
+    for (const double r : ring) {
+      if (!(r >= scalars_.disk && r < INFINITY)) return;
+    }
+    ring_ = std::move(ring);
   }
 
   // The cross: first the largest box c +- f (hx, hy), hx and hy half the polygon's width and
@@ -315,6 +382,7 @@ class InnerPolygon {
   std::vector<Point2<double>> vertex_;
   std::vector<double> angle_;
   std::vector<int> bucket_;
+  std::vector<double> ring_;
 };
 
 }  // namespace wagener::core

@@ -1,11 +1,12 @@
 // The filter pass, with the quick tests (disk and cross) on eight points at a time (AVX-512) or four
 // (AVX2). The widest kernel this processor runs is chosen at run time, so the library needs no
-// -march flag; elsewhere the scalar loop runs. Under AVX-512 the hot loop runs one quick test, and
-// the points it leaves in doubt are compressed into a queue that the other quick test and the fan
-// test (with gathers) take eight at a time; under AVX2 they go to the fan test one by one. For float
-// points the AVX-512 hot loop tests sixteen at a time in float (FloatQuickTests), and widens only
-// the points it leaves in doubt. (GCC 12 lowers the same tests written with vector extensions lane
-// by lane: the comparisons, whose results must become AVX-512 mask registers. Hence intrinsics.)
+// -march flag; elsewhere the scalar loop runs. Under AVX-512 the hot loop runs one quick test,
+// branch-free, and lists the points it leaves in doubt; after each chunk of the input the other
+// quick test and the fan test (with gathers) take them eight at a time. Under AVX2 they go to the
+// fan test one by one. For float points the AVX-512 hot loop tests sixteen at a time in float
+// (FloatQuickTests), and only the points it leaves in doubt are widened. (GCC 12 lowers the same tests
+// written with vector extensions lane by lane: the comparisons, whose results must become AVX-512 mask
+// registers. Hence intrinsics.)
 #include "cpu/filter_pass.hpp"
 
 #include <algorithm>
@@ -73,17 +74,20 @@ std::size_t keep_doubtful(const InnerPolygonView& poly, const Point2<T>* p, std:
 // Each computes InnerPolygonView::quick_inside's operations in its order, lane by lane (no fused
 // multiply-add: this file is compiled with -ffp-contract=off), so every kernel keeps the same
 // points. NaN fails every ordered comparison: a point with a NaN or infinite coordinate is in doubt.
-// A block of sixteen points whose quick test passes costs no store and no branch miss; in place
-// is safe, since a block is loaded before anything is stored and stores go to out[kept], kept <= i.
+// A block of sixteen points costs one store to the list of points in doubt (DoubtList) and no
+// branch; in place is safe, since the stores to out go to out[kept], kept <= the point's position.
 constexpr std::size_t kBlock = 16;
 #define WAGENER_AVX512 [[gnu::target("avx512f,avx512dq,avx512vl"), gnu::always_inline]] inline
 
-/// Asks for the cache lines of the block kPrefetchAhead bytes after the one at p. The hot loop does
-/// little arithmetic per point, so without it the loads wait on memory: at 10^7 f64 points on one
-/// thread the pass took 8.1-10.8 ms, with it 5.5-7.1 ms against 5.7-6.2 ms for reading the array
-/// once (minimum CPU time of 21 runs; 4 KiB ahead: 6.6-8.1 ms, 16 KiB: 6.2-7.5 ms). A prefetch
-/// never faults, so the last blocks may ask past the end of the array (the address is computed as
-/// an integer).
+/// Asks for the cache lines of the block kPrefetchAhead bytes after the one at p. Whether it pays
+/// depends on the processor (bench/NOTES.md): on the AMD EPYC (Zen 4) of the 2-core machines,
+/// whose own prefetcher keeps up with the branch-free loop, it cost 10-15 % on one thread (10^7
+/// disk points: 9.0-9.2 ms with it, 7.8-8.5 without) and nothing measurable on two; on the 16-core
+/// Intel Xeon of a GPU machine it saved up to a third at 10^8 points on 16 threads (square: 18.4 ms
+/// without it, 11.6-16.1 with it). Hence only on Intel processors. (It was first added when the loop still
+/// branched on every block in doubt, whose mispredictions discarded the loads issued after them.) A prefetch
+/// never faults, so the last blocks may ask past the end of the array (the address is computed as an
+/// integer).
 constexpr std::uintptr_t kPrefetchAhead = 8192;
 template <class T>
 WAGENER_AVX512 void prefetch_ahead(const Point2<T>* p) {
@@ -129,13 +133,18 @@ WAGENER_AVX512 __mmask8 left_certified8(__m512d ax, __m512d ay, __m512d bx, __m5
          _mm512_cmp_pd_mask(det, _mm512_mul_pd(_mm512_set1_pd(kErrBound), detsum), _CMP_GT_OQ);
 }
 
-/// InnerPolygonView::fan_inside on eight points at once (lanes of px, py), the same operations in
-/// the same order, table lookups by gathers: the bits of the lanes in `lanes` it certifies inside.
-WAGENER_AVX512 __mmask8 fan_inside8(const InnerPolygonView& poly, __mmask8 lanes, __m512d px, __m512d py) {
-  if (poly.vertices == 0) return 0;
-  const __m512d zero = _mm512_setzero_pd(), cx = _mm512_set1_pd(poly.cx), cy = _mm512_set1_pd(poly.cy);
+/// The first steps of InnerPolygonView::fan_inside on eight points (lanes of px, py): the lanes of
+/// `lanes` whose pseudo-angle around c is valid, that angle, and its bucket.
+struct FanAngle8 {
+  __mmask8 valid;
+  __m512d angle;
+  __m256i bucket;
+};
+WAGENER_AVX512 FanAngle8 fan_angle8(const InnerPolygonView& poly, __mmask8 lanes, __m512d px, __m512d py) {
+  const __m512d zero = _mm512_setzero_pd();
   // pseudo_angle(px - cx, py - cy)
-  const __m512d ex = _mm512_sub_pd(px, cx), ey = _mm512_sub_pd(py, cy);
+  const __m512d ex = _mm512_sub_pd(px, _mm512_set1_pd(poly.cx)),
+                ey = _mm512_sub_pd(py, _mm512_set1_pd(poly.cy));
   const __m512d aex = _mm512_abs_pd(ex), aey = _mm512_abs_pd(ey);
   const __m512d t = _mm512_div_pd(aey, _mm512_add_pd(aex, aey));
   const __mmask8 x_nonneg = _mm512_cmp_pd_mask(ex, zero, _CMP_GE_OQ),
@@ -146,21 +155,40 @@ WAGENER_AVX512 __mmask8 fan_inside8(const InnerPolygonView& poly, __mmask8 lanes
   const __m512d a = _mm512_mask_blend_pd(x_nonneg, left, right);
   const __mmask8 valid =
       lanes & _mm512_cmp_pd_mask(a, zero, _CMP_GE_OQ) & _mm512_cmp_pd_mask(a, four, _CMP_LE_OQ);
-  if (valid == 0) return 0;
-  // The bucket, then the last vertex at or below the angle (one gather per step of the walk).
-  const __m256i one = _mm256_set1_epi32(1), vertices = _mm256_set1_epi32(poly.vertices);
   // (The masked conversion: GCC 12 warns that the plain one's undefined source "may be used
   // uninitialized". Lanes outside `valid` are never used.)
   const __m256i b =
       _mm256_min_epi32(_mm256_set1_epi32(poly.buckets - 1),
                        _mm512_maskz_cvttpd_epi32(valid, _mm512_mul_pd(a, _mm512_set1_pd(poly.bucket_scale))));
-  __m256i j = _mm256_mmask_i32gather_epi32(_mm256_setzero_si256(), valid, b, poly.bucket, 4);
+  return {valid, a, b};
+}
+
+/// The lanes of f.valid that the fan's ring certifies (none without a ring).
+WAGENER_AVX512 __mmask8 ring_inside8(const InnerPolygonView& poly, const FanAngle8& f, __m512d px,
+                                     __m512d py) {
+  if (poly.ring == nullptr || f.valid == 0) return 0;
+  const __m512d ex = _mm512_sub_pd(px, _mm512_set1_pd(poly.cx)),
+                ey = _mm512_sub_pd(py, _mm512_set1_pd(poly.cy));
+  const __m512d s = _mm512_add_pd(_mm512_mul_pd(ex, ex), _mm512_mul_pd(ey, ey));
+  const __m512d ring = _mm512_mask_i32gather_pd(_mm512_setzero_pd(), f.valid, f.bucket, poly.ring, 8);
+  return _mm512_mask_cmp_pd_mask(f.valid, s, ring, _CMP_LT_OQ);
+}
+
+/// The lanes of f.valid that the fan's triangles certify.
+WAGENER_AVX512 __mmask8 triangle_inside8(const InnerPolygonView& poly, const FanAngle8& f, __m512d px,
+                                         __m512d py) {
+  const __mmask8 valid = f.valid;
+  if (valid == 0) return 0;
+  const __m512d zero = _mm512_setzero_pd(), cx = _mm512_set1_pd(poly.cx), cy = _mm512_set1_pd(poly.cy);
+  // The last vertex at or below the angle, from the bucket's (one gather per step of the walk).
+  const __m256i one = _mm256_set1_epi32(1), vertices = _mm256_set1_epi32(poly.vertices);
+  __m256i j = _mm256_mmask_i32gather_epi32(_mm256_setzero_si256(), valid, f.bucket, poly.bucket, 4);
   for (__mmask8 walking = valid;;) {
     const __m256i next = _mm256_add_epi32(j, one);
     walking &= _mm256_cmplt_epi32_mask(next, vertices);
     if (walking == 0) break;
     const __m512d next_angle = _mm512_mask_i32gather_pd(zero, walking, next, poly.angle, 8);
-    walking = _mm512_mask_cmp_pd_mask(walking, next_angle, a, _CMP_LE_OQ);
+    walking = _mm512_mask_cmp_pd_mask(walking, next_angle, f.angle, _CMP_LE_OQ);
     j = _mm256_mask_add_epi32(j, walking, j, one);
   }
   j = _mm256_mask_mov_epi32(j, _mm256_cmplt_epi32_mask(j, _mm256_setzero_si256()),
@@ -177,44 +205,93 @@ WAGENER_AVX512 __mmask8 fan_inside8(const InnerPolygonView& poly, __mmask8 lanes
          left_certified8(wx, wy, cx, cy, px, py);
 }
 
-/// The points the quick tests left in doubt, waiting for the fan test eight at a time: their
-/// coordinates and their positions in the block of input being filtered. Compressing them here
-/// lets the fan test run on full vectors although only about one point in a hundred needs it.
-struct DoubtQueue {
-  static constexpr std::size_t kCapacity = 64;  // flushed when another block of 16 might not fit
-  alignas(64) double x[kCapacity];
-  alignas(64) double y[kCapacity];
-  alignas(64) std::int64_t index[kCapacity];
-  std::size_t size = 0;
+/// The hot loop runs branch-free over a chunk of kChunk points: each block of kBlock leaves the
+/// positions of its points in doubt, compressed, in a list (a register compress and one full store,
+/// whatever the count), and only after the chunk are those points read again, from the L1 cache,
+/// and tested by the other quick test and the fan. A branch on "is any point of this block in doubt"
+/// (true for 11-17 % of a disk's blocks, at random) mispredicted in the middle of a memory-bound
+/// loop and threw away the loads issued after it (bench/NOTES.md).
+constexpr std::size_t kChunk = 1024;  // 16 KiB of f64 points: the whole chunk stays in L1
+struct DoubtList {
+  alignas(64) std::uint32_t position[kChunk + kBlock];  // within the chunk; the tail's store is whole
 };
 
-/// Appends the lanes of x, y in `doubt` (points first + lane) to the queue, in lane order.
-WAGENER_AVX512 void push_doubtful(DoubtQueue& q, __mmask8 doubt, __m512d x, __m512d y, std::int64_t first) {
-  const __m512i index = _mm512_add_epi64(_mm512_set1_epi64(first), _mm512_setr_epi64(0, 1, 2, 3, 4, 5, 6, 7));
+/// Appends the lanes of `doubt` (block points first + lane) to the list's first `size`, in lane
+/// order; returns the new size. (The size lives in a register: a member, it went to memory and back
+/// every block, the stores to the list being able to alias it.)
+WAGENER_AVX512 std::size_t push_doubtful(DoubtList& list, std::size_t size, __mmask16 doubt,
+                                         std::uint32_t first) {
+  const __m512i lanes = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
   // Compressed in registers, then stored whole: a compressing store to memory is slow on some cores.
-  _mm512_storeu_pd(q.x + q.size, _mm512_maskz_compress_pd(doubt, x));
-  _mm512_storeu_pd(q.y + q.size, _mm512_maskz_compress_pd(doubt, y));
-  _mm512_storeu_si512(q.index + q.size, _mm512_maskz_compress_epi64(doubt, index));
-  q.size += static_cast<std::size_t>(__builtin_popcount(doubt));
+  _mm512_storeu_si512(list.position + size,
+                      _mm512_maskz_compress_epi32(doubt, _mm512_add_epi32(_mm512_set1_epi32(first), lanes)));
+  return size + static_cast<std::size_t>(__builtin_popcount(doubt));
 }
 
-/// The quick tests and the fan test on every queued point; those they do not certify are copied
-/// from in to out[kept...] in order. Returns the new kept; empties the queue.
+/// Lanes x, y of the listed points chunk[position[0, 8)] (lanes outside `listed` zero).
+WAGENER_AVX512 void gather_listed(const Point2<double>* chunk, __mmask8 listed, __m256i position, __m512d& x,
+                                  __m512d& y) {
+  const __m256i coordinate = _mm256_add_epi32(position, position);  // x0 y0 x1 y1 ...
+  x = _mm512_mask_i32gather_pd(_mm512_setzero_pd(), listed, coordinate, &chunk->x, 8);
+  y = _mm512_mask_i32gather_pd(_mm512_setzero_pd(), listed, coordinate, &chunk->y, 8);
+}
+WAGENER_AVX512 void gather_listed(const Point2<float>* chunk, __mmask8 listed, __m256i position, __m512d& x,
+                                  __m512d& y) {
+  const __m256i coordinate = _mm256_add_epi32(position, position);
+  x = _mm512_maskz_cvtps_pd(0xff,
+                            _mm256_mmask_i32gather_ps(_mm256_setzero_ps(), listed, coordinate, &chunk->x, 4));
+  y = _mm512_maskz_cvtps_pd(0xff,
+                            _mm256_mmask_i32gather_ps(_mm256_setzero_ps(), listed, coordinate, &chunk->y, 4));
+}
+
+/// Both quick tests (in double) and the fan test on the first `size` listed points of the chunk,
+/// eight at a time; those none of them certifies are copied to out[kept...] in order. Returns the
+/// new kept. The fan's ring runs with the quick tests, and the points it leaves in doubt (a third on
+/// a uniform disk) are listed again, in place, for its triangles: in groups of eight as they come,
+/// nearly every group held one, so the triangles cost as much as with no ring. In place (out == the
+/// input) is safe: every store goes to a position at or before that of the point stored, and the
+/// points of later lanes were read before it.
 template <class T>
-WAGENER_AVX512 std::size_t flush_doubtful(const InnerPolygonView& poly, DoubtQueue& q, const Point2<T>* in,
-                                          Point2<T>* out, std::size_t kept) {
-  for (std::size_t g = 0; g < q.size; g += 8) {
-    const std::size_t lanes = std::min<std::size_t>(8, q.size - g);
-    const auto queued = static_cast<__mmask8>((1u << lanes) - 1);
-    const __m512d x = _mm512_maskz_load_pd(queued, q.x + g), y = _mm512_maskz_load_pd(queued, q.y + g);
-    // Whichever quick test the loop skipped, then the fan test for what is still in doubt.
-    __mmask8 inside = queued & (in_disk8(poly, x, y) | in_cross8(poly, x, y));
-    if (inside != queued) inside |= fan_inside8(poly, queued & ~inside, x, y);
-    for (std::uint32_t keep = queued & ~inside; keep != 0; keep &= keep - 1) {
-      out[kept++] = in[q.index[g + static_cast<std::size_t>(__builtin_ctz(keep))]];
+WAGENER_AVX512 std::size_t keep_listed(const InnerPolygonView& poly, DoubtList& list, std::size_t size,
+                                       const Point2<T>* chunk, Point2<T>* out, std::size_t kept) {
+  if (poly.vertices == 0) {
+    // No fan: what the quick tests leave is kept.
+    for (std::size_t g = 0; g < size; g += 8) {
+      const auto listed = static_cast<__mmask8>((1u << std::min<std::size_t>(8, size - g)) - 1);
+      __m512d x, y;
+      gather_listed(chunk, listed, _mm256_maskz_loadu_epi32(listed, list.position + g), x, y);
+      const __mmask8 inside = listed & (in_disk8(poly, x, y) | in_cross8(poly, x, y));
+      for (std::uint32_t keep = listed & ~inside; keep != 0; keep &= keep - 1) {
+        out[kept++] = chunk[list.position[g + static_cast<std::size_t>(__builtin_ctz(keep))]];
+      }
+    }
+    return kept;
+  }
+  // The quick tests and the ring; the rest listed again at the front (a store of eight at or before
+  // the group just read, so no position not yet read is overwritten).
+  std::size_t left = 0;
+  for (std::size_t g = 0; g < size; g += 8) {
+    const auto listed = static_cast<__mmask8>((1u << std::min<std::size_t>(8, size - g)) - 1);
+    const __m256i position = _mm256_maskz_loadu_epi32(listed, list.position + g);
+    __m512d x, y;
+    gather_listed(chunk, listed, position, x, y);
+    __mmask8 inside = listed & (in_disk8(poly, x, y) | in_cross8(poly, x, y));
+    inside |= ring_inside8(poly, fan_angle8(poly, listed & ~inside, x, y), x, y);
+    const auto doubt = static_cast<__mmask8>(listed & ~inside);
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(list.position + left),
+                        _mm256_maskz_compress_epi32(doubt, position));
+    left += static_cast<std::size_t>(__builtin_popcount(doubt));
+  }
+  // The triangles.
+  for (std::size_t g = 0; g < left; g += 8) {
+    const auto listed = static_cast<__mmask8>((1u << std::min<std::size_t>(8, left - g)) - 1);
+    __m512d x, y;
+    gather_listed(chunk, listed, _mm256_maskz_loadu_epi32(listed, list.position + g), x, y);
+    const __mmask8 inside = triangle_inside8(poly, fan_angle8(poly, listed, x, y), x, y);
+    for (std::uint32_t keep = listed & ~inside; keep != 0; keep &= keep - 1) {
+      out[kept++] = chunk[list.position[g + static_cast<std::size_t>(__builtin_ctz(keep))]];
     }
   }
-  q.size = 0;
   return kept;
 }
 
@@ -276,88 +353,68 @@ WAGENER_AVX512 __mmask16 in_box16(float x0, float x1, float y0, float y1, __m512
   return _mm512_mask_cmp_ps_mask(in, y, _mm512_set1_ps(y1), _CMP_LT_OQ);
 }
 
-/// Queues the points of the block of kBlock at p (input positions first, ...) that the hot loop's
-/// quick test leaves in doubt, eight points a vector in double.
+/// The points of the block of kBlock at p that the hot loop's quick test leaves in doubt (bit j:
+/// point j), eight points a vector in double.
 template <bool kDiskFirst, class T>
-WAGENER_AVX512 void queue_doubtful_block(const InnerPolygonView& poly, const Point2<T>* p, std::int64_t first,
-                                         DoubtQueue& queue) {
+WAGENER_AVX512 __mmask16 doubt_in_block(const InnerPolygonView& poly, const Point2<T>* p) {
   __m512d x0, y0, x1, y1;
   simd::load_xy8(p, x0, y0);
   simd::load_xy8(p + 8, x1, y1);
-  const auto doubt0 = static_cast<__mmask8>(~(kDiskFirst ? in_disk8(poly, x0, y0) : in_cross8(poly, x0, y0))),
-             doubt1 = static_cast<__mmask8>(~(kDiskFirst ? in_disk8(poly, x1, y1) : in_cross8(poly, x1, y1)));
-  if ((doubt0 | doubt1) != 0) [[unlikely]] {
-    push_doubtful(queue, doubt0, x0, y0, first);
-    push_doubtful(queue, doubt1, x1, y1, first + 8);
-  }
+  const __mmask8 in0 = kDiskFirst ? in_disk8(poly, x0, y0) : in_cross8(poly, x0, y0),
+                 in1 = kDiskFirst ? in_disk8(poly, x1, y1) : in_cross8(poly, x1, y1);
+  return static_cast<__mmask16>(~_mm512_kunpackb(in1, in0));
 }
 
-/// The same for float points, sixteen a vector in float (FloatQuickTests): the points in doubt are
-/// compressed in float, and only they are widened, the first eight (and, where more are in doubt,
-/// the next eight): a third of a disk's blocks hold a point in doubt, mostly one.
+/// The same for float points, sixteen a vector in float (FloatQuickTests).
 template <bool kDiskFirst>
-WAGENER_AVX512 void queue_doubtful_block(const FloatQuickTests& tests, const Point2<float>* p,
-                                         std::int64_t first, DoubtQueue& queue) {
+WAGENER_AVX512 __mmask16 doubt_in_block(const FloatQuickTests& tests, const Point2<float>* p) {
   const __m512i even = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30),
-                odd = _mm512_setr_epi32(1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31),
-                iota = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+                odd = _mm512_setr_epi32(1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31);
   const __m512 lo = _mm512_loadu_ps(&p[0].x), hi = _mm512_loadu_ps(&p[8].x);
   const __m512 x = _mm512_permutex2var_ps(lo, even, hi), y = _mm512_permutex2var_ps(lo, odd, hi);
   const __mmask16 inside =
       kDiskFirst ? in_disk16(tests, x, y)
                  : in_box16(tests.wide_x0, tests.wide_x1, tests.wide_y0, tests.wide_y1, x, y) |
                        in_box16(tests.tall_x0, tests.tall_x1, tests.tall_y0, tests.tall_y1, x, y);
-  const auto doubt = static_cast<__mmask16>(~inside);
-  if (doubt == 0) [[likely]]
-    return;
-  const auto count = static_cast<std::size_t>(__builtin_popcount(doubt));
-  const __m512 qx = _mm512_maskz_compress_ps(doubt, x), qy = _mm512_maskz_compress_ps(doubt, y);
-  const __m512i lanes = _mm512_maskz_compress_epi32(doubt, iota);
-  const __m512i base = _mm512_set1_epi64(first);
-  for (std::size_t half = 0; half < (count > 8 ? 2u : 1u); ++half) {
-    // (The masked forms: GCC 12 warns that the plain ones' undefined sources may be used
-    // uninitialised.)
-    const __m256 hx =
-        half == 0 ? _mm512_maskz_extractf32x8_ps(0xff, qx, 0) : _mm512_maskz_extractf32x8_ps(0xff, qx, 1);
-    const __m256 hy =
-        half == 0 ? _mm512_maskz_extractf32x8_ps(0xff, qy, 0) : _mm512_maskz_extractf32x8_ps(0xff, qy, 1);
-    const __m256i hl = half == 0 ? _mm512_maskz_extracti32x8_epi32(0xff, lanes, 0)
-                                 : _mm512_maskz_extracti32x8_epi32(0xff, lanes, 1);
-    _mm512_storeu_pd(queue.x + queue.size + 8 * half, _mm512_maskz_cvtps_pd(0xff, hx));
-    _mm512_storeu_pd(queue.y + queue.size + 8 * half, _mm512_maskz_cvtps_pd(0xff, hy));
-    _mm512_storeu_si512(queue.index + queue.size + 8 * half,
-                        _mm512_add_epi64(base, _mm512_maskz_cvtepi32_epi64(0xff, hl)));
-  }
-  queue.size += count;
+  return static_cast<__mmask16>(~inside);
 }
 
 /// The pass with one quick test in the hot loop (the disk if kDiskFirst, else the cross), in float
-/// for float points: the other quick test runs only on the points the first leaves in doubt, in the
-/// queue, in double. A point is kept iff none of the three tests certifies it, whatever their order
-/// (the float test certifies only what the double one does), so the survivors are the scalar
-/// kernel's; one test instead of two per point is a third of the loop's arithmetic.
-template <bool kDiskFirst, class T>
+/// for float points: the other quick test runs only on the points the first leaves in doubt, in
+/// double, after their chunk (DoubtList). A point is kept iff none of the three tests certifies it,
+/// whatever their order (the float test certifies only what the double one does), so the survivors
+/// are the scalar kernel's; one test instead of two per point is a third of the loop's arithmetic.
+template <bool kDiskFirst, bool kPrefetch, class T>
 [[gnu::target("avx512f,avx512dq,avx512vl")]] std::size_t keep_avx512(const InnerPolygonView& poly_in,
                                                                      const Point2<T>* in, std::size_t len,
                                                                      Point2<T>* out) {
   const InnerPolygonView poly = poly_in;
   const FloatQuickTests tests = std::is_same_v<T, float> ? FloatQuickTests(poly) : FloatQuickTests();
-  // In place is safe: a point is read (into the queue) before any store, and queued points are
-  // written to out[kept], kept <= their position, only after they were read.
-  DoubtQueue queue;
+  DoubtList list;
   std::size_t kept = 0, i = 0;
-  for (; i + kBlock <= len; i += kBlock) {
-    prefetch_ahead(in + i);
-    if constexpr (std::is_same_v<T, float>) {
-      queue_doubtful_block<kDiskFirst>(tests, in + i, static_cast<std::int64_t>(i), queue);
-    } else {
-      queue_doubtful_block<kDiskFirst>(poly, in + i, static_cast<std::int64_t>(i), queue);
+  while (len - i >= kBlock) {
+    const std::size_t chunk = std::min(kChunk, (len - i) / kBlock * kBlock);
+    std::size_t listed = 0;
+    for (std::size_t j = 0; j < chunk; j += kBlock) {
+      if constexpr (kPrefetch) prefetch_ahead(in + i + j);
+      __mmask16 doubt;
+      if constexpr (std::is_same_v<T, float>) {
+        doubt = doubt_in_block<kDiskFirst>(tests, in + i + j);
+      } else {
+        doubt = doubt_in_block<kDiskFirst>(poly, in + i + j);
+      }
+      listed = push_doubtful(list, listed, doubt, static_cast<std::uint32_t>(j));
     }
-    if (queue.size + kBlock > DoubtQueue::kCapacity) [[unlikely]]
-      kept = flush_doubtful(poly, queue, in, out, kept);
+    kept = keep_listed(poly, list, listed, in + i, out, kept);
+    i += chunk;
   }
-  kept = flush_doubtful(poly, queue, in, out, kept);
   return kept + keep_scalar(poly, in + i, len - i, out + kept);
+}
+
+/// Whether the hot loop asks for its blocks ahead (prefetch_ahead says why only on Intel).
+bool prefetch_helps() {
+  static const bool intel = __builtin_cpu_is("intel");
+  return intel;
 }
 
 /// Whether the disk test goes first: where its area is at least the cross's (exact comparisons are
@@ -447,8 +504,12 @@ std::size_t keep_uncertified(const InnerPolygonView& poly, const Point2<T>* in, 
   switch (kernel) {
 #if defined(WAGENER_X86_FILTER)
     case FilterKernel::avx512:
-      return disk_first(poly) ? keep_avx512<true>(poly, in, len, out)
-                              : keep_avx512<false>(poly, in, len, out);
+      if (prefetch_helps()) {
+        return disk_first(poly) ? keep_avx512<true, true>(poly, in, len, out)
+                                : keep_avx512<false, true>(poly, in, len, out);
+      }
+      return disk_first(poly) ? keep_avx512<true, false>(poly, in, len, out)
+                              : keep_avx512<false, false>(poly, in, len, out);
     case FilterKernel::avx2: return keep_avx2(poly, in, len, out);
 #endif
     default: return keep_scalar(poly, in, len, out);
