@@ -151,11 +151,21 @@ void expect_every_kernel_discards_only_inside(const core::InnerPolygon& inner,
     for (std::size_t i = 0; i < kept.size(); ++i) {
       ASSERT_TRUE(std::memcmp(&kept[i], &expected[i], sizeof kept[i]) == 0) << "survivor " << i;
     }
-    auto in_place = pts;  // compacted in place, as the sample's hull does
-    in_place.resize(cpu::keep_uncertified(inner.view(), in_place.data(), n, in_place.data(), kernel));
-    ASSERT_EQ(in_place.size(), expected.size());
-    ASSERT_TRUE(std::memcmp(in_place.data(), expected.data(), n ? sizeof(Point2<T>) * expected.size() : 0) ==
-                0);
+    // Compacted in place, as the sample's hull does; then as a piece of a pass too large for the
+    // caches, which the vector kernel runs without branching on each block.
+    for (const std::size_t pass : {std::size_t{0}, std::size_t{1} << 24}) {
+      SCOPED_TRACE("pass " + std::to_string(pass));
+      auto in_place = pts;
+      in_place.resize(cpu::keep_uncertified(inner.view(), in_place.data(), n, in_place.data(), kernel, pass));
+      ASSERT_EQ(in_place.size(), expected.size());
+      ASSERT_TRUE(
+          std::memcmp(in_place.data(), expected.data(), n ? sizeof(Point2<T>) * expected.size() : 0) == 0);
+      kept.assign(n, Point2<T>{});
+      kept.resize(cpu::keep_uncertified(inner.view(), pts.data(), n, kept.data(), kernel, pass));
+      ASSERT_EQ(kept.size(), expected.size());
+      ASSERT_TRUE(std::memcmp(kept.data(), expected.data(), n ? sizeof(Point2<T>) * expected.size() : 0) ==
+                  0);
+    }
   }
 }
 

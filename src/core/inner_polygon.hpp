@@ -294,11 +294,11 @@ class InnerPolygon {
       const auto first = static_cast<long long>(std::floor(from * scale));
       const auto last = static_cast<long long>(std::floor(to * scale));
       const auto count = static_cast<long long>(buckets);
-      for (long long b = first; b <= last; ++b) {
-        const auto wrapped = static_cast<std::size_t>((b % count + count) % count);
-        ring[wrapped] = std::min(ring[wrapped], q);
+      auto b = static_cast<std::size_t>((first % count + count) % count);
+      for (long long step = first; step <= last; ++step, b = b + 1 == buckets ? 0 : b + 1) {
+        ring[b] = std::min(ring[b], q);
         // a = 4 exactly lands in the last bucket, not in bucket 0 past the wrap.
-        if (wrapped == 0) ring[buckets - 1] = std::min(ring[buckets - 1], q);
+        if (b == 0) ring[buckets - 1] = std::min(ring[buckets - 1], q);
       }
     }
     // The edges' ranges cover every angle, so every bucket has a bound; checked all the same, since

@@ -74,7 +74,7 @@ std::size_t keep_doubtful(const InnerPolygonView& poly, const Point2<T>* p, std:
 // Each computes InnerPolygonView::quick_inside's operations in its order, lane by lane (no fused
 // multiply-add: this file is compiled with -ffp-contract=off), so every kernel keeps the same
 // points. NaN fails every ordered comparison: a point with a NaN or infinite coordinate is in doubt.
-// A block of sixteen points costs one store to the list of points in doubt (DoubtList) and no
+// A block of sixteen points costs a store to the list of points in doubt (DoubtList) and no
 // branch; in place is safe, since the stores to out go to out[kept], kept <= the point's position.
 constexpr std::size_t kBlock = 16;
 #define WAGENER_AVX512 [[gnu::target("avx512f,avx512dq,avx512vl"), gnu::always_inline]] inline
@@ -205,15 +205,19 @@ WAGENER_AVX512 __mmask8 triangle_inside8(const InnerPolygonView& poly, const Fan
          left_certified8(wx, wy, cx, cy, px, py);
 }
 
-/// The hot loop runs branch-free over a chunk of kChunk points: each block of kBlock leaves the
-/// positions of its points in doubt, compressed, in a list (a register compress and one full store,
-/// whatever the count), and only after the chunk are those points read again, from the L1 cache,
-/// and tested by the other quick test and the fan. A branch on "is any point of this block in doubt"
-/// (true for 11-17 % of a disk's blocks, at random) mispredicted in the middle of a memory-bound
-/// loop and threw away the loads issued after it (bench/NOTES.md).
+/// The hot loop runs branch-free over a chunk of kChunk points, and only after the chunk are the
+/// points it left in doubt read again, from the L1 cache, and tested by the other quick test and
+/// the fan. A branch on "is any point of this block in doubt" (true for 11-17 % of a disk's blocks,
+/// at random) mispredicted in the middle of a memory-bound loop and threw away the loads issued
+/// after it (bench/NOTES.md). That is for passes over memory; a pass over points from the caches
+/// (a pass of at most kMaxBranchingPass of them, which keep_uncertified may read in pieces: 10^6
+/// on two threads) branches, since the compress and the
+/// store in every block cost more than the mispredictions there (5 * 10^5 cached points, one
+/// thread: gaussian 0.14 ms a pass with the branch, 0.20 without, the disk 0.19 and 0.24).
 constexpr std::size_t kChunk = 1024;  // 16 KiB of f64 points: the whole chunk stays in L1
+constexpr std::size_t kMaxBranchingPass = std::size_t{1} << 19;
 struct DoubtList {
-  alignas(64) std::uint32_t position[kChunk + kBlock];  // within the chunk; the tail's store is whole
+  alignas(64) std::uint32_t position[kChunk + kBlock];  // within the chunk; the last store is whole
 };
 
 /// Appends the lanes of `doubt` (block points first + lane) to the list's first `size`, in lane
@@ -224,7 +228,8 @@ WAGENER_AVX512 std::size_t push_doubtful(DoubtList& list, std::size_t size, __mm
   const __m512i lanes = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
   // Compressed in registers, then stored whole: a compressing store to memory is slow on some cores.
   _mm512_storeu_si512(list.position + size,
-                      _mm512_maskz_compress_epi32(doubt, _mm512_add_epi32(_mm512_set1_epi32(first), lanes)));
+                      _mm512_maskz_compress_epi32(
+                          doubt, _mm512_add_epi32(_mm512_set1_epi32(static_cast<int>(first)), lanes)));
   return size + static_cast<std::size_t>(__builtin_popcount(doubt));
 }
 
@@ -384,7 +389,7 @@ WAGENER_AVX512 __mmask16 doubt_in_block(const FloatQuickTests& tests, const Poin
 /// double, after their chunk (DoubtList). A point is kept iff none of the three tests certifies it,
 /// whatever their order (the float test certifies only what the double one does), so the survivors
 /// are the scalar kernel's; one test instead of two per point is a third of the loop's arithmetic.
-template <bool kDiskFirst, bool kPrefetch, class T>
+template <bool kDiskFirst, bool kPrefetch, bool kBranchFree, class T>
 [[gnu::target("avx512f,avx512dq,avx512vl")]] std::size_t keep_avx512(const InnerPolygonView& poly_in,
                                                                      const Point2<T>* in, std::size_t len,
                                                                      Point2<T>* out) {
@@ -393,20 +398,21 @@ template <bool kDiskFirst, bool kPrefetch, class T>
   DoubtList list;
   std::size_t kept = 0, i = 0;
   while (len - i >= kBlock) {
-    const std::size_t chunk = std::min(kChunk, (len - i) / kBlock * kBlock);
+    const std::size_t blocks = std::min(kChunk, len - i) / kBlock;
     std::size_t listed = 0;
-    for (std::size_t j = 0; j < chunk; j += kBlock) {
-      if constexpr (kPrefetch) prefetch_ahead(in + i + j);
+    for (std::size_t b = 0; b < blocks; ++b) {
+      if constexpr (kPrefetch) prefetch_ahead(in + i + b * kBlock);
       __mmask16 doubt;
       if constexpr (std::is_same_v<T, float>) {
-        doubt = doubt_in_block<kDiskFirst>(tests, in + i + j);
+        doubt = doubt_in_block<kDiskFirst>(tests, in + i + b * kBlock);
       } else {
-        doubt = doubt_in_block<kDiskFirst>(poly, in + i + j);
+        doubt = doubt_in_block<kDiskFirst>(poly, in + i + b * kBlock);
       }
-      listed = push_doubtful(list, listed, doubt, static_cast<std::uint32_t>(j));
+      if (kBranchFree || doubt != 0)
+        listed = push_doubtful(list, listed, doubt, static_cast<std::uint32_t>(b * kBlock));
     }
     kept = keep_listed(poly, list, listed, in + i, out, kept);
-    i += chunk;
+    i += blocks * kBlock;
   }
   return kept + keep_scalar(poly, in + i, len - i, out + kept);
 }
@@ -415,6 +421,21 @@ template <bool kDiskFirst, bool kPrefetch, class T>
 bool prefetch_helps() {
   static const bool intel = __builtin_cpu_is("intel");
   return intel;
+}
+
+bool disk_first(const InnerPolygonView& poly);
+
+/// keep_avx512 with its switches chosen for this input and processor.
+template <class T>
+std::size_t keep_avx512_dispatch(const InnerPolygonView& poly, const Point2<T>* in, std::size_t len,
+                                 Point2<T>* out, std::size_t pass) {
+  const bool disk = disk_first(poly), prefetch = prefetch_helps(), branch_free = pass > kMaxBranchingPass;
+  const auto run = [&]<bool kDisk, bool kPrefetch>() {
+    return branch_free ? keep_avx512<kDisk, kPrefetch, true>(poly, in, len, out)
+                       : keep_avx512<kDisk, kPrefetch, false>(poly, in, len, out);
+  };
+  if (disk) return prefetch ? run.template operator()<true, true>() : run.template operator()<true, false>();
+  return prefetch ? run.template operator()<false, true>() : run.template operator()<false, false>();
 }
 
 /// Whether the disk test goes first: where its area is at least the cross's (exact comparisons are
@@ -499,17 +520,11 @@ FilterKernel widest_filter_kernel() {
 
 template <class T>
 std::size_t keep_uncertified(const InnerPolygonView& poly, const Point2<T>* in, std::size_t len,
-                             Point2<T>* out, FilterKernel kernel) {
+                             Point2<T>* out, FilterKernel kernel, [[maybe_unused]] std::size_t pass) {
   if (kernel == FilterKernel::widest) kernel = widest_filter_kernel();
   switch (kernel) {
 #if defined(WAGENER_X86_FILTER)
-    case FilterKernel::avx512:
-      if (prefetch_helps()) {
-        return disk_first(poly) ? keep_avx512<true, true>(poly, in, len, out)
-                                : keep_avx512<false, true>(poly, in, len, out);
-      }
-      return disk_first(poly) ? keep_avx512<true, false>(poly, in, len, out)
-                              : keep_avx512<false, false>(poly, in, len, out);
+    case FilterKernel::avx512: return keep_avx512_dispatch(poly, in, len, out, pass == 0 ? len : pass);
     case FilterKernel::avx2: return keep_avx2(poly, in, len, out);
 #endif
     default: return keep_scalar(poly, in, len, out);
@@ -517,8 +532,8 @@ std::size_t keep_uncertified(const InnerPolygonView& poly, const Point2<T>* in, 
 }
 
 template std::size_t keep_uncertified(const InnerPolygonView&, const Point2<float>*, std::size_t,
-                                      Point2<float>*, FilterKernel);
+                                      Point2<float>*, FilterKernel, std::size_t);
 template std::size_t keep_uncertified(const InnerPolygonView&, const Point2<double>*, std::size_t,
-                                      Point2<double>*, FilterKernel);
+                                      Point2<double>*, FilterKernel, std::size_t);
 
 }  // namespace wagener::cpu

@@ -39,11 +39,14 @@ FilterKernel widest_filter_kernel();
 
 /// Copies to out, in order, the points of [in, in + len) that `poly` does not certify strictly inside
 /// (every point with a NaN or infinite coordinate among them); returns how many. out may equal in
-/// (the points are then compacted in place) but must not otherwise overlap it.
+/// (the points are then compacted in place) but must not otherwise overlap it. `pass`: how many
+/// points the whole pass that this call is a piece of reads (0: len), which tells the vector
+/// kernels whether the points come from memory or from the caches; it changes no survivor.
 /// Pre: filter_kernel_supported(kernel).
 template <class T>
 std::size_t keep_uncertified(const core::InnerPolygonView& poly, const Point2<T>* in, std::size_t len,
-                             Point2<T>* out, FilterKernel kernel = FilterKernel::widest);
+                             Point2<T>* out, FilterKernel kernel = FilterKernel::widest,
+                             std::size_t pass = 0);
 
 /// convex_hull_parallel with the filter's switches; `survivors` as there.
 template <class T>
