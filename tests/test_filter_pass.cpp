@@ -152,7 +152,8 @@ void expect_every_kernel_discards_only_inside(const core::InnerPolygon& inner,
       ASSERT_TRUE(std::memcmp(&kept[i], &expected[i], sizeof kept[i]) == 0) << "survivor " << i;
     }
     // Compacted in place, as the sample's hull does; then as a piece of a pass too large for the
-    // caches, which the vector kernel runs without branching on each block.
+    // caches, which the vector kernel runs without a branch on each block (on processors where it
+    // does not prefetch: filter_pass.cpp).
     for (const std::size_t pass : {std::size_t{0}, std::size_t{1} << 24}) {
       SCOPED_TRACE("pass " + std::to_string(pass));
       auto in_place = pts;

@@ -84,10 +84,8 @@ constexpr std::size_t kBlock = 16;
 /// whose own prefetcher keeps up with the branch-free loop, it cost 10-15 % on one thread (10^7
 /// disk points: 9.0-9.2 ms with it, 7.8-8.5 without) and nothing measurable on two; on the 16-core
 /// Intel Xeon of a GPU machine it saved up to a third at 10^8 points on 16 threads (square: 18.4 ms
-/// without it, 11.6-16.1 with it). Hence only on Intel processors. (It was first added when the loop still
-/// branched on every block in doubt, whose mispredictions discarded the loads issued after them.) A prefetch
-/// never faults, so the last blocks may ask past the end of the array (the address is computed as an
-/// integer).
+/// without it, 11.6-16.1 with it). Hence only on Intel processors. A prefetch never faults, so the
+/// last blocks may ask past the end of the array (the address is computed as an integer).
 constexpr std::uintptr_t kPrefetchAhead = 8192;
 template <class T>
 WAGENER_AVX512 void prefetch_ahead(const Point2<T>* p) {
@@ -205,15 +203,16 @@ WAGENER_AVX512 __mmask8 triangle_inside8(const InnerPolygonView& poly, const Fan
          left_certified8(wx, wy, cx, cy, px, py);
 }
 
-/// The hot loop runs branch-free over a chunk of kChunk points, and only after the chunk are the
-/// points it left in doubt read again, from the L1 cache, and tested by the other quick test and
-/// the fan. A branch on "is any point of this block in doubt" (true for 11-17 % of a disk's blocks,
-/// at random) mispredicted in the middle of a memory-bound loop and threw away the loads issued
-/// after it (bench/NOTES.md). That is for passes over memory; a pass over points from the caches
-/// (a pass of at most kMaxBranchingPass of them, which keep_uncertified may read in pieces: 10^6
-/// on two threads) branches, since the compress and the
-/// store in every block cost more than the mispredictions there (5 * 10^5 cached points, one
-/// thread: gaussian 0.14 ms a pass with the branch, 0.20 without, the disk 0.19 and 0.24).
+/// The hot loop runs over a chunk of kChunk points, and only after the chunk are the points it left
+/// in doubt read again, from the L1 cache, and tested by the other quick test and the fan. Where the
+/// pass reads memory without a software prefetch (AMD; see prefetch_ahead), the loop is branch-free:
+/// a branch on "is any point of this block in doubt" (true for 11-17 % of a disk's blocks, at
+/// random) mispredicted in the middle of a memory-bound loop and threw away the loads issued after
+/// it (bench/NOTES.md). Elsewhere it branches: over points from the caches (a pass of at most
+/// kMaxBranchingPass of them, which keep_uncertified may read in pieces: 10^6 on two threads) the
+/// compress and the store in every block cost more than the mispredictions (5 * 10^5 cached points,
+/// one thread: gaussian 0.14 ms a pass with the branch, 0.20 without, the disk 0.19 and 0.24), and
+/// with the prefetch on the 16-core Intel Xeon the branch-free loop was no faster at 10^8 points.
 constexpr std::size_t kChunk = 1024;  // 16 KiB of f64 points: the whole chunk stays in L1
 constexpr std::size_t kMaxBranchingPass = std::size_t{1} << 19;
 struct DoubtList {
@@ -429,13 +428,19 @@ bool disk_first(const InnerPolygonView& poly);
 template <class T>
 std::size_t keep_avx512_dispatch(const InnerPolygonView& poly, const Point2<T>* in, std::size_t len,
                                  Point2<T>* out, std::size_t pass) {
-  const bool disk = disk_first(poly), prefetch = prefetch_helps(), branch_free = pass > kMaxBranchingPass;
-  const auto run = [&]<bool kDisk, bool kPrefetch>() {
-    return branch_free ? keep_avx512<kDisk, kPrefetch, true>(poly, in, len, out)
-                       : keep_avx512<kDisk, kPrefetch, false>(poly, in, len, out);
-  };
-  if (disk) return prefetch ? run.template operator()<true, true>() : run.template operator()<true, false>();
-  return prefetch ? run.template operator()<false, true>() : run.template operator()<false, false>();
+  // Intel: the prefetch, and the branch (no faster without it there: bench/NOTES.md). Elsewhere no
+  // prefetch, and no branch where the pass reads memory.
+  const bool disk = disk_first(poly);
+  if (prefetch_helps()) {
+    return disk ? keep_avx512<true, true, false>(poly, in, len, out)
+                : keep_avx512<false, true, false>(poly, in, len, out);
+  }
+  if (pass > kMaxBranchingPass) {
+    return disk ? keep_avx512<true, false, true>(poly, in, len, out)
+                : keep_avx512<false, false, true>(poly, in, len, out);
+  }
+  return disk ? keep_avx512<true, false, false>(poly, in, len, out)
+              : keep_avx512<false, false, false>(poly, in, len, out);
 }
 
 /// Whether the disk test goes first: where its area is at least the cross's (exact comparisons are
