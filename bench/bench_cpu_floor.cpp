@@ -1,5 +1,5 @@
 // bench_cpu_floor [--sizes N,N,...] [--families F,F,...] [--precisions f64,f32] [--runs R]
-//                 [--peers-up-to N] [--kernel widest|avx512|avx2|scalar] [--threads T]
+//                 [--peers-up-to N] [--kernel widest|avx512|avx2|scalar] [--threads T] [--phases 1]
 // wagener's cpu backend in memory (the hull call alone) against the floor: reading the same array
 // once with the same number of threads the backend uses, in the same process, right before. With
 // --peers-up-to N (default 10^7; 0: none), CGAL's convex_hull_2 and Qhull on the f64 inputs up to N
@@ -8,6 +8,8 @@
 // Where CMake was given WAGENER_PBBS_DIR, PBBS's parallel quickhull on every f64 row too, on T workers
 // (PARLAY_NUM_THREADS wins where set); its hulls are checked against wagener's, and a difference is
 // listed under the table (PBBS is not exact: a finding, not a failure).
+// --phases 1 times each row's calls once more, phase by phase (FilterPhases: the sample, the filter
+// region, its slowest thread's pass and survivors' hull, the join), medians on stderr.
 // Prints a markdown table on stdout (progress on stderr); exits 1 when CGAL's hull differs from wagener's.
 #include <algorithm>
 #include <chrono>
@@ -110,6 +112,7 @@ struct Options {
   std::size_t peers_up_to = 10'000'000;
   wagener::cpu::FilterKernel kernel = wagener::cpu::FilterKernel::widest;
   unsigned threads = 0;  // 0: one per hardware thread
+  bool phases = false;
 };
 
 std::vector<std::string> split(const std::string& list) {
@@ -217,6 +220,28 @@ bool bench_case(const Options& o, const std::string& family, std::size_t n, cons
     hull = wagener::cpu::convex_hull_parallel<T>(span, &survivors, policy);
     return hull.size();
   });
+  if (o.phases) {
+    // Medians over the row's calls once more, each phase on its own (they need not add up to the
+    // median call: each is the median of its own column).
+    std::vector<wagener::cpu::FilterPhases> calls(static_cast<std::size_t>(o.runs));
+    for (auto& call : calls) {
+      wagener::cpu::FilterPolicy timed = policy;
+      timed.phases = &call;
+      wagener::cpu::convex_hull_parallel<T>(span, nullptr, timed);
+    }
+    const auto median_ms = [&](double wagener::cpu::FilterPhases::*field) {
+      std::vector<double> v;
+      for (const auto& call : calls) v.push_back(call.*field * 1e3);
+      std::sort(v.begin(), v.end());
+      return v[v.size() / 2];
+    };
+    using P = wagener::cpu::FilterPhases;
+    std::fprintf(stderr,
+                 "  phases (ms, medians of %d): sample %.3f | filter region %.3f (slowest pass %.3f, slowest "
+                 "survivors' hull %.3f) | join %.3f\n",
+                 o.runs, median_ms(&P::sample), median_ms(&P::pass), median_ms(&P::slowest_pass),
+                 median_ms(&P::slowest_survivors), median_ms(&P::join));
+  }
   // The public entry point (input checks, dispatch) on top of the backend call, for comparison.
   const Timing api = time_runs("wagener::convex_hull", o.runs, [&] {
     return wagener::convex_hull<T>(span, {wagener::Backend::cpu, nullptr}).size();
@@ -265,6 +290,8 @@ int main(int argc, char** argv) {
         o.runs = std::stoi(value);
       } else if (arg == "--threads") {
         o.threads = static_cast<unsigned>(std::stoul(value));
+      } else if (arg == "--phases") {
+        o.phases = std::stoi(value) != 0;
       } else if (arg == "--peers-up-to") {
         o.peers_up_to = static_cast<std::size_t>(std::stod(value));
       } else if (arg == "--kernel") {
@@ -287,7 +314,7 @@ int main(int argc, char** argv) {
         stderr,
         "bench_cpu_floor: %s\nusage: bench_cpu_floor [--sizes 1e6,1e7,1e8] [--families "
         "disk,square,gaussian,in-circle,kuzmin] [--precisions f64,f32] [--runs 9] [--peers-up-to 1e7] "
-        "[--kernel widest|avx512|avx2|scalar] [--threads T]\n",
+        "[--kernel widest|avx512|avx2|scalar] [--threads T] [--phases 1]\n",
         e.what());
     return 2;
   }

@@ -20,15 +20,26 @@ enum class FilterKernel { widest, avx512, avx2, scalar };
 /// (whenever a usable polygon exists), or never (every point is sorted).
 enum class FilterUse { automatic, always, never };
 
+/// Where one convex_hull_parallel call's time went, in wall-clock seconds (for benchmarks: filled
+/// when FilterPolicy::phases points here; not filled on the path without a filter).
+struct FilterPhases {
+  double sample = 0;             ///< the sample: its gather and part hulls on every thread, then the polygon
+  double pass = 0;               ///< the filter region, every thread's pass and survivors' hull, wall time
+  double slowest_pass = 0;       ///< the slowest thread's pass alone
+  double slowest_survivors = 0;  ///< the slowest thread's hull (or sort) of its survivors
+  double join = 0;               ///< after the region: the slices' hulls merged, or sorted survivors
+};
+
 struct FilterPolicy {
   FilterUse use = FilterUse::automatic;
   FilterKernel kernel = FilterKernel::widest;
   unsigned threads = 0;  // at most this many threads; 0: one per hardware thread
-  /// At most this many survivors are hulled serially, by a second filter; more are sorted on every
-  /// thread and merged. automatic: 2^20 on one or two threads, 2^18 on more (parallel_hull.cpp says
-  /// why). Tests set it to reach both paths.
+  /// At most this many survivors in all are hulled by a second filter, each thread its own, and the
+  /// hulls merged; more are sorted on every thread and merged. automatic: 2^20 on one or two threads,
+  /// 2^17 a thread on more (parallel_hull.cpp says why). Tests set it to reach both paths.
   static constexpr std::size_t automatic = ~std::size_t{0};
   std::size_t serial_survivors = automatic;
+  FilterPhases* phases = nullptr;  ///< where set, the call's phases are timed into it
 };
 
 /// Whether this processor can run `kernel` (widest and scalar: always).

@@ -2,6 +2,7 @@
 // all cores discards the points certified strictly inside it, the survivors are sorted and chained.
 #include <algorithm>
 #include <cfloat>
+#include <chrono>
 #include <cmath>
 #include <memory>
 #include <string>
@@ -357,6 +358,11 @@ std::vector<Point2<T>> convex_hull_parallel(std::span<const Point2<T>> points, s
   const std::size_t n = points.size();
   if (n == 0) return {};
   const std::size_t threads = thread_count(n, policy.threads);
+  using Clock = std::chrono::steady_clock;
+  const auto seconds = [](Clock::time_point from) {
+    return std::chrono::duration<double>(Clock::now() - from).count();
+  };
+  const Clock::time_point start = Clock::now();
 
   InnerPolygon inner;
   if (policy.use == FilterUse::always || (policy.use == FilterUse::automatic && n >= kMinPointsToFilter)) {
@@ -367,18 +373,24 @@ std::vector<Point2<T>> convex_hull_parallel(std::span<const Point2<T>> points, s
   }
 
   if (!inner.enabled() && threads <= 2) return hull_by_sides(points, threads, survivors);
+  FilterPhases phases;
+  phases.sample = seconds(start);
+  const Clock::time_point pass_start = Clock::now();
+  std::vector<double> pass_seconds(threads, 0.0), survivors_seconds(threads, 0.0);
 
-  // Survivors hulled serially by a second filter: a sub-sample's hull certifies most of a ring of
-  // survivors inside, so only a few are sorted. At 10^8 random points on 2 cores (about 300k
-  // survivors on a disk, 360k in a disk's in-circle test) that took 60-70 ms for the whole call, the
-  // parallel sort and merge 90-140 ms (bench/NOTES.md), hence 2^20 on one or two threads. On more
-  // threads the parallel sort shrinks and the serial path does not: there the bound stays at 2^18,
-  // as measured on 16 cores before. Survivors that no sub-sample certifies (a dense circle among
-  // random points) pay a serial sort instead of a parallel one (not measured).
+  // Survivors hulled by a second filter, each thread its own: a sub-sample's hull certifies most of
+  // a ring of survivors inside, so only a few are sorted, and the slices' hulls are merged as sorted
+  // runs. More survivors than the bound are sorted on every thread, merged pairwise and chained on
+  // all cores. At 10^8 random points on 2 cores (about 300k survivors on a disk, 360k in-circle)
+  // the hulls took 60-70 ms for the whole call, the sorts and merges 90-140 ms (bench/NOTES.md),
+  // hence 2^20 on one or two threads. On more threads the bound is 2^17 a thread: at 2^18 in all, 16
+  // threads at 10^8 points (19-23k survivors a thread) took the sorted path, whose join was 10-12
+  // ms of a 34-43 ms call. Survivors that no sub-sample certifies (a dense circle among random
+  // points) are sorted within each thread's hull, and merge_hulls then merges their hulls serially.
   const std::size_t serial_survivors = policy.serial_survivors != FilterPolicy::automatic
                                            ? policy.serial_survivors
                                        : threads <= 2 ? std::size_t{1} << 20
-                                                      : std::size_t{1} << 18;
+                                                      : (std::size_t{1} << 17) * threads;
 
   // One pass: each slice's points that the polygon does not certify inside go to the slice's buffer.
   // A point with a NaN or infinite coordinate is never certified inside, so checking the survivors
@@ -386,6 +398,7 @@ std::vector<Point2<T>> convex_hull_parallel(std::span<const Point2<T>> points, s
   std::vector<Kept<T>> kept(threads);
   parallel_slices(n, threads, [&](std::size_t t, std::size_t begin, std::size_t end) {
     Kept<T>& k = kept[t];
+    const Clock::time_point slice_start = Clock::now();
     if (inner.enabled()) {
       const InnerPolygonView view = inner.view();
       k.make_room(std::max(kFirstKept, (end - begin) / kFirstKeptFraction));
@@ -402,6 +415,8 @@ std::vector<Point2<T>> convex_hull_parallel(std::span<const Point2<T>> points, s
                 points.begin() + static_cast<std::ptrdiff_t>(end), k.buffer.get());
       k.size = end - begin;
     }
+    pass_seconds[t] = seconds(slice_start);
+    const Clock::time_point survivors_start = Clock::now();
     Point2<T>* out = k.buffer.get();
     const std::size_t m = k.size;
     bool finite = true;
@@ -426,10 +441,27 @@ std::vector<Point2<T>> convex_hull_parallel(std::span<const Point2<T>> points, s
         as_double[i] = {static_cast<double>(out[i].x), static_cast<double>(out[i].y)};
       k.hull = hull_by_filter(as_double);
       k.hulled = true;
+      survivors_seconds[t] = seconds(survivors_start);
       return;
     }
     sort_kept(k);
+    survivors_seconds[t] = seconds(survivors_start);
   });
+  phases.pass = seconds(pass_start);
+  phases.slowest_pass = *std::max_element(pass_seconds.begin(), pass_seconds.end());
+  phases.slowest_survivors = *std::max_element(survivors_seconds.begin(), survivors_seconds.end());
+  const Clock::time_point join_start = Clock::now();
+  // Timed to the end of the call, whichever way it returns.
+  struct JoinTimer {
+    FilterPhases* out;
+    FilterPhases& phases;
+    Clock::time_point from;
+    ~JoinTimer() {
+      if (out == nullptr) return;
+      phases.join = std::chrono::duration<double>(Clock::now() - from).count();
+      *out = phases;
+    }
+  } join_timer{policy.phases, phases, join_start};
   std::size_t total = 0;
   bool few = inner.enabled();
   for (const auto& k : kept) {
