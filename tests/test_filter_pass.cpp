@@ -425,6 +425,31 @@ TYPED_TEST(FilterPass, FullHullIsTheReferenceWithTheFilterForcedOnForcedOffAndAu
   }
 }
 
+// The benchmark hook: timing a call's phases changes no hull, and fills every phase that ran (the
+// filter's region holds the slowest thread's pass and the slowest thread's survivors' hull).
+TYPED_TEST(FilterPass, TimedPhasesChangeNoHullAndCoverTheFilterRegion) {
+  using T = TypeParam;
+  const auto seed = testing::fresh_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  const auto pts = testing::uniform_disk<T>(300000, rng);
+  const auto reference = cpu::convex_hull_serial<T>(pts);
+  for (const std::size_t bound : {FilterPolicy::automatic, std::size_t{0}}) {  // hulled, then sorted
+    SCOPED_TRACE("survivors hulled up to " + std::to_string(bound));
+    cpu::FilterPhases phases;
+    phases.sample = phases.pass = phases.slowest_pass = phases.slowest_survivors = phases.join = -1;
+    FilterPolicy policy{FilterUse::always, FilterKernel::widest, 2, bound};
+    policy.phases = &phases;
+    ASSERT_EQ(cpu::convex_hull_parallel<T>(pts, nullptr, policy), reference);
+    EXPECT_GT(phases.sample, 0);
+    EXPECT_GT(phases.slowest_pass, 0);
+    EXPECT_GT(phases.slowest_survivors, 0);
+    EXPECT_GE(phases.pass, phases.slowest_pass);  // (the two slowest may be different threads)
+    EXPECT_GE(phases.pass, phases.slowest_survivors);
+    EXPECT_GT(phases.join, 0);
+  }
+}
+
 // Each slice with few survivors hulls them on its own thread; when another slice has too many, the
 // hulled slices join the sorted ones with their hulls' vertices only. Points on a circle all survive
 // (the polygon keeps at most 1024 of the sample's vertices, and the arcs between them lie outside);
