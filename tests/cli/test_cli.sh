@@ -56,6 +56,22 @@ c=$("$bin" hull "$dir/g.f64" --backend cpu)
 a=$("$bin" hull "$dir/p.f32" --precision float --upper --presorted --backend cpu)
 b=$("$bin" hull "$dir/p.f32" --precision float --upper --presorted --backend pram)
 [ "$(echo "$a" | wc -l)" -gt 1000 ] && [ "$a" = "$b" ] && pass || fail "f32 parabola upper hull"
+# A .f32 file read at the default double precision (hulled as floats where they lie, the vertices
+# widened) prints what the same values give as a .f64 file, byte for byte: coordinates, indices,
+# upper hull, csv; a random disk (the filter runs) and a circle (every point on the hull).
+"$bin" generate --distribution disk -n 200000 --seed 11 --format f32 -o "$dir/d.f32" || fail "generate f32 disk"
+"$bin" generate --distribution circle -n 50000 --seed 12 --format f32 -o "$dir/c.f32" || fail "generate f32 circle"
+for name in d c; do
+  python3 -c "import struct,sys; b=open(sys.argv[1],'rb').read(); v=struct.unpack('<%df' % (len(b)//4), b); open(sys.argv[2],'wb').write(struct.pack('<%dd' % len(v), *v))" \
+    "$dir/$name.f32" "$dir/$name.f64"
+  for args in "" "--indices" "--upper" "--output-format csv"; do
+    # shellcheck disable=SC2086  # args is a list of flags
+    a=$("$bin" hull "$dir/$name.f32" $args)
+    # shellcheck disable=SC2086
+    b=$("$bin" hull "$dir/$name.f64" $args)
+    [ "$(echo "$a" | wc -l)" -gt 10 ] && [ "$a" = "$b" ] && pass || fail "$name.f32 at double precision differs from $name.f64 ($args)"
+  done
+done
 
 # The optimal-work merge of the emulator gives the same hulls, and less work than the seed's on a
 # full hood; a trace (the seed's rounds) refuses it with a usage error.
