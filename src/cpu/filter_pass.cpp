@@ -161,10 +161,10 @@ WAGENER_AVX512 FanAngle8 fan_angle8(const InnerPolygonView& poly, __mmask8 lanes
   return {valid, a, b};
 }
 
-/// The lanes of f.valid that the fan's ring certifies (none without a ring).
+/// The lanes of f.valid that the fan's ring certifies. Pre: poly.ring is set.
 WAGENER_AVX512 __mmask8 ring_inside8(const InnerPolygonView& poly, const FanAngle8& f, __m512d px,
                                      __m512d py) {
-  if (poly.ring == nullptr || f.valid == 0) return 0;
+  if (f.valid == 0) return 0;
   const __m512d ex = _mm512_sub_pd(px, _mm512_set1_pd(poly.cx)),
                 ey = _mm512_sub_pd(py, _mm512_set1_pd(poly.cy));
   const __m512d s = _mm512_add_pd(_mm512_mul_pd(ex, ex), _mm512_mul_pd(ey, ey));
@@ -258,19 +258,6 @@ WAGENER_AVX512 void gather_listed(const Point2<float>* chunk, __mmask8 listed, _
 template <class T>
 WAGENER_AVX512 std::size_t keep_listed(const InnerPolygonView& poly, DoubtList& list, std::size_t size,
                                        const Point2<T>* chunk, Point2<T>* out, std::size_t kept) {
-  if (poly.vertices == 0) {
-    // No fan: what the quick tests leave is kept.
-    for (std::size_t g = 0; g < size; g += 8) {
-      const auto listed = static_cast<__mmask8>((1u << std::min<std::size_t>(8, size - g)) - 1);
-      __m512d x, y;
-      gather_listed(chunk, listed, _mm256_maskz_loadu_epi32(listed, list.position + g), x, y);
-      const __mmask8 inside = listed & (in_disk8(poly, x, y) | in_cross8(poly, x, y));
-      for (std::uint32_t keep = listed & ~inside; keep != 0; keep &= keep - 1) {
-        out[kept++] = chunk[list.position[g + static_cast<std::size_t>(__builtin_ctz(keep))]];
-      }
-    }
-    return kept;
-  }
   // The quick tests and the ring; the rest listed again at the front (a store of eight at or before
   // the group just read, so no position not yet read is overwritten).
   std::size_t left = 0;
@@ -280,18 +267,19 @@ WAGENER_AVX512 std::size_t keep_listed(const InnerPolygonView& poly, DoubtList& 
     __m512d x, y;
     gather_listed(chunk, listed, position, x, y);
     __mmask8 inside = listed & (in_disk8(poly, x, y) | in_cross8(poly, x, y));
-    inside |= ring_inside8(poly, fan_angle8(poly, listed & ~inside, x, y), x, y);
+    if (poly.ring != nullptr) inside |= ring_inside8(poly, fan_angle8(poly, listed & ~inside, x, y), x, y);
     const auto doubt = static_cast<__mmask8>(listed & ~inside);
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(list.position + left),
                         _mm256_maskz_compress_epi32(doubt, position));
     left += static_cast<std::size_t>(__builtin_popcount(doubt));
   }
-  // The triangles.
+  // The triangles (none without a fan: then what the quick tests leave is kept).
   for (std::size_t g = 0; g < left; g += 8) {
     const auto listed = static_cast<__mmask8>((1u << std::min<std::size_t>(8, left - g)) - 1);
     __m512d x, y;
     gather_listed(chunk, listed, _mm256_maskz_loadu_epi32(listed, list.position + g), x, y);
-    const __mmask8 inside = triangle_inside8(poly, fan_angle8(poly, listed, x, y), x, y);
+    const __mmask8 inside =
+        poly.vertices == 0 ? __mmask8{0} : triangle_inside8(poly, fan_angle8(poly, listed, x, y), x, y);
     for (std::uint32_t keep = listed & ~inside; keep != 0; keep &= keep - 1) {
       out[kept++] = chunk[list.position[g + static_cast<std::size_t>(__builtin_ctz(keep))]];
     }

@@ -7,6 +7,7 @@
 #include <memory>
 #include <string>
 #include <thread>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -345,6 +346,66 @@ std::vector<Point2<T>> hull_by_sides(std::span<const Point2<T>> points, std::siz
   return core::join_chains<T>(chains[1], chains[0]);
 }
 
+/// After the filter region: the hull from the slices' survivors (their hulls merged where every
+/// slice hulled its own, else every slice's sorted survivors merged and chained). Throws for a
+/// slice's first non-finite point; `survivors` as in convex_hull_parallel.
+template <class T>
+std::vector<Point2<T>> join_slices(std::vector<Kept<T>>& kept, bool filtered, std::size_t threads,
+                                   std::int64_t* survivors) {
+  std::size_t total = 0;
+  bool few = filtered;
+  for (const auto& k : kept) {
+    if (k.first_non_finite >= 0) {
+      throw input_error("point " + std::to_string(k.first_non_finite) + " is not finite");
+    }
+    total += k.size;
+    few = few && k.hulled;
+  }
+  if (survivors) *survivors = static_cast<std::int64_t>(total);
+  if (few) {
+    // The hull of the slices' hulls (input points, so every vertex is exact in T), merged as sorted
+    // runs: on 16 threads at 10^8 points that is 16 hulls of about 1,500 vertices, which the
+    // general sort behind hull_by_filter took serially (bench/NOTES.md).
+    std::vector<std::span<const Point2<double>>> hulls;
+    for (const auto& k : kept) hulls.emplace_back(k.hull);
+    std::vector<Point2<T>> hull;
+    for (const Point2<double>& v : kept.size() == 1 ? kept[0].hull : merge_hulls<double>(hulls))
+      hull.push_back({static_cast<T>(v.x), static_cast<T>(v.y)});
+    return hull;
+  }
+  // Some slices sorted theirs and some hulled them (many survivors in all): a hulled slice keeps
+  // only its hull's vertices (the hull of the union is the hull of the slices' hulls) and sorts them.
+  parallel_slices(kept.size(), kept.size(), [&](std::size_t t, std::size_t, std::size_t) {
+    Kept<T>& k = kept[t];
+    if (k.sorted) return;
+    k.size = k.hull.size();
+    for (std::size_t i = 0; i < k.size; ++i)
+      k.buffer[i] = {static_cast<T>(k.hull[i].x), static_cast<T>(k.hull[i].y)};
+    sort_kept(k);
+  });
+
+  // Merge the sorted slices pairwise; a round with fewer pairs than threads splits each merge.
+  while (kept.size() > 1) {
+    std::vector<Kept<T>> next((kept.size() + 1) / 2);
+    const std::size_t pairs = kept.size() / 2;
+    const std::size_t pieces = std::max<std::size_t>(1, threads / pairs);
+    parallel_slices(next.size(), next.size(), [&](std::size_t t, std::size_t, std::size_t) {
+      if (2 * t + 1 < kept.size()) {
+        const std::size_t size = kept[2 * t].size + kept[2 * t + 1].size;
+        next[t].buffer = detail::huge_page_array<Point2<T>>(size);
+        next[t].size = size;
+        next[t].sorted = true;
+        parallel_merge<T>(kept[2 * t].span(), kept[2 * t + 1].span(), next[t].buffer.get(),
+                          size >= kMinPointsPerThread ? pieces : 1);
+      } else {
+        next[t] = std::move(kept[2 * t]);
+      }
+    });
+    kept.swap(next);
+  }
+  return hull_of_sorted_parallel<T>(kept[0].span(), threads);
+}
+
 }  // namespace
 
 template <class T>
@@ -436,10 +497,14 @@ std::vector<Point2<T>> convex_hull_parallel(std::span<const Point2<T>> points, s
       // and chaining all of them cost more than the filter pass (10^7 disk points: 30k survivors,
       // about 3 ms of one thread). Each thread hulls its own, so the serial step is only the hull of
       // these hulls' vertices (10^6 disk points: 0.2 ms serially for 3,400 survivors before).
-      std::vector<Point2<double>> as_double(m);
-      for (std::size_t i = 0; i < m; ++i)
-        as_double[i] = {static_cast<double>(out[i].x), static_cast<double>(out[i].y)};
-      k.hull = hull_by_filter(as_double);
+      if constexpr (std::is_same_v<T, double>) {
+        k.hull = hull_by_filter(std::span<const Point2<double>>(out, m));  // no copy to widen into
+      } else {
+        std::vector<Point2<double>> as_double(m);
+        for (std::size_t i = 0; i < m; ++i)
+          as_double[i] = {static_cast<double>(out[i].x), static_cast<double>(out[i].y)};
+        k.hull = hull_by_filter(as_double);
+      }
       k.hulled = true;
       survivors_seconds[t] = seconds(survivors_start);
       return;
@@ -451,69 +516,12 @@ std::vector<Point2<T>> convex_hull_parallel(std::span<const Point2<T>> points, s
   phases.slowest_pass = *std::max_element(pass_seconds.begin(), pass_seconds.end());
   phases.slowest_survivors = *std::max_element(survivors_seconds.begin(), survivors_seconds.end());
   const Clock::time_point join_start = Clock::now();
-  // Timed to the end of the call, whichever way it returns.
-  struct JoinTimer {
-    FilterPhases* out;
-    FilterPhases& phases;
-    Clock::time_point from;
-    ~JoinTimer() {
-      if (out == nullptr) return;
-      phases.join = std::chrono::duration<double>(Clock::now() - from).count();
-      *out = phases;
-    }
-  } join_timer{policy.phases, phases, join_start};
-  std::size_t total = 0;
-  bool few = inner.enabled();
-  for (const auto& k : kept) {
-    if (k.first_non_finite >= 0) {
-      throw input_error("point " + std::to_string(k.first_non_finite) + " is not finite");
-    }
-    total += k.size;
-    few = few && k.hulled;
+  std::vector<Point2<T>> hull = join_slices(kept, inner.enabled(), threads, survivors);
+  if (policy.phases != nullptr) {
+    phases.join = seconds(join_start);
+    *policy.phases = phases;
   }
-  if (survivors) *survivors = static_cast<std::int64_t>(total);
-  if (few) {
-    // The hull of the slices' hulls (input points, so every vertex is exact in T), merged as sorted
-    // runs: on 16 threads at 10^8 points that is 16 hulls of about 1,500 vertices, which the
-    // general sort behind hull_by_filter took serially (bench/NOTES.md).
-    std::vector<std::span<const Point2<double>>> hulls;
-    for (const auto& k : kept) hulls.emplace_back(k.hull);
-    std::vector<Point2<T>> hull;
-    for (const Point2<double>& v : kept.size() == 1 ? kept[0].hull : merge_hulls<double>(hulls))
-      hull.push_back({static_cast<T>(v.x), static_cast<T>(v.y)});
-    return hull;
-  }
-  // Some slices sorted theirs and some hulled them (many survivors in all): a hulled slice keeps
-  // only its hull's vertices (the hull of the union is the hull of the slices' hulls) and sorts them.
-  parallel_slices(kept.size(), kept.size(), [&](std::size_t t, std::size_t, std::size_t) {
-    Kept<T>& k = kept[t];
-    if (k.sorted) return;
-    k.size = k.hull.size();
-    for (std::size_t i = 0; i < k.size; ++i)
-      k.buffer[i] = {static_cast<T>(k.hull[i].x), static_cast<T>(k.hull[i].y)};
-    sort_kept(k);
-  });
-
-  // Merge the sorted slices pairwise; a round with fewer pairs than threads splits each merge.
-  while (kept.size() > 1) {
-    std::vector<Kept<T>> next((kept.size() + 1) / 2);
-    const std::size_t pairs = kept.size() / 2;
-    const std::size_t pieces = std::max<std::size_t>(1, threads / pairs);
-    parallel_slices(next.size(), next.size(), [&](std::size_t t, std::size_t, std::size_t) {
-      if (2 * t + 1 < kept.size()) {
-        const std::size_t size = kept[2 * t].size + kept[2 * t + 1].size;
-        next[t].buffer = detail::huge_page_array<Point2<T>>(size);
-        next[t].size = size;
-        next[t].sorted = true;
-        parallel_merge<T>(kept[2 * t].span(), kept[2 * t + 1].span(), next[t].buffer.get(),
-                          size >= kMinPointsPerThread ? pieces : 1);
-      } else {
-        next[t] = std::move(kept[2 * t]);
-      }
-    });
-    kept.swap(next);
-  }
-  return hull_of_sorted_parallel<T>(kept[0].span(), threads);
+  return hull;
 }
 
 template std::vector<Point2<float>> convex_hull_parallel(std::span<const Point2<float>>, std::int64_t*);
