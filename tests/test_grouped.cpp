@@ -189,6 +189,37 @@ TYPED_TEST(Grouped, PramBackendRunsEachGroupOnTheEmulator) {
   expect_each_group_matches(input, hulls, options);
 }
 
+// The CPU hulls chunks of consecutive groups on all its threads and appends them in chunk order:
+// groups of every family and size, from empty ranges to more than kLargeGroupPoints, over a few dozen
+// chunks, each equal to its single hull and in its place.
+TYPED_TEST(Grouped, ManyChunksOfMixedGroupsKeepTheirOrder) {
+  using T = TypeParam;
+  const auto seed = testing::fresh_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  const auto& families = testing::all_families<T>();
+  std::uniform_int_distribution<std::size_t> size(0, 500), family(0, families.size() - 1);
+  GroupedInput<T> input;
+  while (input.points.size() < 800000) {
+    const std::size_t g = input.names.size();
+    std::size_t n = size(rng);
+    if (g % 9 == 4) n = 0;
+    if (g % 1201 == 600) n = static_cast<std::size_t>(cpu::kLargeGroupPoints) + 1 + g % 3;
+    const auto& f = families[family(rng)];
+    input.add(f.make(n, rng), f.name + " n=" + std::to_string(n));
+  }
+  for (const HullPart part : {HullPart::full, HullPart::upper}) {
+    for (const bool indices : {false, true}) {
+      SCOPED_TRACE(std::string(part == HullPart::full ? "full" : "upper") + (indices ? " indices" : ""));
+      HullOptions options;
+      options.backend = Backend::cpu;
+      options.part = part;
+      options.indices = indices;
+      expect_each_group_matches(input, convex_hulls<T>(input.points, input.offsets, options), options);
+    }
+  }
+}
+
 TEST(Grouped, AMillionSmallGroups) {
   const auto seed = testing::fresh_seed();
   SCOPED_TRACE("seed " + std::to_string(seed));
@@ -484,6 +515,25 @@ TEST(Grouped, NonFinitePointIsNamedByItsIndexInTheWholeArray) {
   std::vector<std::int64_t> ids(400);
   for (std::size_t i = 0; i < ids.size(); ++i) ids[i] = static_cast<std::int64_t>(i % 3);
   EXPECT_THROW(convex_hulls_by_id<double>(pts, ids), input_error);
+}
+
+// A thread that meets a non-finite point stops the call while the others hold finished chunks: the
+// call ends (no thread waits for a chunk that never comes) and names the first bad point.
+TEST(Grouped, NonFinitePointsInLateChunksNameTheFirst) {
+  std::vector<Point2<double>> pts(1000000);
+  for (std::size_t i = 0; i < pts.size(); ++i) pts[i] = {double(i % 17), double(i % 13)};
+  pts[900000] = {0, -std::numeric_limits<double>::infinity()};
+  pts[700001] = {std::numeric_limits<double>::quiet_NaN(), 1};
+  std::vector<std::int64_t> offsets;
+  for (std::int64_t o = 0; o <= 1000000; o += 100) offsets.push_back(o);
+  try {
+    convex_hulls<double>(pts, offsets);
+    FAIL() << "no error";
+  } catch (const input_error& e) {
+    EXPECT_STREQ(e.what(), "point 700001 is not finite");
+  }
+  std::vector<std::int64_t> large;
+  EXPECT_THROW(cpu::small_group_hulls<double>(pts, offsets, HullPart::full, true, large), input_error);
 }
 
 TEST(Grouped, PresortedGroupsAreCheckedAndTraceIsRefused) {

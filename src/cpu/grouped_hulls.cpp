@@ -1,10 +1,14 @@
-// Grouped hulls on the CPU: contiguous runs of groups, one per core, balanced by points; in each
-// group the octagon filter, the survivors split by the line through their extremes, each half sorted
-// (by counted ranks, cpu/lex_ranks.hpp) and chained, all in scratch buffers reused from group to group.
+// Grouped hulls on the CPU: chunks of consecutive groups taken by the cores in turn, their hulls
+// appended in chunk order; in each group the octagon filter, the survivors split by the line through
+// their extremes, each half sorted (by counted ranks, cpu/lex_ranks.hpp) and chained, all in scratch
+// buffers reused from group to group.
 #include "cpu/grouped_hulls.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
+#include <mutex>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -21,6 +25,9 @@ namespace {
 
 // Below this many points per thread, starting a thread costs more than it saves.
 constexpr std::size_t kMinPointsPerThread = std::size_t{1} << 14;
+// The points of a chunk of groups: a chunk's hulls (about a fifth of its points) stay in L2 until
+// they are appended, and the chunks are many enough to balance the cores.
+constexpr std::size_t kChunkPoints = std::size_t{1} << 15;
 // Below this many points the filter's extra pass costs more than the sort it saves.
 constexpr std::size_t kMinPointsToFilter = 16;
 // The most points of the next group fetched ahead: a few KiB, well inside L1.
@@ -200,6 +207,40 @@ struct BaselineSide {
   }
 };
 
+/// The sign of orient2d(a, b, c) for three points of a group, with one error bound for the whole group
+/// where its bounding box allows: the chains' turns, without side_of_line()'s bound per turn (two
+/// absolute values, a sum and a product on the way to each branch).
+///
+/// Why the bound holds. side_of_line() certifies a determinant beyond kErrBound (|l| + |r|), l and r
+/// the two computed products of differences (Shewchuk's ccwerrboundA, no underflow). A difference of
+/// two x in the box is at most the exact width, so its rounding is at most fl(W) (rounding is
+/// monotone), and likewise for y: |l|, |r| <= A = fl(fl(W) fl(H)), so 2 kErrBound A bounds that filter's
+/// bound, and the margin below exceeds it by the factor 1 + 2^-10 less three roundings. Where
+/// A >= 2^-900 that excess (beyond 2^-960) also covers the at most 2^-1073 that underflowed products
+/// can add; where A <= 2^1000 nothing overflows. Otherwise, and between the margins, orient2d decides.
+struct ChainTurn {
+  double margin = -1;  // < 0: side_of_line() for every turn
+
+  explicit ChainTurn(const GroupExtremes* box) {
+    if (box == nullptr) return;
+    constexpr double kErrBound = (3.0 + 16.0 * 0x1p-53) * 0x1p-53;
+    const double area = (box->x_max - box->x_min) * (box->y_max - box->y_min);
+    if (area >= 0x1p-900 && area <= 0x1p1000) margin = 2 * kErrBound * area * (1 + 0x1p-10);
+  }
+
+  template <class P>
+  int operator()(const P& a, const P& b, const P& c) const {
+    const auto px = static_cast<double>(a.x), py = static_cast<double>(a.y), qx = static_cast<double>(b.x),
+               qy = static_cast<double>(b.y), rx = static_cast<double>(c.x), ry = static_cast<double>(c.y);
+    if (margin < 0) return side_of_line(px, py, qx, qy, rx, ry);
+    const double det = (px - rx) * (qy - ry) - (py - ry) * (qx - rx);
+    const int side = (det > margin) - (det < -margin);
+    if (side == 0) [[unlikely]]
+      return orient2d(px, py, qx, qy, rx, ry);
+    return side;
+  }
+};
+
 /// The hull of elements[0, m), in group order (indices ascending), as core::chain_sorted() gives it
 /// for them sorted, but with each chain sorting and walking only its own half: every lower-hull vertex
 /// lies on or below the line from the smallest point P to the largest Q, every upper-hull vertex on or
@@ -207,16 +248,16 @@ struct BaselineSide {
 /// lower chain of all, and the same holds above. That halves the sorting and the chains' steps for the
 /// ~20 survivors of a 100-point disk. out holds m + 1 elements; elements is left as it was. `box`, if
 /// given, is the elements' exact bounding box, with points of its least and greatest x among them.
+/// `ends`, if given, is lex_extremes() of the elements, found by the caller.
 template <class Element, class PointOf>
 int hull_by_halves(const Element* elements, std::uint32_t m, const Halves<Element>& h, Element* out,
-                   HullPart part, PointOf point, const GroupExtremes* box = nullptr) {
+                   HullPart part, PointOf point, const GroupExtremes* box = nullptr,
+                   const LexExtremes* ends = nullptr) {
   if (m == 0) return 0;
-  const auto turn = [](const auto& a, const auto& b, const auto& c) {
-    return side_of_line(static_cast<double>(a.x), static_cast<double>(a.y), static_cast<double>(b.x),
-                        static_cast<double>(b.y), static_cast<double>(c.x), static_cast<double>(c.y));
-  };
-  const auto [lo, hi] =
-      box ? lex_extremes(elements, m, box->x_min, box->x_max, point) : lex_extremes(elements, m);
+  const ChainTurn turn(box);
+  const auto [lo, hi] = ends  ? *ends
+                        : box ? lex_extremes(elements, m, box->x_min, box->x_max, point)
+                              : lex_extremes(elements, m);
   const Point2<double> p{static_cast<double>(point(elements[lo]).x),
                          static_cast<double>(point(elements[lo]).y)},
       q{static_cast<double>(point(elements[hi]).x), static_cast<double>(point(elements[hi]).y)};
@@ -286,46 +327,63 @@ int hull_by_halves(const Element* elements, std::uint32_t m, const Halves<Elemen
   throw input_error("point " + std::to_string(index) + " is not finite");
 }
 
-/// One core's run of groups: their vertices (and global indices), and the large groups it left.
+/// A chunk's hulls: its groups' vertices (and global indices) in group order, the first `count` of
+/// each array, and the large groups it left. Reused from chunk to chunk: the arrays keep their size,
+/// so that a group's chain is written straight into them.
 template <class T>
-struct Slice {
+struct ChunkHulls {
+  std::size_t first_group = 0, last_group = 0;
+  std::size_t count = 0;
   std::vector<Point2<T>> vertices;
   std::vector<std::int64_t> indices;
   std::vector<std::int64_t> large_groups;
+
+  /// Room for `more` vertices after the first `count`.
+  void make_room(std::size_t more, bool with_indices) {
+    const std::size_t need = count + more;
+    if (vertices.size() < need) vertices.resize(std::max(need, 2 * vertices.size()));
+    if (with_indices && indices.size() < need) indices.resize(vertices.size());
+  }
 };
 
-/// Groups [first, last): each group's vertex count in counts[g], its vertices appended to the slice.
-template <class T, class Element>
-void hull_groups(std::span<const Point2<T>> points, std::span<const std::int64_t> offsets, std::size_t first,
-                 std::size_t last, std::size_t reserve_to, HullPart part, FilterKernel rank_kernel,
-                 std::int64_t* counts, Slice<T>& slice) {
-  constexpr bool kIndices = std::is_same_v<Element, Keyed<T>>;
-  std::vector<Element> kept;
-  std::vector<Element> chain;
+/// One thread's scratch for hull_groups(), reused from group to group and chunk to chunk.
+template <class Element>
+struct GroupScratch {
+  std::vector<Element> kept, chain;
   // The survivors on either side of the line through the extremes: in group order, their
   // coordinates, sorted.
   std::vector<Element> unsorted_below, unsorted_above, below, above;
   std::vector<double> below_x, below_y, above_x, above_y;
   std::vector<std::uint32_t> rank;
   std::vector<std::uint32_t> survivors;  // indices into the group
-  const auto point = [](const Element& e) -> const Point2<T>& { return point_of(e); };
-  // About a fifth of a random group's points are vertices; the vectors grow past that if need be.
-  // Slice 0's vector becomes the result, so it reserves room for every slice's vertices (only the
-  // pages written are touched): the others are appended without moving it.
-  const auto expected = static_cast<std::size_t>(offsets[reserve_to] - offsets[first]) / 4 + 16;
-  slice.vertices.reserve(expected);
-  detail::want_huge_pages(slice.vertices);
-  if constexpr (kIndices) {
-    slice.indices.reserve(expected);
-    detail::want_huge_pages(slice.indices);
+
+  void fit(std::uint32_t n) {
+    if (kept.size() >= n) return;
+    kept.resize(n);
+    chain.resize(n + 1);
+    survivors.resize(n);
+    for (auto* v : {&unsorted_below, &unsorted_above, &below, &above}) v->resize(n);
+    for (auto* v : {&below_x, &below_y, &above_x, &above_y}) v->resize(n);
+    rank.resize(n);
   }
-  for (std::size_t g = first; g < last; ++g) {
+};
+
+/// Groups [out.first_group, out.last_group): each group's vertex count in counts[g], its vertices
+/// appended to `out`.
+template <class T, class Element>
+void hull_groups(std::span<const Point2<T>> points, std::span<const std::int64_t> offsets, HullPart part,
+                 FilterKernel rank_kernel, std::int64_t* counts, GroupScratch<Element>& scratch,
+                 ChunkHulls<T>& out) {
+  constexpr bool kIndices = std::is_same_v<Element, Keyed<T>>;
+  const auto point = [](const Element& e) -> const Point2<T>& { return point_of(e); };
+  const std::size_t last = out.last_group;
+  for (std::size_t g = out.first_group; g < last; ++g) {
     const std::int64_t begin = offsets[g];
     const std::int64_t size = offsets[g + 1] - begin;
     counts[g] = 0;
     if (size == 0) continue;
     if (size > kLargeGroupPoints) {
-      slice.large_groups.push_back(static_cast<std::int64_t>(g));
+      out.large_groups.push_back(static_cast<std::int64_t>(g));
       continue;
     }
     const Point2<T>* group = points.data() + begin;
@@ -335,21 +393,18 @@ void hull_groups(std::span<const Point2<T>> points, std::span<const std::int64_t
       // (the hardware prefetcher pauses while the stream is not read).
       const auto next = reinterpret_cast<const char*>(points.data() + offsets[g + 1]);
       const auto bytes = static_cast<std::size_t>(
-          std::min<std::int64_t>(offsets[std::min(g + 2, last)] - offsets[g + 1], kPrefetchPoints) *
+          std::min<std::int64_t>(offsets[std::min(g + 2, offsets.size() - 1)] - offsets[g + 1],
+                                 kPrefetchPoints) *
           static_cast<std::int64_t>(sizeof(Point2<T>)));
       for (std::size_t b = 0; b < bytes; b += 64) __builtin_prefetch(next + b);
     }
-    if (kept.size() < n) {
-      kept.resize(n);
-      chain.resize(n + 1);
-      survivors.resize(n);
-      for (auto* v : {&unsorted_below, &unsorted_above, &below, &above}) v->resize(n);
-      for (auto* v : {&below_x, &below_y, &above_x, &above_y}) v->resize(n);
-      rank.resize(n);
-    }
+    scratch.fit(n);
+    Element* const kept = scratch.kept.data();
     std::uint32_t m = 0;
     bool finite = true;
     GroupExtremes extremes;
+    LexExtremes ends;
+    bool ends_known = false;
     if (n < kMinPointsToFilter) {
       for (std::uint32_t i = 0; i < n; ++i) {
         finite &= std::isfinite(group[i].x) & std::isfinite(group[i].y);
@@ -360,9 +415,22 @@ void hull_groups(std::span<const Point2<T>> points, std::span<const std::int64_t
       finite = extremes.finite;
       OctagonFilter filter;
       if (finite && filter.build(group, extremes)) {
-        m = octagon_survivors(filter, group, n, survivors.data());
-        for (std::uint32_t j = 0; j < m; ++j)
-          kept[j] = make_element(group[survivors[j]], survivors[j], std::type_identity<Element>{});
+        const std::uint32_t* survivors = scratch.survivors.data();
+        m = octagon_survivors(filter, group, n, scratch.survivors.data());
+        // lex_extremes() with the box, in the same loop: only points of the least and greatest x
+        // compete (about two of ~30), by y, the first of equal ones winning.
+        double lo_y = INFINITY, hi_y = -INFINITY;
+        for (std::uint32_t j = 0; j < m; ++j) {
+          const Point2<T>& p = group[survivors[j]];
+          kept[j] = make_element(p, survivors[j], std::type_identity<Element>{});
+          const auto x = static_cast<double>(p.x);
+          if (static_cast<int>(x == extremes.x_min) | static_cast<int>(x == extremes.x_max)) [[unlikely]] {
+            const auto y = static_cast<double>(p.y);
+            if (x == extremes.x_min && y < lo_y) lo_y = y, ends.lo = j;
+            if (x == extremes.x_max && y > hi_y) hi_y = y, ends.hi = j;
+          }
+        }
+        ends_known = true;
       } else if (finite) {
         // Coordinates beyond the filter's margin argument (near 1e+-300): orient2d's own filter.
         core::ExtremePolygon<T> polygon;
@@ -380,24 +448,111 @@ void hull_groups(std::span<const Point2<T>> points, std::span<const std::int64_t
         if (!std::isfinite(group[i].x) || !std::isfinite(group[i].y)) not_finite(begin + i);
       }
     }
-    const Halves<Element> halves{{unsorted_below.data(), unsorted_above.data()},
-                                 {below_x.data(), above_x.data()},
-                                 {below_y.data(), above_y.data()},
-                                 {below.data(), above.data()},
-                                 rank.data(),
+    const Halves<Element> halves{{scratch.unsorted_below.data(), scratch.unsorted_above.data()},
+                                 {scratch.below_x.data(), scratch.above_x.data()},
+                                 {scratch.below_y.data(), scratch.above_y.data()},
+                                 {scratch.below.data(), scratch.above.data()},
+                                 scratch.rank.data(),
                                  rank_kernel};
     // Either filter keeps every point of the group's least and greatest x (on its bounding box, so
     // never strictly inside a polygon of its points): the group's box serves its survivors.
-    const int k = hull_by_halves(kept.data(), m, halves, chain.data(), part, point,
-                                 n < kMinPointsToFilter ? nullptr : &extremes);
-    counts[g] = k;
-    for (int v = 0; v < k; ++v) {
-      const Element& e = chain[static_cast<std::size_t>(v)];
-      slice.vertices.push_back(point_of(e));
-      if constexpr (kIndices) slice.indices.push_back(begin + e.index);
+    //
+    // hull_by_halves() writes up to m + 1 elements: for points alone, straight into the chunk's array.
+    out.make_room(m + 1, kIndices);
+    const GroupExtremes* box = n < kMinPointsToFilter ? nullptr : &extremes;
+    if constexpr (kIndices) {
+      const int k = hull_by_halves(kept, m, halves, scratch.chain.data(), part, point, box,
+                                   ends_known ? &ends : nullptr);
+      counts[g] = k;
+      for (int v = 0; v < k; ++v) {
+        const Element& e = scratch.chain[static_cast<std::size_t>(v)];
+        out.vertices[out.count + static_cast<std::size_t>(v)] = e.p;
+        out.indices[out.count + static_cast<std::size_t>(v)] = begin + e.index;
+      }
+      out.count += static_cast<std::size_t>(k);
+    } else {
+      const int k = hull_by_halves(kept, m, halves, out.vertices.data() + out.count, part, point, box,
+                                   ends_known ? &ends : nullptr);
+      counts[g] = k;
+      out.count += static_cast<std::size_t>(k);
     }
   }
 }
+
+/// Chunks' hulls appended to the result in chunk order by whichever thread finishes the chunk that
+/// is due: a chunk finished early is left ready, and the thread appending takes every ready chunk
+/// behind its own. No thread waits for another, and the copies (with the result's page faults) run
+/// beside the other threads' hulls instead of after them.
+template <class T>
+class InOrderAppender {
+ public:
+  InOrderAppender(std::size_t chunks, std::size_t vertices_per_chunk, GroupedHulls<T>& out,
+                  std::vector<std::int64_t>& large_groups)
+      : ready_(chunks), vertices_per_chunk_(vertices_per_chunk), out_(out), large_groups_(large_groups) {}
+
+  /// An empty chunk buffer, one already appended where there is one.
+  ChunkHulls<T> buffer() {
+    {
+      const std::lock_guard lock(mutex_);
+      if (!spare_.empty()) {
+        ChunkHulls<T> hulls = std::move(spare_.back());
+        spare_.pop_back();
+        return hulls;
+      }
+    }
+    ChunkHulls<T> hulls;
+    hulls.vertices.resize(vertices_per_chunk_);
+    return hulls;
+  }
+
+  /// Chunk `chunk`'s hulls, appended now if every chunk before it has been.
+  void deliver(std::size_t chunk, ChunkHulls<T>&& hulls) {
+    std::unique_lock lock(mutex_);
+    ready_[chunk] = std::move(hulls);
+    if (appending_) return;  // that thread will find this chunk when it comes to it
+    appending_ = true;
+    while (next_ < ready_.size() && ready_[next_]) {
+      ChunkHulls<T> due = std::move(*ready_[next_]);
+      ready_[next_].reset();
+      ++next_;
+      lock.unlock();
+      try {
+        append(due);
+      } catch (...) {
+        lock.lock();
+        appending_ = false;
+        throw;
+      }
+      due.count = 0;
+      due.large_groups.clear();
+      lock.lock();
+      spare_.push_back(std::move(due));
+    }
+    appending_ = false;
+  }
+
+ private:
+  // Only one thread at a time (appending_): the result's vectors, and the offsets of the chunk's
+  // groups, whose counts are complete and whose predecessors' offsets are final.
+  void append(const ChunkHulls<T>& hulls) {
+    const auto count = static_cast<std::ptrdiff_t>(hulls.count);
+    out_.vertices.insert(out_.vertices.end(), hulls.vertices.begin(), hulls.vertices.begin() + count);
+    if (!hulls.indices.empty())
+      out_.indices.insert(out_.indices.end(), hulls.indices.begin(), hulls.indices.begin() + count);
+    large_groups_.insert(large_groups_.end(), hulls.large_groups.begin(), hulls.large_groups.end());
+    std::int64_t* offsets = out_.offsets.data();
+    for (std::size_t g = hulls.first_group; g < hulls.last_group; ++g) offsets[g + 1] += offsets[g];
+  }
+
+  std::mutex mutex_;
+  std::vector<std::optional<ChunkHulls<T>>> ready_;  // finished chunks not yet appended
+  std::vector<ChunkHulls<T>> spare_;                 // appended chunks' buffers, emptied
+  std::size_t next_ = 0;                             // the chunk due
+  bool appending_ = false;                           // a thread is appending
+  const std::size_t vertices_per_chunk_;
+  GroupedHulls<T>& out_;
+  std::vector<std::int64_t>& large_groups_;
+};
 
 }  // namespace
 
@@ -409,44 +564,60 @@ GroupedHulls<T> small_group_hulls(std::span<const Point2<T>> points, std::span<c
   const FilterKernel rank_kernel = sort_kernel == FilterKernel::widest ? widest_filter_kernel() : sort_kernel;
   const std::size_t groups = offsets.size() - 1;
   const std::size_t n = points.size();
-  const std::size_t slices =
+  const std::size_t threads =
       std::min(std::max<std::size_t>(groups, 1),
                detail::slice_count(n, detail::resolve_threads(0), kMinPointsPerThread));
-  // Slice s takes the groups that start in its share of the points, so that each core hulls about
-  // n / slices points whatever the sizes of the groups.
-  std::vector<std::size_t> first_group(slices + 1, groups);
-  for (std::size_t s = 0; s < slices; ++s) {
-    const auto start = static_cast<std::int64_t>(detail::slice_begin(n, slices, s));
-    first_group[s] = static_cast<std::size_t>(std::lower_bound(offsets.begin(), offsets.end() - 1, start) -
+  // The threads take chunks of about kChunkPoints points in turn (a chunk: the groups that start in
+  // its share of the points), so that a core slowed down by other work takes fewer.
+  const std::size_t chunks = std::max(threads, (n + kChunkPoints - 1) / kChunkPoints);
+  std::vector<std::size_t> first_group(chunks + 1, groups);
+  first_group[0] = 0;
+  for (std::size_t c = 1; c < chunks; ++c) {
+    const auto start = static_cast<std::int64_t>(detail::slice_begin(n, chunks, c));
+    first_group[c] = static_cast<std::size_t>(std::lower_bound(offsets.begin(), offsets.end() - 1, start) -
                                               offsets.begin());
   }
-  first_group[0] = 0;
-  // Group g's vertex count goes to out.offsets[g + 1], which a prefix sum then turns into offsets.
+  // Group g's vertex count goes to out.offsets[g + 1], which the appender's prefix sum turns into
+  // offsets.
   GroupedHulls<T> out;
   out.offsets.assign(groups + 1, 0);
   std::int64_t* counts = out.offsets.data() + 1;
-  std::vector<Slice<T>> parts(slices);
-  const auto reserve_to = [&](std::size_t s) { return s == 0 ? groups : first_group[s + 1]; };
-  detail::run_slices(slices, slices, [&](std::size_t s, std::size_t, std::size_t) {
-    if (with_indices) {
-      hull_groups<T, Keyed<T>>(points, offsets, first_group[s], first_group[s + 1], reserve_to(s), part,
-                               rank_kernel, counts, parts[s]);
-    } else {
-      hull_groups<T, Point2<T>>(points, offsets, first_group[s], first_group[s + 1], reserve_to(s), part,
-                                rank_kernel, counts, parts[s]);
-    }
-  });
-
-  for (std::size_t g = 0; g < groups; ++g) out.offsets[g + 1] += out.offsets[g];
-  out.vertices = std::move(parts[0].vertices);
-  out.indices = std::move(parts[0].indices);
-  large_groups = std::move(parts[0].large_groups);
-  for (std::size_t s = 1; s < slices; ++s) {
-    const Slice<T>& slice = parts[s];
-    out.vertices.insert(out.vertices.end(), slice.vertices.begin(), slice.vertices.end());
-    out.indices.insert(out.indices.end(), slice.indices.begin(), slice.indices.end());
-    large_groups.insert(large_groups.end(), slice.large_groups.begin(), slice.large_groups.end());
+  // About a fifth of a random group's points are vertices; the vectors grow past that if need be.
+  // Only the pages written are touched.
+  const std::size_t expected = n / 4 + 16;
+  out.vertices.reserve(expected);
+  detail::want_huge_pages(out.vertices);
+  if (with_indices) {
+    out.indices.reserve(expected);
+    detail::want_huge_pages(out.indices);
   }
+  const auto hull_all = [&]<class Element>(std::type_identity<Element>) {
+    InOrderAppender<T> appender(chunks, n / chunks / 4 + 16, out, large_groups);
+    std::atomic<std::size_t> next_chunk{0};
+    std::atomic<bool> failed{false};
+    detail::run_slices(threads, threads, [&](std::size_t, std::size_t, std::size_t) {
+      GroupScratch<Element> scratch;
+      while (!failed.load(std::memory_order_relaxed)) {
+        const std::size_t c = next_chunk.fetch_add(1, std::memory_order_relaxed);
+        if (c >= chunks) return;
+        ChunkHulls<T> hulls = appender.buffer();
+        hulls.first_group = first_group[c];
+        hulls.last_group = first_group[c + 1];
+        try {
+          hull_groups<T, Element>(points, offsets, part, rank_kernel, counts, scratch, hulls);
+          appender.deliver(c, std::move(hulls));
+        } catch (...) {
+          // Whatever failed fails the call: the other threads stop at their next chunk.
+          failed.store(true, std::memory_order_relaxed);
+          throw;
+        }
+      }
+    });
+  };
+  if (with_indices)
+    hull_all(std::type_identity<Keyed<T>>{});
+  else
+    hull_all(std::type_identity<Point2<T>>{});
   return out;
 }
 
