@@ -496,6 +496,27 @@ TYPED_TEST(FilterPass, SlicesThatHullTheirSurvivorsJoinSlicesThatSortThem) {
 // The filter off (or turned off by a hull-like input): on one or two threads the points split by the
 // line from the smallest to the largest point, each side sorted and chained on its own thread; on
 // more, the slices sorted and merged, the chains merged by their bridges.
+// Where every slice hulls its own survivors, the slices' hulls are merged pairwise, a round on the
+// threads at a time: any thread count, odd ones leaving a hull to the next round, gives the hull.
+TYPED_TEST(FilterPass, SlicesHullsMergedPairwiseOnAnyThreadCount) {
+  using T = TypeParam;
+  const auto seed = testing::fresh_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  for (const auto& family : filter_families<T>()) {
+    const auto pts = family.make(300007, rng);
+    const auto reference = cpu::convex_hull_serial<T>(pts);
+    for (const unsigned threads : {3u, 4u, 5u, 8u, 16u}) {
+      SCOPED_TRACE(family.name + " threads " + std::to_string(threads));
+      std::int64_t survivors = -1;
+      ASSERT_EQ(cpu::convex_hull_parallel<T>(pts, &survivors,
+                                             FilterPolicy{FilterUse::always, FilterKernel::widest, threads}),
+                reference);
+      ASSERT_GE(survivors, static_cast<std::int64_t>(reference.size()));
+    }
+  }
+}
+
 TYPED_TEST(FilterPass, EveryPointKeptSplitsBySidesOnAnyThreadCount) {
   using T = TypeParam;
   const auto seed = testing::fresh_seed();
