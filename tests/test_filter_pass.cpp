@@ -496,9 +496,9 @@ TYPED_TEST(FilterPass, SlicesThatHullTheirSurvivorsJoinSlicesThatSortThem) {
 // The filter off (or turned off by a hull-like input): on one or two threads the points split by the
 // line from the smallest to the largest point, each side sorted and chained on its own thread; on
 // more, the slices sorted and merged, the chains merged by their bridges.
-// Where every slice hulls its own survivors, the slices' hulls are merged pairwise, a round on the
-// threads at a time: any thread count, odd ones leaving a hull to the next round, gives the hull.
-TYPED_TEST(FilterPass, SlicesHullsMergedPairwiseOnAnyThreadCount) {
+// Where every slice hulls its own survivors, the slices' hulls are merged: any thread count gives
+// the hull, on every family.
+TYPED_TEST(FilterPass, SlicesHullsMergedOnAnyThreadCount) {
   using T = TypeParam;
   const auto seed = testing::fresh_seed();
   SCOPED_TRACE("seed " + std::to_string(seed));

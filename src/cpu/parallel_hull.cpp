@@ -365,26 +365,12 @@ std::vector<Point2<T>> join_slices(std::vector<Kept<T>>& kept, bool filtered, st
   if (few) {
     // The hull of the slices' hulls (input points, so every vertex is exact in T), merged as sorted
     // runs: on 16 threads at 10^8 points that is 16 hulls of about 1,500 vertices, which the
-    // general sort behind hull_by_filter took serially (bench/NOTES.md). Pairwise, a round on the
-    // threads at a time: each merge keeps only its pair's hull, so the rounds shrink, where one
-    // merge of all the hulls took 0.3-0.5 ms serially at 10^7 points on 16 threads.
-    std::vector<std::vector<Point2<double>>> hulls(kept.size());
-    for (std::size_t t = 0; t < kept.size(); ++t) hulls[t] = std::move(kept[t].hull);
-    while (hulls.size() > 1) {
-      std::vector<std::vector<Point2<double>>> next((hulls.size() + 1) / 2);
-      parallel_slices(next.size(), next.size(), [&](std::size_t t, std::size_t, std::size_t) {
-        if (2 * t + 1 < hulls.size()) {
-          const std::span<const Point2<double>> pair[] = {hulls[2 * t], hulls[2 * t + 1]};
-          next[t] = merge_hulls<double>(pair);
-        } else {
-          next[t] = std::move(hulls[2 * t]);
-        }
-      });
-      hulls.swap(next);
-    }
+    // general sort behind hull_by_filter took serially (bench/NOTES.md).
+    std::vector<std::span<const Point2<double>>> hulls;
+    for (const auto& k : kept) hulls.emplace_back(k.hull);
     std::vector<Point2<T>> hull;
-    hull.reserve(hulls[0].size());
-    for (const Point2<double>& v : hulls[0]) hull.push_back({static_cast<T>(v.x), static_cast<T>(v.y)});
+    for (const Point2<double>& v : kept.size() == 1 ? kept[0].hull : merge_hulls<double>(hulls))
+      hull.push_back({static_cast<T>(v.x), static_cast<T>(v.y)});
     return hull;
   }
   // Some slices sorted theirs and some hulled them (many survivors in all): a hulled slice keeps
