@@ -7,9 +7,9 @@
 #include <functional>
 #include <stdexcept>
 #include <string>
-#include <thread>
 
 #include "core/chains.hpp"
+#include "core/parallel_slices.hpp"
 #include "cost_model.hpp"
 #include "cpu/monotone_chain.hpp"
 #include "cuda/cuda_backend.hpp"
@@ -57,7 +57,7 @@ Backend choose_backend(std::span<const Point2<T>> points, bool sorted_upper, Hul
   work.point_bytes = sizeof(Point2<T>);
   work.sorted_upper = sorted_upper;
   work.single_precision = sizeof(T) == sizeof(float);
-  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  const unsigned cores = detail::hardware_threads();
   // Survivors cost the CPU more than the GPU. Spend a sample on estimating them only when they can
   // change the answer: the GPU loses with none and would win with all.
   const auto gpu_wins = [&](double fraction) {

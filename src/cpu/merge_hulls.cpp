@@ -3,13 +3,16 @@
 // its upper chain descending), so the union of k polygons is sorted by merging 2k runs, and one
 // monotone chain pass gives the exact hull: O(m log k) for m vertices, no general sort.
 #include <algorithm>
+#include <memory>
 #include <span>
 #include <vector>
 
+#include "core/chains.hpp"
 #include "core/parallel_slices.hpp"
 #include "cpu/monotone_chain.hpp"
 #include "cpu/parallel_chains.hpp"
 #include "wagener/hull.hpp"
+#include "wagener/predicates.hpp"
 
 namespace wagener {
 namespace {
@@ -22,14 +25,19 @@ constexpr std::size_t kMinPointsPerThread = std::size_t{1} << 16;
 /// `runs` (end offsets). A polygon in the full-hull convention splits at its largest vertex into an
 /// ascending and a descending run; anything else (any point set) is sorted, so the merge is exact
 /// for every input and only its speed depends on the convention.
+/// lex_less() as a lambda, so that the algorithms below inline it: passed as a function pointer, it
+/// was called out of line, a seventh of a merge's time.
+template <class T>
+constexpr auto kLexLess = [](const Point2<T>& a, const Point2<T>& b) { return lex_less(a, b); };
+
 template <class T>
 void append_sorted_runs(std::span<const Point2<T>> polygon, std::vector<Point2<T>>& out,
                         std::vector<std::size_t>& runs) {
   if (polygon.empty()) return;
   const std::size_t n = polygon.size();
   const auto largest = static_cast<std::size_t>(
-      std::max_element(polygon.begin(), polygon.end(), lex_less<T>) - polygon.begin());
-  const auto ascending = [](auto first, auto last) { return std::is_sorted(first, last, lex_less<T>); };
+      std::max_element(polygon.begin(), polygon.end(), kLexLess<T>) - polygon.begin());
+  const auto ascending = [](auto first, auto last) { return std::is_sorted(first, last, kLexLess<T>); };
   const bool lower_ascends =
       ascending(polygon.begin(), polygon.begin() + static_cast<std::ptrdiff_t>(largest) + 1);
   const bool upper_descends =
@@ -45,7 +53,7 @@ void append_sorted_runs(std::span<const Point2<T>> polygon, std::vector<Point2<T
     return;
   }
   out.insert(out.end(), polygon.begin(), polygon.end());
-  std::sort(out.begin() + static_cast<std::ptrdiff_t>(start), out.end(), lex_less<T>);
+  std::sort(out.begin() + static_cast<std::ptrdiff_t>(start), out.end(), kLexLess<T>);
   runs.push_back(out.size());
 }
 
@@ -66,7 +74,7 @@ std::vector<Point2<T>> merge_hulls(std::span<const std::span<const Point2<T>>> h
       const auto first = points.begin() + static_cast<std::ptrdiff_t>(runs[r]);
       if (r + 2 < runs.size()) {
         std::inplace_merge(first, points.begin() + static_cast<std::ptrdiff_t>(runs[r + 1]),
-                           points.begin() + static_cast<std::ptrdiff_t>(runs[r + 2]), lex_less<T>);
+                           points.begin() + static_cast<std::ptrdiff_t>(runs[r + 2]), kLexLess<T>);
         merged.push_back(runs[r + 2]);
       } else {
         merged.push_back(runs[r + 1]);
@@ -78,7 +86,25 @@ std::vector<Point2<T>> merge_hulls(std::span<const std::span<const Point2<T>>> h
   const std::size_t threads =
       detail::slice_count(points.size(), detail::resolve_threads(0), kMinPointsPerThread);
   if (threads >= 2) return cpu::hull_of_sorted_threads<T>(points, threads);
-  return cpu::hull_of_sorted<T>(points);
+  if (points.size() < 3) return cpu::hull_of_sorted<T>(points);
+  // Every lower-chain vertex lies on or below the line from the smallest point to the largest, every
+  // upper-chain vertex on or above it: each chain walks its own side only. Over all the points, each
+  // chain pushed and popped again every point of the hulls' other side, at about one mispredicted
+  // branch a point; the two chains were two thirds of a merge of 16 hulls. Exact for any points (no
+  // convexity is assumed); the sides are filled without a branch, as they alternate along x.
+  const Point2<T> smallest = points.front(), largest = points.back();
+  std::unique_ptr<Point2<T>[]> below(new Point2<T>[points.size()]), above(new Point2<T>[points.size()]);
+  std::size_t n_below = 0, n_above = 0;
+  for (const Point2<T>& p : points) {
+    const int side = orient2d(smallest, largest, p);
+    below[n_below] = p;
+    above[n_above] = p;
+    n_below += side <= 0;
+    n_above += side >= 0;
+  }
+  const auto lower = cpu::lower_chain<T>(std::span<const Point2<T>>(below.get(), n_below));
+  const auto upper = cpu::upper_chain<T>(std::span<const Point2<T>>(above.get(), n_above));
+  return core::join_chains<T>(lower, upper);
 }
 
 template std::vector<Point2<float>> merge_hulls(std::span<const std::span<const Point2<float>>>);

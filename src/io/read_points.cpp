@@ -37,6 +37,7 @@
 #include <vector>
 
 #include "core/huge_pages.hpp"
+#include "core/parallel_slices.hpp"
 #include "io/path_suffix.hpp"
 #include "io/point_pieces.hpp"
 #include "io/read_grouped.hpp"
@@ -1109,7 +1110,7 @@ constexpr unsigned kMaxChunks = 256;
 // How many chunks the parallel parsers cut `bytes` of text into: one a core, none smaller than
 // kMinChunkBytes. Fewer than 2: the sequential parser reads it.
 std::size_t text_chunks(std::size_t bytes) {
-  return std::min<std::size_t>({std::thread::hardware_concurrency(), kMaxChunks, bytes / kMinChunkBytes});
+  return std::min<std::size_t>({detail::hardware_threads(), kMaxChunks, bytes / kMinChunkBytes});
 }
 
 // [begin, end) split after newlines into about `chunks` pieces.
@@ -1512,7 +1513,7 @@ std::vector<std::size_t> binary_slice_bounds(std::size_t n, std::size_t bytes);
 
 std::vector<std::size_t> binary_slice_bounds(std::size_t n, std::size_t bytes) {
   const std::size_t slices = std::max<std::size_t>(
-      1, std::min<std::size_t>({std::thread::hardware_concurrency(), kMaxChunks, bytes / kMinSliceBytes}));
+      1, std::min<std::size_t>({detail::hardware_threads(), kMaxChunks, bytes / kMinSliceBytes}));
   std::vector<std::size_t> bounds;
   for (std::size_t s = 0; s < slices; ++s) {
     const std::size_t start = n / slices * s + n % slices * s / slices;  // n * s / slices, without overflow
