@@ -1,12 +1,10 @@
 // The multi-core full hull: the exact hull of a strided sample bounds an inner polygon, one pass over
 // all cores discards the points certified strictly inside it, the survivors are sorted and chained.
 #include <algorithm>
-#include <atomic>
 #include <cfloat>
 #include <chrono>
 #include <cmath>
 #include <memory>
-#include <stdexcept>
 #include <string>
 #include <thread>
 #include <type_traits>
@@ -348,66 +346,12 @@ std::vector<Point2<T>> hull_by_sides(std::span<const Point2<T>> points, std::siz
   return core::join_chains<T>(chains[1], chains[0]);
 }
 
-/// The slices' hulls merged up a binary tree as the slices finish: at each node the second of its two
-/// children to arrive merges both (merge_hulls), the first one leaves, so no thread waits for another
-/// and the last slice to finish does at most log2(slices) merges of two hulls. (After the filter
-/// region, one merge of all 16 hulls took 0.3-0.5 ms at 10^7 points on 16 threads, and rounds of
-/// pairwise merges on the threads were no faster: bench/NOTES.md.)
-class HullTree {
- public:
-  explicit HullTree(std::size_t leaves) {
-    for (std::size_t count = leaves;; count = (count + 1) / 2) {
-      slots_.emplace_back(count);
-      arrivals_.emplace_back(std::make_unique<std::atomic<int>[]>(count));
-      if (count == 1) break;
-    }
-  }
-
-  /// Slice t's hull, or `whole` false: a slice that sorted its survivors, or met a non-finite point.
-  /// Then no node above it is whole, and the caller joins the slices another way.
-  void arrive(std::size_t t, std::vector<Point2<double>> hull, bool whole) {
-    std::size_t index = t;
-    for (std::size_t level = 0; level + 1 < slots_.size(); ++level, index /= 2) {
-      const std::size_t sibling = index ^ 1;
-      if (sibling >= slots_[level].size()) continue;  // an only child goes up as it is
-      Slot& mine = slots_[level][index];
-      mine.hull = std::move(hull);
-      mine.whole = whole;
-      // The first to arrive leaves its hull for the second (release, then acquire below).
-      if (arrivals_[level + 1][index / 2].fetch_add(1, std::memory_order_acq_rel) == 0) return;
-      const Slot& other = slots_[level][sibling];
-      whole = mine.whole && other.whole;
-      hull.clear();
-      if (whole) {
-        const std::span<const Point2<double>> pair[] = {mine.hull, other.hull};
-        hull = merge_hulls<double>(pair);
-      }
-    }
-    root_ = std::move(hull);
-    root_whole_ = whole;
-  }
-
-  /// The hull of every slice's hull, once every slice has arrived whole; null otherwise. Read after
-  /// the slices' threads have been joined.
-  const std::vector<Point2<double>>* root() const { return root_whole_ ? &root_ : nullptr; }
-
- private:
-  struct Slot {
-    std::vector<Point2<double>> hull;
-    bool whole = false;
-  };
-  std::vector<std::vector<Slot>> slots_;                       // level 0: the slices
-  std::vector<std::unique_ptr<std::atomic<int>[]>> arrivals_;  // children arrived at each node
-  std::vector<Point2<double>> root_;
-  bool root_whole_ = false;
-};
-
 /// After the filter region: the hull from the slices' survivors (their hulls merged where every
 /// slice hulled its own, else every slice's sorted survivors merged and chained). Throws for a
 /// slice's first non-finite point; `survivors` as in convex_hull_parallel.
 template <class T>
 std::vector<Point2<T>> join_slices(std::vector<Kept<T>>& kept, bool filtered, std::size_t threads,
-                                   std::int64_t* survivors, const HullTree& tree) {
+                                   std::int64_t* survivors) {
   std::size_t total = 0;
   bool few = filtered;
   for (const auto& k : kept) {
@@ -420,15 +364,13 @@ std::vector<Point2<T>> join_slices(std::vector<Kept<T>>& kept, bool filtered, st
   if (survivors) *survivors = static_cast<std::int64_t>(total);
   if (few) {
     // The hull of the slices' hulls (input points, so every vertex is exact in T), merged as sorted
-    // runs up the tree as the slices finished: on 16 threads at 10^8 points that is 16 hulls of
-    // about 1,500 vertices, which the general sort behind hull_by_filter took serially
-    // (bench/NOTES.md).
-    // Every slice hulled its survivors, so every one arrived whole and the tree has its root.
-    const std::vector<Point2<double>>* merged = tree.root();
-    if (merged == nullptr) throw std::logic_error("the slices' hull tree has no root");
+    // runs: on 16 threads at 10^8 points that is 16 hulls of about 1,500 vertices, which the
+    // general sort behind hull_by_filter took serially (bench/NOTES.md).
+    std::vector<std::span<const Point2<double>>> hulls;
+    for (const auto& k : kept) hulls.emplace_back(k.hull);
     std::vector<Point2<T>> hull;
-    hull.reserve(merged->size());
-    for (const Point2<double>& v : *merged) hull.push_back({static_cast<T>(v.x), static_cast<T>(v.y)});
+    for (const Point2<double>& v : kept.size() == 1 ? kept[0].hull : merge_hulls<double>(hulls))
+      hull.push_back({static_cast<T>(v.x), static_cast<T>(v.y)});
     return hull;
   }
   // Some slices sorted theirs and some hulled them (many survivors in all): a hulled slice keeps
@@ -515,7 +457,6 @@ std::vector<Point2<T>> convex_hull_parallel(std::span<const Point2<T>> points, s
   // A point with a NaN or infinite coordinate is never certified inside, so checking the survivors
   // finds every one.
   std::vector<Kept<T>> kept(threads);
-  HullTree tree(threads);
   parallel_slices(n, threads, [&](std::size_t t, std::size_t begin, std::size_t end) {
     Kept<T>& k = kept[t];
     const Clock::time_point slice_start = Clock::now();
@@ -543,7 +484,6 @@ std::vector<Point2<T>> convex_hull_parallel(std::span<const Point2<T>> points, s
     for (std::size_t i = 0; i < m; ++i) finite &= is_finite(out[i]);
     if (!finite) {
       // Rare: name the slice's first non-finite point, as a full scan would.
-      tree.arrive(t, {}, false);
       for (std::size_t i = begin; i < end; ++i) {
         if (!is_finite(points[i])) {
           k.first_non_finite = static_cast<std::int64_t>(i);
@@ -566,11 +506,9 @@ std::vector<Point2<T>> convex_hull_parallel(std::span<const Point2<T>> points, s
         k.hull = hull_by_filter(as_double);
       }
       k.hulled = true;
-      tree.arrive(t, k.hull, true);  // a copy: the slices join otherwise if another slice sorts
       survivors_seconds[t] = seconds(survivors_start);
       return;
     }
-    tree.arrive(t, {}, false);
     sort_kept(k);
     survivors_seconds[t] = seconds(survivors_start);
   });
@@ -578,7 +516,7 @@ std::vector<Point2<T>> convex_hull_parallel(std::span<const Point2<T>> points, s
   phases.slowest_pass = *std::max_element(pass_seconds.begin(), pass_seconds.end());
   phases.slowest_survivors = *std::max_element(survivors_seconds.begin(), survivors_seconds.end());
   const Clock::time_point join_start = Clock::now();
-  std::vector<Point2<T>> hull = join_slices(kept, inner.enabled(), threads, survivors, tree);
+  std::vector<Point2<T>> hull = join_slices(kept, inner.enabled(), threads, survivors);
   if (policy.phases != nullptr) {
     phases.join = seconds(join_start);
     *policy.phases = phases;
