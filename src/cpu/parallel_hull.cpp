@@ -18,6 +18,7 @@
 #include "core/parallel_slices.hpp"
 #include "cpu/filter_pass.hpp"
 #include "cpu/monotone_chain.hpp"
+#include "cpu/octagon_filter.hpp"
 #include "cpu/parallel_chains.hpp"
 #include "wagener/error.hpp"
 #include "wagener/hull.hpp"
@@ -68,11 +69,26 @@ bool is_finite(const Point2<T>& p) {
 using core::InnerPolygon;
 using core::InnerPolygonView;
 
+/// The points of `points` (fewer than 2^32) that the polygon of their eight extremes does not certify
+/// inside (cpu::OctagonFilter), in order, to kept[0, m); false, with nothing written, where the
+/// octagon cannot be built (fewer than three distinct extremes, or coordinates too large or small
+/// for its margins).
+bool keep_outside_octagon(std::span<const Point2<double>> points, Point2<double>* kept, std::size_t& m) {
+  const auto n = static_cast<std::uint32_t>(points.size());
+  const GroupExtremes extremes = find_extremes(points.data(), n);
+  OctagonFilter octagon;
+  if (!extremes.finite || !octagon.build(points.data(), extremes)) return false;
+  std::vector<std::uint32_t> survivors(n);
+  m = octagon_survivors(octagon, points.data(), n, survivors.data());
+  for (std::size_t j = 0; j < m; ++j) kept[j] = points[survivors[j]];
+  return true;
+}
+
 /// The exact hull of `points` (finite, any order), serially, by the same method as the whole
 /// input: the hull of a sub-sample bounds an inner polygon, and only the points it does not certify
 /// inside are sorted. Sorting 32k sample points outright cost more than the filter pass itself.
 std::vector<Point2<double>> hull_by_filter(std::span<const Point2<double>> points) {
-  constexpr std::size_t kDirect = 2048, kStride = 16;
+  constexpr std::size_t kDirect = 2048, kStride = 16, kMinOctagon = 64;
   // The points to sort: those the sub-sample's polygon does not certify, in a buffer left
   // uninitialised, so that only the pages they fill are touched (a copy of all of them, 0.5 MB at
   // 10^6 points, landed in freshly mapped pages on every call: page faults and copying, ms a call).
@@ -88,8 +104,14 @@ std::vector<Point2<double>> hull_by_filter(std::span<const Point2<double>> point
   if (inner.enabled()) {
     m = keep_uncertified(inner.view(), points.data(), points.size(), kept.get());
   } else {
-    std::copy(points.begin(), points.end(), kept.get());
-    m = points.size();
+    // Few points: the polygon of their eight extremes certifies most of a spread-out set inside (a
+    // thread's part of the sample, 2k points on 16 threads, or a sub-sample), which were all sorted.
+    const bool filtered = points.size() >= kMinOctagon && points.size() < kDirect &&
+                          keep_outside_octagon(points, kept.get(), m);
+    if (!filtered) {
+      std::copy(points.begin(), points.end(), kept.get());
+      m = points.size();
+    }
   }
   // A lambda, not the function pointer, so that the comparison is inlined into the sort.
   std::sort(kept.get(), kept.get() + m,
