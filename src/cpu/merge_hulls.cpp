@@ -1,7 +1,8 @@
 // The hull of hulls: the one merge that several GPUs, MPI ranks, streamed chunks and grouped hulls
 // end with. A polygon in convex_hull()'s convention is two sorted runs (its lower chain ascending,
-// its upper chain descending), so the union of k polygons is sorted by merging 2k runs, and one
-// monotone chain pass gives the exact hull: O(m log k) for m vertices, no general sort.
+// its upper chain descending), so the union of k polygons is sorted by merging 2k runs, and the
+// monotone chains, each over its side of the line from the smallest point to the largest, give the
+// exact hull: O(m log k) for m vertices, no general sort.
 #include <algorithm>
 #include <memory>
 #include <span>
@@ -21,15 +22,15 @@ namespace {
 // backend's own threshold, src/cpu/parallel_hull.cpp).
 constexpr std::size_t kMinPointsPerThread = std::size_t{1} << 16;
 
-/// Appends the points of `polygon` to `out` in lexicographic order, as one or two runs recorded in
-/// `runs` (end offsets). A polygon in the full-hull convention splits at its largest vertex into an
-/// ascending and a descending run; anything else (any point set) is sorted, so the merge is exact
-/// for every input and only its speed depends on the convention.
 /// lex_less() as a lambda, so that the algorithms below inline it: passed as a function pointer, it
 /// was called out of line, a seventh of a merge's time.
 template <class T>
 constexpr auto kLexLess = [](const Point2<T>& a, const Point2<T>& b) { return lex_less(a, b); };
 
+/// Appends the points of `polygon` to `out` in lexicographic order, as one or two runs recorded in
+/// `runs` (end offsets). A polygon in the full-hull convention splits at its largest vertex into an
+/// ascending and a descending run; anything else (any point set) is sorted, so the merge is exact
+/// for every input and only its speed depends on the convention.
 template <class T>
 void append_sorted_runs(std::span<const Point2<T>> polygon, std::vector<Point2<T>>& out,
                         std::vector<std::size_t>& runs) {
