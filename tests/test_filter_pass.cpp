@@ -493,9 +493,6 @@ TYPED_TEST(FilterPass, SlicesThatHullTheirSurvivorsJoinSlicesThatSortThem) {
   }
 }
 
-// The filter off (or turned off by a hull-like input): on one or two threads the points split by the
-// line from the smallest to the largest point, each side sorted and chained on its own thread; on
-// more, the slices sorted and merged, the chains merged by their bridges.
 // Where every slice hulls its own survivors, the slices' hulls are merged: any thread count gives
 // the hull, on every family.
 TYPED_TEST(FilterPass, SlicesHullsMergedOnAnyThreadCount) {
@@ -517,6 +514,9 @@ TYPED_TEST(FilterPass, SlicesHullsMergedOnAnyThreadCount) {
   }
 }
 
+// The filter off (or turned off by a hull-like input): on one or two threads the points split by the
+// line from the smallest to the largest point, each side sorted and chained on its own thread; on
+// more, the slices sorted and merged, the chains merged by their bridges.
 TYPED_TEST(FilterPass, EveryPointKeptSplitsBySidesOnAnyThreadCount) {
   using T = TypeParam;
   const auto seed = testing::fresh_seed();
