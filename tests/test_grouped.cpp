@@ -85,15 +85,9 @@ void expect_each_group_matches(const GroupedInput<T>& input, const GroupedHulls<
   }
 }
 
-TYPED_TEST(Grouped, EveryFamilyGroupMatchesItsSingleHull) {
-  using T = TypeParam;
-  const auto seed = testing::fresh_seed();
-  SCOPED_TRACE("seed " + std::to_string(seed));
-  std::mt19937_64 rng(seed);
-  auto input = family_groups<T>(rng, {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 15, 16, 17, 100, 1000, 5000});
-  // Points a few ulps either side of the filter polygon's edges.
-  for (const std::size_t n : {8, 16, 17, 56, 100, 1000})
-    input.add(testing::octagon_ulp_edges<T>(n, rng), "octagon_ulp_edges n=" + std::to_string(n));
+/// expect_each_group_matches() for the CPU backend's full and upper hulls, with and without indices.
+template <class T>
+void expect_each_group_matches_on_the_cpu(const GroupedInput<T>& input) {
   for (const HullPart part : {HullPart::full, HullPart::upper}) {
     for (const bool indices : {false, true}) {
       SCOPED_TRACE(std::string(part == HullPart::full ? "full" : "upper") + (indices ? " indices" : ""));
@@ -104,6 +98,18 @@ TYPED_TEST(Grouped, EveryFamilyGroupMatchesItsSingleHull) {
       expect_each_group_matches(input, convex_hulls<T>(input.points, input.offsets, options), options);
     }
   }
+}
+
+TYPED_TEST(Grouped, EveryFamilyGroupMatchesItsSingleHull) {
+  using T = TypeParam;
+  const auto seed = testing::fresh_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  auto input = family_groups<T>(rng, {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 15, 16, 17, 100, 1000, 5000});
+  // Points a few ulps either side of the filter polygon's edges.
+  for (const std::size_t n : {8, 16, 17, 56, 100, 1000})
+    input.add(testing::octagon_ulp_edges<T>(n, rng), "octagon_ulp_edges n=" + std::to_string(n));
+  expect_each_group_matches_on_the_cpu(input);
 }
 
 // Each side's few survivors are sorted by counted ranks (a vector kernel) or by insertion (scalar,
@@ -208,16 +214,7 @@ TYPED_TEST(Grouped, ManyChunksOfMixedGroupsKeepTheirOrder) {
     const auto& f = families[family(rng)];
     input.add(f.make(n, rng), f.name + " n=" + std::to_string(n));
   }
-  for (const HullPart part : {HullPart::full, HullPart::upper}) {
-    for (const bool indices : {false, true}) {
-      SCOPED_TRACE(std::string(part == HullPart::full ? "full" : "upper") + (indices ? " indices" : ""));
-      HullOptions options;
-      options.backend = Backend::cpu;
-      options.part = part;
-      options.indices = indices;
-      expect_each_group_matches(input, convex_hulls<T>(input.points, input.offsets, options), options);
-    }
-  }
+  expect_each_group_matches_on_the_cpu(input);
 }
 
 TEST(Grouped, AMillionSmallGroups) {
