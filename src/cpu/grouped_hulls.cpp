@@ -248,16 +248,13 @@ struct ChainTurn {
 /// lower chain of all, and the same holds above. That halves the sorting and the chains' steps for the
 /// ~20 survivors of a 100-point disk. out holds m + 1 elements; elements is left as it was. `box`, if
 /// given, is the elements' exact bounding box, with points of its least and greatest x among them.
-/// `ends`, if given, is lex_extremes() of the elements, found by the caller.
 template <class Element, class PointOf>
 int hull_by_halves(const Element* elements, std::uint32_t m, const Halves<Element>& h, Element* out,
-                   HullPart part, PointOf point, const GroupExtremes* box = nullptr,
-                   const LexExtremes* ends = nullptr) {
+                   HullPart part, PointOf point, const GroupExtremes* box = nullptr) {
   if (m == 0) return 0;
   const ChainTurn turn(box);
-  const auto [lo, hi] = ends  ? *ends
-                        : box ? lex_extremes(elements, m, box->x_min, box->x_max, point)
-                              : lex_extremes(elements, m);
+  const auto [lo, hi] =
+      box ? lex_extremes(elements, m, box->x_min, box->x_max, point) : lex_extremes(elements, m);
   const Point2<double> p{static_cast<double>(point(elements[lo]).x),
                          static_cast<double>(point(elements[lo]).y)},
       q{static_cast<double>(point(elements[hi]).x), static_cast<double>(point(elements[hi]).y)};
@@ -403,8 +400,6 @@ void hull_groups(std::span<const Point2<T>> points, std::span<const std::int64_t
     std::uint32_t m = 0;
     bool finite = true;
     GroupExtremes extremes;
-    LexExtremes ends;
-    bool ends_known = false;
     if (n < kMinPointsToFilter) {
       for (std::uint32_t i = 0; i < n; ++i) {
         finite &= std::isfinite(group[i].x) & std::isfinite(group[i].y);
@@ -417,20 +412,8 @@ void hull_groups(std::span<const Point2<T>> points, std::span<const std::int64_t
       if (finite && filter.build(group, extremes)) {
         const std::uint32_t* survivors = scratch.survivors.data();
         m = octagon_survivors(filter, group, n, scratch.survivors.data());
-        // lex_extremes() with the box, in the same loop: only points of the least and greatest x
-        // compete (about two of ~30), by y, the first of equal ones winning.
-        double lo_y = INFINITY, hi_y = -INFINITY;
-        for (std::uint32_t j = 0; j < m; ++j) {
-          const Point2<T>& p = group[survivors[j]];
-          kept[j] = make_element(p, survivors[j], std::type_identity<Element>{});
-          const auto x = static_cast<double>(p.x);
-          if (static_cast<int>(x == extremes.x_min) | static_cast<int>(x == extremes.x_max)) [[unlikely]] {
-            const auto y = static_cast<double>(p.y);
-            if (x == extremes.x_min && y < lo_y) lo_y = y, ends.lo = j;
-            if (x == extremes.x_max && y > hi_y) hi_y = y, ends.hi = j;
-          }
-        }
-        ends_known = true;
+        for (std::uint32_t j = 0; j < m; ++j)
+          kept[j] = make_element(group[survivors[j]], survivors[j], std::type_identity<Element>{});
       } else if (finite) {
         // Coordinates beyond the filter's margin argument (near 1e+-300): orient2d's own filter.
         core::ExtremePolygon<T> polygon;
@@ -461,8 +444,7 @@ void hull_groups(std::span<const Point2<T>> points, std::span<const std::int64_t
     out.make_room(m + 1, kIndices);
     const GroupExtremes* box = n < kMinPointsToFilter ? nullptr : &extremes;
     if constexpr (kIndices) {
-      const int k = hull_by_halves(kept, m, halves, scratch.chain.data(), part, point, box,
-                                   ends_known ? &ends : nullptr);
+      const int k = hull_by_halves(kept, m, halves, scratch.chain.data(), part, point, box);
       counts[g] = k;
       for (int v = 0; v < k; ++v) {
         const Element& e = scratch.chain[static_cast<std::size_t>(v)];
@@ -471,8 +453,7 @@ void hull_groups(std::span<const Point2<T>> points, std::span<const std::int64_t
       }
       out.count += static_cast<std::size_t>(k);
     } else {
-      const int k = hull_by_halves(kept, m, halves, out.vertices.data() + out.count, part, point, box,
-                                   ends_known ? &ends : nullptr);
+      const int k = hull_by_halves(kept, m, halves, out.vertices.data() + out.count, part, point, box);
       counts[g] = k;
       out.count += static_cast<std::size_t>(k);
     }
