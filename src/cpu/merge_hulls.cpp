@@ -1,19 +1,15 @@
 // The hull of hulls: the one merge that several GPUs, MPI ranks, streamed chunks and grouped hulls
 // end with. A polygon in convex_hull()'s convention is two sorted runs (its lower chain ascending,
-// its upper chain descending), so the union of k polygons is sorted by merging 2k runs, and the
-// monotone chains, each over its side of the line from the smallest point to the largest, give the
-// exact hull: O(m log k) for m vertices, no general sort.
+// its upper chain descending), so the union of k polygons is sorted by merging 2k runs, and one
+// monotone chain pass gives the exact hull: O(m log k) for m vertices, no general sort.
 #include <algorithm>
-#include <memory>
 #include <span>
 #include <vector>
 
-#include "core/chains.hpp"
 #include "core/parallel_slices.hpp"
 #include "cpu/monotone_chain.hpp"
 #include "cpu/parallel_chains.hpp"
 #include "wagener/hull.hpp"
-#include "wagener/predicates.hpp"
 
 namespace wagener {
 namespace {
@@ -87,25 +83,7 @@ std::vector<Point2<T>> merge_hulls(std::span<const std::span<const Point2<T>>> h
   const std::size_t threads =
       detail::slice_count(points.size(), detail::resolve_threads(0), kMinPointsPerThread);
   if (threads >= 2) return cpu::hull_of_sorted_threads<T>(points, threads);
-  if (points.size() < 3) return cpu::hull_of_sorted<T>(points);
-  // Every lower-chain vertex lies on or below the line from the smallest point to the largest, every
-  // upper-chain vertex on or above it: each chain walks its own side only. Over all the points, each
-  // chain pushed and popped again every point of the hulls' other side, at about one mispredicted
-  // branch a point; the two chains were two thirds of a merge of 16 hulls. Exact for any points (no
-  // convexity is assumed); the sides are filled without a branch, as they alternate along x.
-  const Point2<T> smallest = points.front(), largest = points.back();
-  std::unique_ptr<Point2<T>[]> below(new Point2<T>[points.size()]), above(new Point2<T>[points.size()]);
-  std::size_t n_below = 0, n_above = 0;
-  for (const Point2<T>& p : points) {
-    const int side = orient2d(smallest, largest, p);
-    below[n_below] = p;
-    above[n_above] = p;
-    n_below += side <= 0;
-    n_above += side >= 0;
-  }
-  const auto lower = cpu::lower_chain<T>(std::span<const Point2<T>>(below.get(), n_below));
-  const auto upper = cpu::upper_chain<T>(std::span<const Point2<T>>(above.get(), n_above));
-  return core::join_chains<T>(lower, upper);
+  return cpu::hull_of_sorted<T>(points);
 }
 
 template std::vector<Point2<float>> merge_hulls(std::span<const std::span<const Point2<float>>>);

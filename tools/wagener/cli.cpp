@@ -389,7 +389,7 @@ void add_hull_options(CLI::App& command, HullCommand& hull) {
       ->capture_default_str();
   command
       .add_option("--precision", hull.precision,
-                  "Coordinate type (f32 input at double precision is hulled as floats, which it is, and "
+                  "Coordinate type (an f32 file at double precision is hulled as the floats it holds, "
                   "only the vertices widened: the same output)")
       ->check(CLI::IsMember({"double", "float"}))
       ->capture_default_str();
