@@ -11,6 +11,8 @@
 // --phases 1 times each row's calls once more, phase by phase (FilterPhases: the sample, the filter
 // region, its slowest thread's pass and survivors' hull, the join), medians on stderr.
 // Prints a markdown table on stdout (progress on stderr); exits 1 when CGAL's hull differs from wagener's.
+#include <sys/resource.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -51,6 +53,13 @@ constexpr std::size_t kMinPointsPerThread = 1 << 16;
 struct Timing {
   double median_ms = 0, min_ms = 0, max_ms = 0;
 };
+
+/// The process's minor page faults so far (a freshly mapped page costs one on first touch).
+long minor_faults() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return usage.ru_minflt;
+}
 
 /// One untimed warm-up, then `runs` timed calls; the median is robust to the odd preempted run on a
 /// shared machine. run() returns a digest of its result, which every run must reproduce.
@@ -224,11 +233,15 @@ bool bench_case(const Options& o, const std::string& family, std::size_t n, cons
     // Medians over the row's calls once more, each phase on its own (they need not add up to the
     // median call: each is the median of its own column).
     std::vector<wagener::cpu::FilterPhases> calls(static_cast<std::size_t>(o.runs));
+    std::vector<long> faults;  // minor page faults of the whole process during each call
     for (auto& call : calls) {
       wagener::cpu::FilterPolicy timed = policy;
       timed.phases = &call;
+      const long before = minor_faults();
       wagener::cpu::convex_hull_parallel<T>(span, nullptr, timed);
+      faults.push_back(minor_faults() - before);
     }
+    std::sort(faults.begin(), faults.end());
     const auto median_ms = [&](double wagener::cpu::FilterPhases::*field) {
       std::vector<double> v;
       for (const auto& call : calls) v.push_back(call.*field * 1e3);
@@ -238,9 +251,9 @@ bool bench_case(const Options& o, const std::string& family, std::size_t n, cons
     using P = wagener::cpu::FilterPhases;
     std::fprintf(stderr,
                  "  phases (ms, medians of %d): sample %.3f | filter region %.3f (slowest pass %.3f, slowest "
-                 "survivors' hull %.3f) | join %.3f\n",
+                 "survivors' hull %.3f) | join %.3f | minor page faults %ld\n",
                  o.runs, median_ms(&P::sample), median_ms(&P::pass), median_ms(&P::slowest_pass),
-                 median_ms(&P::slowest_survivors), median_ms(&P::join));
+                 median_ms(&P::slowest_survivors), median_ms(&P::join), faults[faults.size() / 2]);
   }
   // The public entry point (input checks, dispatch) on top of the backend call, for comparison.
   const Timing api = time_runs("wagener::convex_hull", o.runs, [&] {
