@@ -8,8 +8,10 @@
 #include <map>
 #include <numbers>
 #include <random>
+#include <thread>
 #include <vector>
 
+#include "cpu/merge_hulls.hpp"
 #include "cpu/monotone_chain.hpp"
 #include "generators.hpp"
 #include "hull_checks.hpp"
@@ -468,6 +470,80 @@ TYPED_TEST(HullBackends, MergeHullsOfLargeHullLikePiecesIsTheHullOfTheWhole) {
         cpu::convex_hull_serial<T>(std::span<const Point2<T>>(pts.data() + b, pts.size() - b))};
     const std::vector<std::span<const Point2<T>>> views(hulls.begin(), hulls.end());
     ASSERT_EQ(merge_hulls<T>(views), cpu::convex_hull_serial<T>(pts));
+  }
+}
+
+// The merge cut into any number of slabs (one a thread; more slabs than this machine has cores
+// run in turn): every family cut into k pieces, given as their hulls (trusted to be in the
+// convention, and checked) and as the raw pieces.
+TYPED_TEST(HullBackends, MergeHullsInSlabsIsTheHullOfTheWholeOnAnySlabCount) {
+  using T = TypeParam;
+  const auto seed = testing::fresh_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  for (const auto& family : testing::all_families<T>()) {
+    for (std::size_t n : {1, 2, 9, 300, 20000}) {
+      const auto pts = family.make(n, rng);
+      const auto expected = cpu::convex_hull_serial<T>(pts);
+      for (std::size_t k : {1, 2, 5, 16}) {
+        std::vector<std::span<const Point2<T>>> pieces;
+        std::vector<std::vector<Point2<T>>> hulls;
+        std::vector<std::size_t> cuts{0, n};
+        for (std::size_t c = 1; c < k; ++c) cuts.push_back(rng() % (n + 1));
+        std::sort(cuts.begin(), cuts.end());
+        for (std::size_t c = 0; c < k; ++c) {
+          pieces.emplace_back(pts.data() + cuts[c], cuts[c + 1] - cuts[c]);
+          hulls.push_back(cpu::convex_hull_serial<T>(pieces.back()));
+        }
+        const std::vector<std::span<const Point2<T>>> hull_views(hulls.begin(), hulls.end());
+        for (std::size_t slabs : {1, 2, 3, 7, 16, 100}) {
+          SCOPED_TRACE(family.name + " n=" + std::to_string(n) + " k=" + std::to_string(k) +
+                       " slabs=" + std::to_string(slabs));
+          ASSERT_EQ(cpu::merge_hulls_in_slabs<T>(hull_views, slabs, true), expected);
+          ASSERT_EQ(cpu::merge_hulls_in_slabs<T>(hull_views, slabs, false), expected);
+          ASSERT_EQ(cpu::merge_hulls_in_slabs<T>(pieces, slabs, false), expected);
+        }
+      }
+    }
+  }
+}
+
+// Calls from several threads at once: one takes the thread team, the others run their slabs in turn
+// on their own thread; every result is the hull.
+TYPED_TEST(HullBackends, MergeHullsFromSeveralThreadsAtOnce) {
+  using T = TypeParam;
+  const auto seed = testing::fresh_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  const auto pts = testing::circle<T>(60000, rng);
+  std::vector<std::vector<Point2<T>>> hulls;
+  for (std::size_t c = 0; c < 6; ++c)
+    hulls.push_back(cpu::convex_hull_serial<T>(std::span<const Point2<T>>(pts).subspan(c * 10000, 10000)));
+  const std::vector<std::span<const Point2<T>>> views(hulls.begin(), hulls.end());
+  const auto expected = cpu::convex_hull_serial<T>(pts);
+  std::vector<std::vector<Point2<T>>> results(4);
+  std::vector<std::thread> threads;
+  for (auto& result : results) {
+    threads.emplace_back([&] {
+      for (int call = 0; call < 5; ++call) result = cpu::merge_hulls_in_slabs<T>(views, 8, false);
+    });
+  }
+  for (auto& thread : threads) thread.join();
+  for (const auto& result : results) ASSERT_EQ(result, expected);
+}
+
+// A point set in the convention's order (ascending to its largest point, then descending) that is
+// no convex polygon: its points below the line of the ends sit in the descending run, and must
+// still reach the lower chain.
+TYPED_TEST(HullBackends, MergeHullsKeepsEveryPointOfARunThatIsNoHull) {
+  using T = TypeParam;
+  const std::vector<Point2<T>> a{{0, 0}, {2, 0}, {1, -10}}, b{{1, 1}, {3, 5}, {2, -1}};
+  const std::vector<std::span<const Point2<T>>> views{a, b};
+  auto both = a;
+  both.insert(both.end(), b.begin(), b.end());
+  for (std::size_t slabs : {1, 2, 4}) {
+    SCOPED_TRACE("slabs=" + std::to_string(slabs));
+    ASSERT_EQ(cpu::merge_hulls_in_slabs<T>(views, slabs, false), cpu::convex_hull_serial<T>(both));
   }
 }
 

@@ -143,7 +143,9 @@ std::vector<std::int64_t> vertex_indices(std::span<const Point2<T>> points,
 /// Pre: points are finite. Each polygon is best given in convex_hull()'s convention
 ///      (counter-clockwise from its lexicographically smallest vertex); any other point set is
 ///      sorted first, so the result is exact for every input and only the speed depends on it.
-/// Post: convex_hull() of all the polygons' points. O(m log k) for m vertices in k hulls.
+/// Post: convex_hull() of all the polygons' points. O(m log k) for m vertices in k hulls; where the
+///       vertices are many, on several threads (lexicographic slabs, one a thread).
+///       Safe to call from several threads at once.
 template <class T>
 std::vector<Point2<T>> merge_hulls(std::span<const std::span<const Point2<T>>> hulls);
 

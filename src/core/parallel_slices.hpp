@@ -170,11 +170,10 @@ inline std::size_t slice_begin(std::size_t n, std::size_t slices, std::size_t s)
   return n / slices * s + n % slices * s / slices;
 }
 
-/// Runs body(s, begin, end) for each slice s of [0, n), the calling thread taking slice 0, the
-/// others on SliceTeam's workers (or, when the team is busy, on threads started for the call). Once
-/// all have finished, rethrows the first exception any of them threw.
+/// run_slices() and run_slices_or_here(): where the team is busy, `start_threads` picks threads
+/// started for the call or the calling thread alone.
 template <class Body>
-void run_slices(std::size_t n, std::size_t slices, Body&& body) {
+void run_slices_impl(std::size_t n, std::size_t slices, Body&& body, bool start_threads) {
   if (slices <= 1) return body(std::size_t{0}, std::size_t{0}, n);
   std::vector<std::exception_ptr> errors(slices);
   const auto run = [&](std::size_t s) {
@@ -184,12 +183,20 @@ void run_slices(std::size_t n, std::size_t slices, Body&& body) {
       errors[s] = std::current_exception();
     }
   };
-  using Run = decltype(run);
-  const auto job = [](void* context, std::size_t s) { (*static_cast<const Run*>(context))(s); };
-  if (SliceTeam::instance().try_run(slices, job, const_cast<void*>(static_cast<const void*>(&run)))) {
+  const auto rethrow = [&] {
     for (const std::exception_ptr& error : errors) {
       if (error) std::rethrow_exception(error);
     }
+  };
+  using Run = decltype(run);
+  const auto job = [](void* context, std::size_t s) { (*static_cast<const Run*>(context))(s); };
+  if (SliceTeam::instance().try_run(slices, job, const_cast<void*>(static_cast<const void*>(&run)))) {
+    rethrow();
+    return;
+  }
+  if (!start_threads) {
+    for (std::size_t s = 0; s < slices; ++s) run(s);
+    rethrow();
     return;
   }
   std::vector<std::thread> pool;
@@ -203,9 +210,23 @@ void run_slices(std::size_t n, std::size_t slices, Body&& body) {
   }
   run(0);
   for (std::thread& thread : pool) thread.join();
-  for (const std::exception_ptr& error : errors) {
-    if (error) std::rethrow_exception(error);
-  }
+  rethrow();
+}
+
+/// Runs body(s, begin, end) for each slice s of [0, n), the calling thread taking slice 0, the
+/// others on SliceTeam's workers (or, when the team is busy, on threads started for the call). Once
+/// all have finished, rethrows the first exception any of them threw.
+template <class Body>
+void run_slices(std::size_t n, std::size_t slices, Body&& body) {
+  run_slices_impl(n, slices, std::forward<Body>(body), true);
+}
+
+/// As run_slices, except where the team is busy: then every slice runs on the calling thread in turn,
+/// for work too short to pay for starting threads (merge_hulls() called from inside a slice, or from
+/// several threads at once).
+template <class Body>
+void run_slices_or_here(std::size_t n, std::size_t slices, Body&& body) {
+  run_slices_impl(n, slices, std::forward<Body>(body), false);
 }
 
 }  // namespace wagener::detail

@@ -40,8 +40,13 @@ std::vector<Point2<T>> lower_chain(std::span<const Point2<T>> sorted) {
 }
 
 template <class T>
-std::vector<Point2<T>> hull_of_sorted(std::span<const Point2<T>> sorted) {
-  if (sorted.size() < 3) return core::join_chains<T>(lower_chain(sorted), upper_chain(sorted));
+void chains_of_sorted(std::span<const Point2<T>> sorted, std::vector<Point2<T>>& lower,
+                      std::vector<Point2<T>>& upper) {
+  if (sorted.size() < 3) {
+    lower = lower_chain(sorted);
+    upper = upper_chain(sorted);
+    return;
+  }
   // Every lower-chain vertex lies on or below the line from the smallest point to the largest, every
   // upper-chain vertex on or above it, so each chain walks only its own side (exact for any points).
   // Over all the points each chain pushed and popped again every point of the other side, at about
@@ -57,8 +62,14 @@ std::vector<Point2<T>> hull_of_sorted(std::span<const Point2<T>> sorted) {
     n_below += side <= 0;
     n_above += side >= 0;
   }
-  const auto lower = lower_chain(std::span<const Point2<T>>(below.get(), n_below));
-  const auto upper = upper_chain(std::span<const Point2<T>>(above.get(), n_above));
+  lower = lower_chain(std::span<const Point2<T>>(below.get(), n_below));
+  upper = upper_chain(std::span<const Point2<T>>(above.get(), n_above));
+}
+
+template <class T>
+std::vector<Point2<T>> hull_of_sorted(std::span<const Point2<T>> sorted) {
+  std::vector<Point2<T>> lower, upper;
+  chains_of_sorted(sorted, lower, upper);
   return core::join_chains<T>(lower, upper);
 }
 
@@ -85,12 +96,14 @@ std::int64_t first_unsorted(std::span<const Point2<T>> points) {
   return -1;
 }
 
-#define WAGENER_INSTANTIATE(T)                                                    \
-  template std::vector<Point2<T>> upper_chain(std::span<const Point2<T>>);        \
-  template std::vector<Point2<T>> lower_chain(std::span<const Point2<T>>);        \
-  template std::vector<Point2<T>> hull_of_sorted(std::span<const Point2<T>>);     \
-  template std::vector<Point2<T>> convex_hull_serial(std::span<const Point2<T>>); \
-  template std::int64_t first_non_finite(std::span<const Point2<T>>);             \
+#define WAGENER_INSTANTIATE(T)                                                        \
+  template std::vector<Point2<T>> upper_chain(std::span<const Point2<T>>);            \
+  template std::vector<Point2<T>> lower_chain(std::span<const Point2<T>>);            \
+  template std::vector<Point2<T>> hull_of_sorted(std::span<const Point2<T>>);         \
+  template void chains_of_sorted(std::span<const Point2<T>>, std::vector<Point2<T>>&, \
+                                 std::vector<Point2<T>>&);                            \
+  template std::vector<Point2<T>> convex_hull_serial(std::span<const Point2<T>>);     \
+  template std::int64_t first_non_finite(std::span<const Point2<T>>);                 \
   template std::int64_t first_unsorted(std::span<const Point2<T>>);
 WAGENER_INSTANTIATE(float)
 WAGENER_INSTANTIATE(double)

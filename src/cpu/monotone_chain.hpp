@@ -19,6 +19,12 @@ std::vector<Point2<T>> upper_chain(std::span<const Point2<T>> sorted);
 template <class T>
 std::vector<Point2<T>> lower_chain(std::span<const Point2<T>> sorted);
 
+/// Lower and upper chain of sorted points at once (each walks only its side of the line from the
+/// smallest point to the largest), into `lower` and `upper`.
+template <class T>
+void chains_of_sorted(std::span<const Point2<T>> sorted, std::vector<Point2<T>>& lower,
+                      std::vector<Point2<T>>& upper);
+
 /// Full hull of sorted points: lower chain then upper chain, counter-clockwise from the smallest.
 template <class T>
 std::vector<Point2<T>> hull_of_sorted(std::span<const Point2<T>> sorted);

@@ -17,6 +17,7 @@
 #include "core/nested_bridge.hpp"
 #include "core/parallel_slices.hpp"
 #include "cpu/filter_pass.hpp"
+#include "cpu/merge_hulls.hpp"
 #include "cpu/monotone_chain.hpp"
 #include "cpu/octagon_filter.hpp"
 #include "cpu/parallel_chains.hpp"
@@ -386,12 +387,14 @@ std::vector<Point2<T>> join_slices(std::vector<Kept<T>>& kept, bool filtered, st
   if (survivors) *survivors = static_cast<std::int64_t>(total);
   if (few) {
     // The hull of the slices' hulls (input points, so every vertex is exact in T), merged as sorted
-    // runs: on 16 threads at 10^8 points that is 16 hulls of about 1,500 vertices, which the
-    // general sort behind hull_by_filter took serially (bench/NOTES.md).
+    // runs in slabs on the threads: on 16 threads at 10^8 points that is 16 hulls of about 1,500
+    // vertices, which the general sort behind hull_by_filter took serially (bench/NOTES.md). The
+    // slices' hulls are hull_of_sorted's, in the convention.
     std::vector<std::span<const Point2<double>>> hulls;
     for (const auto& k : kept) hulls.emplace_back(k.hull);
     std::vector<Point2<T>> hull;
-    for (const Point2<double>& v : kept.size() == 1 ? kept[0].hull : merge_hulls<double>(hulls))
+    for (const Point2<double>& v :
+         kept.size() == 1 ? kept[0].hull : merge_hulls_in_slabs<double>(hulls, 0, true))
       hull.push_back({static_cast<T>(v.x), static_cast<T>(v.y)});
     return hull;
   }
@@ -469,7 +472,7 @@ std::vector<Point2<T>> convex_hull_parallel(std::span<const Point2<T>> points, s
   // hence 2^20 on one or two threads. On more threads the bound is 2^17 a thread: at 2^18 in all, 16
   // threads at 10^8 points (19-23k survivors a thread) took the sorted path, whose join was 10-12
   // ms of a 34-43 ms call. Survivors that no sub-sample certifies (a dense circle among random
-  // points) are sorted within each thread's hull, and merge_hulls then merges their hulls serially.
+  // points) are sorted within each thread's hull, and merge_hulls then merges their hulls.
   const std::size_t serial_survivors = policy.serial_survivors != FilterPolicy::automatic
                                            ? policy.serial_survivors
                                        : threads <= 2 ? std::size_t{1} << 20
