@@ -56,9 +56,13 @@ StartupState& startup_state() {
   return *state;
 }
 
-// The process's device: its local rank (choose_device_for_local_rank) mod the device count, fixed
-// by the start-up, so that ranks sharing a host spread over its devices.
-std::atomic<int> local_rank{0};
+// The process's device: its local rank (choose_device_for_local_rank) mod the device count, so
+// that ranks sharing a host spread over its devices. The start-up counts the devices; a rank chosen
+// after it (a program that called cuda_available() or warm_up() before its first hull over MPI)
+// still moves the process to its device, whose context the runtime creates on first use.
+std::mutex device_choice;  // guards the two below, and every write of chosen_device
+int local_rank = 0;
+int device_count = 0;  // 0 until the start-up has counted them
 std::atomic<int> chosen_device{0};
 
 std::string start_driver_and_context() {
@@ -68,10 +72,15 @@ std::string start_driver_and_context() {
     return std::string(cudaGetErrorString(e)) + " (" + cudaGetErrorName(e) + ")";
   }
   if (count == 0) return "the driver reports no device";
-  chosen_device = local_rank.load() % count;
-  if (const cudaError_t e = cudaSetDevice(chosen_device.load()); e != cudaSuccess) {
+  {
+    const std::lock_guard<std::mutex> lock(device_choice);
+    device_count = count;
+    chosen_device = local_rank % count;
+  }
+  const int device = chosen_device.load();
+  if (const cudaError_t e = cudaSetDevice(device); e != cudaSuccess) {
     cudaGetLastError();
-    return "cannot select device " + std::to_string(chosen_device.load()) + ": " + cudaGetErrorString(e);
+    return "cannot select device " + std::to_string(device) + ": " + cudaGetErrorString(e);
   }
   if (const cudaError_t e = cudaFree(nullptr); e != cudaSuccess) {  // creates the primary context
     cudaGetLastError();
@@ -127,7 +136,9 @@ bool device_available() {
 }
 
 void choose_device_for_local_rank(int rank) {
+  const std::lock_guard<std::mutex> lock(device_choice);
   local_rank = rank < 0 ? 0 : rank;
+  if (device_count > 0) chosen_device = local_rank % device_count;
 }
 
 int chosen_device_ordinal() {

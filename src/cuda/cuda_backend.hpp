@@ -29,7 +29,7 @@ bool device_available();
 /// Throws cuda_error("no CUDA device available: REASON") unless device_available().
 void require_device();
 /// Processes sharing a host (MPI ranks): this one uses device `local_rank` mod the device count
-/// (default: device 0). Call before the device starts; the start-up fixes the choice.
+/// (default: device 0), from the next hull on, whether or not the device has started.
 void choose_device_for_local_rank(int local_rank);
 /// The device this process uses (starts it and waits), or -1 without one.
 int chosen_device_ordinal();
