@@ -402,7 +402,7 @@ void hull_groups(std::span<const Point2<T>> points, std::span<const std::int64_t
     GroupExtremes extremes;
     if (n < kMinPointsToFilter) {
       for (std::uint32_t i = 0; i < n; ++i) {
-        finite &= std::isfinite(group[i].x) & std::isfinite(group[i].y);
+        finite &= (int{std::isfinite(group[i].x)} & int{std::isfinite(group[i].y)}) != 0;
         kept[m++] = make_element(group[i], i, std::type_identity<Element>{});
       }
     } else {

@@ -67,7 +67,7 @@ void extend_extremes(RunningExtremes& r, const Point2<T>* group, std::uint32_t f
   RunningExtremes e = r;  // local: in registers
   for (std::uint32_t i = first; i < n; ++i) {
     const auto x = static_cast<double>(group[i].x), y = static_cast<double>(group[i].y);
-    e.finite &= std::isfinite(x) & std::isfinite(y);
+    e.finite &= (int{std::isfinite(x)} & int{std::isfinite(y)}) != 0;  // no branch
     const double keys[4] = {x, x + y, y, y - x};
     // Selects, not branches: a new extreme is rare after the first points, but unpredictable.
     for (int k = 0; k < 4; ++k) {

@@ -61,7 +61,8 @@ struct Frame {
   template <class T>
   std::vector<Vec2> map(std::span<const Point2<T>> points) const {
     std::vector<Vec2> out(points.size());
-    std::transform(points.begin(), points.end(), out.begin(), [this](const auto& p) { return map(p); });
+    std::transform(points.begin(), points.end(), out.begin(),
+                   [this](const Point2<T>& p) { return this->map(p); });
     return out;
   }
 };
