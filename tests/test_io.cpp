@@ -24,8 +24,10 @@
 #include <string>
 #include <thread>
 #include <type_traits>
+#include <unordered_map>
 #include <vector>
 
+#include "io/id_table.hpp"
 #include "io/read_grouped.hpp"
 #include "wagener/error.hpp"
 #include "wagener/io.hpp"
@@ -932,6 +934,37 @@ TEST_F(ReadPoints, GroupedRowsInChunksAreNumberedAsInOne) {
                    csv);
     expect_grouped(detail::parse_grouped_points_in_chunks<float>(csv.text, "g.csv", "1", {}, chunks), csv);
   }
+}
+
+// The grouped reader's id table against std::unordered_map: ids of every size about the 8 bytes a
+// slot holds, ids that differ only in a trailing zero byte (the slot's padding) or beyond byte 8,
+// the empty id, and enough of them to grow the table many times, met in a shuffled order with
+// repeats.
+TEST_F(ReadPoints, IdTableNumbersIdsInTheOrderOfFirstAppearance) {
+  // First, while the table is small: ids whose slot words are equal and only their sizes differ.
+  std::vector<std::string> pool{"12345678", "123456789", "12345678X", "12345679X"};
+  for (std::size_t zeros = 0; zeros <= 8; ++zeros) {
+    pool.push_back(std::string(zeros, '\0'));
+    if (zeros < 8) pool.push_back("a" + std::string(zeros, '\0'));
+  }
+  std::vector<std::string> rows(pool);
+  const std::string alphabet("ab\0z9", 5);
+  for (int i = 0; i < 30000; ++i) {
+    std::string id(rng_() % 20, ' ');
+    for (char& c : id) c = alphabet[rng_() % alphabet.size()];
+    pool.push_back(id);
+  }
+  for (int i = 0; i < 200000; ++i) rows.push_back(pool[rng_() % pool.size()]);
+  for (const std::string& id : pool) rows.push_back(id);  // every id at least once
+  std::unordered_map<std::string, std::uint64_t> expected;
+  std::vector<std::string_view> expected_order;
+  detail::IdTable table;
+  for (const std::string& id : rows) {
+    const auto [it, fresh] = expected.try_emplace(id, expected.size());
+    if (fresh) expected_order.push_back(id);
+    ASSERT_EQ(table.intern(id), it->second) << "id of " << id.size() << " bytes";
+  }
+  EXPECT_EQ(table.ids(), expected_order);
 }
 
 TEST_F(ReadPoints, GroupedIdsSeenInEarlierChunksKeepTheirNumbers) {

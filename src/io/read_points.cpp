@@ -32,12 +32,12 @@
 #include <system_error>
 #include <thread>
 #include <type_traits>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
 #include "core/huge_pages.hpp"
 #include "core/parallel_slices.hpp"
+#include "io/id_table.hpp"
 #include "io/path_suffix.hpp"
 #include "io/point_pieces.hpp"
 #include "io/read_grouped.hpp"
@@ -411,32 +411,28 @@ struct GroupedPreamble {
 };
 
 // Numbers ids in the order of their first appearance. Each new id is kept in a copy of its own, and
-// the table keys on the copies: later rows compare against those few compact bytes, not against the
-// id's first place in the file, a cache miss a row when the rows come shuffled. An id equal to the
-// previous row's, as ids usually come in runs, is numbered without hashing.
+// the table keys on the copies: a long id's compare reads those few compact bytes, not the id's
+// first place in the file, a cache miss a row when the rows come shuffled (a short id is held in the
+// table itself). An id equal to the previous row's, as ids usually come in runs, is numbered without
+// hashing; the previous id is kept in a string of its own, in the cache (a view of its copy cost a
+// miss a row, 15 % of a shuffled file's processor time, in the compare that was to save the hash).
 class IdNumbering {
  public:
   std::int64_t number(std::string_view id) {
     if (last_number_ >= 0 && id == last_id_) return last_number_;
-    auto it = numbers_.find(id);
-    if (it == numbers_.end()) {
-      const std::string_view kept = copies_.emplace_back(id);
-      it = numbers_.emplace(kept, static_cast<std::int64_t>(ids_.size())).first;
-      ids_.push_back(kept);
-    }
-    last_id_ = it->first;
-    last_number_ = it->second;
+    last_number_ = static_cast<std::int64_t>(table_.intern(
+        id, [this](std::string_view fresh) { return std::string_view(copies_.emplace_back(fresh)); }));
+    last_id_.assign(id);
     return last_number_;
   }
 
   // The ids in the order of their numbers.
-  const std::vector<std::string_view>& ids() const { return ids_; }
+  const std::vector<std::string_view>& ids() const { return table_.ids(); }
 
  private:
-  std::unordered_map<std::string_view, std::int64_t> numbers_;
-  std::vector<std::string_view> ids_;
+  detail::IdTable table_;
   std::deque<std::string> copies_;  // a deque never moves its elements, which the views point into
-  std::string_view last_id_;
+  std::string last_id_;
   std::int64_t last_number_ = -1;
 };
 
@@ -1276,18 +1272,15 @@ GroupedPoints<T> join_grouped_rows(std::vector<GroupedRows<T>>& chunks, std::str
     out.group_ids.reserve(total_rows);
     want_huge_pages(out.points);
     want_huge_pages(out.group_ids);
-    std::unordered_map<std::string_view, std::int64_t> numbers;
+    detail::IdTable numbers;
     numbers.reserve(total_ids);
-    for (std::size_t g = 0; g < ids.size(); ++g) numbers.emplace(ids[g], static_cast<std::int64_t>(g));
+    for (const std::string_view id : ids) numbers.intern(id);
     std::vector<std::int64_t> renumbered;
     for (std::size_t c = 1; c < chunks.size(); ++c) {
       GroupedRows<T>& chunk = chunks[c];
       renumbered.clear();
-      for (const std::string_view id : chunk.numbering.ids()) {
-        const auto [it, fresh] = numbers.try_emplace(id, static_cast<std::int64_t>(ids.size()));
-        if (fresh) ids.push_back(id);
-        renumbered.push_back(it->second);
-      }
+      for (const std::string_view id : chunk.numbering.ids())
+        renumbered.push_back(static_cast<std::int64_t>(numbers.intern(id)));
       out.points.insert(out.points.end(), chunk.points.begin(), chunk.points.end());
       for (const std::int64_t g : chunk.group_ids)
         out.group_ids.push_back(renumbered[static_cast<std::size_t>(g)]);
@@ -1295,6 +1288,7 @@ GroupedPoints<T> join_grouped_rows(std::vector<GroupedRows<T>>& chunks, std::str
       std::vector<Point2<T>>().swap(chunk.points);
       std::vector<std::int64_t>().swap(chunk.group_ids);
     }
+    ids = numbers.ids();
   }
   out.group_names.assign(ids.begin(), ids.end());
   return out;
