@@ -308,7 +308,10 @@ TEST(InnerPolygon, TheRingCertifiesOnlyPointsStrictlyInsideAndMostOfWhatTheDiskL
   std::mt19937_64 rng(seed);
   // Scales within the disk's range checks (its bounds need squared distances in about 2^+-200;
   // beyond them the disk and the ring are both off, and the triangles and the cross do the work).
-  for (const int e : {0, 90, -90}) {
+  // Not 2^-90: there the squared length of the sample hull's shortest edge (two vertices a 2^-10th
+  // of the radius apart) falls below 2^-200 for some seeds, and the disk and ring are refused, as
+  // designed (one run in nine failed that way).
+  for (const int e : {0, 90, -60}) {
     SCOPED_TRACE("scale 2^" + std::to_string(e));
     auto pts = testing::uniform_disk<double>(200000, rng);
     for (auto& p : pts) p = {std::ldexp(p.x, e), std::ldexp(p.y, e)};
