@@ -6,6 +6,8 @@
 #include "cpu/octagon_filter.hpp"
 
 #include <algorithm>
+#include <array>
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -29,17 +31,6 @@ std::uint32_t survivors_scalar(const OctagonFilter& filter_in, const Point2<T>* 
     // Branch-free: whether a point survives is unpredictable.
     survivors[kept] = i;
     kept += !filter.inside(group[i]);
-  }
-  return kept;
-}
-
-/// The indices of the set bits of `outside` (bit j: point first + j of a block of `block`), ascending.
-/// Without a branch per bit: about a fifth of a disk's points survive, at unpredictable places.
-inline std::uint32_t append_bits(std::uint32_t outside, std::uint32_t first, std::uint32_t block,
-                                 std::uint32_t* survivors, std::uint32_t kept) {
-  for (std::uint32_t j = 0; j < block; ++j) {
-    survivors[kept] = first + j;
-    kept += outside >> j & 1u;
   }
   return kept;
 }
@@ -183,14 +174,34 @@ template <class T>
   return finish_extremes(r);
 }
 
+/// kSetLanes[mask]: the positions of mask's set bits, ascending, one a byte from the lowest (the
+/// bytes past popcount(mask) are 0).
+constexpr std::array<std::uint64_t, 256> kSetLanes = [] {
+  std::array<std::uint64_t, 256> table{};
+  for (unsigned mask = 0; mask < 256; ++mask) {
+    unsigned k = 0;
+    for (unsigned j = 0; j < 8; ++j) {
+      if (mask >> j & 1u) table[mask] |= std::uint64_t{j} << (8 * k++);
+    }
+  }
+  return table;
+}();
+
 template <class T>
 [[gnu::target("avx2")]] std::uint32_t survivors_avx2(const OctagonFilter& filter_in, const Point2<T>* group,
                                                      std::uint32_t n, std::uint32_t* survivors) {
   const OctagonFilter filter = filter_in;
   std::uint32_t kept = 0, i = 0;
-  for (; i + 8 <= n; i += 8)
-    kept = append_bits(outside4(filter, group + i) | outside4(filter, group + i + 4) << 4, i, 8, survivors,
-                       kept);
+  for (; i + 8 <= n; i += 8) {
+    const unsigned outside = outside4(filter, group + i) | outside4(filter, group + i + 4) << 4;
+    // The survivors' indices, i plus their lanes from a table, left-packed and stored whole (kept <= i,
+    // so the 8 lanes fit below n), as the AVX-512 kernel's compress does: a store a point before,
+    // 2.0-2.2 -> 1.7-2.1 ns a point over 10^5 groups of 100 disk points (a fifth survive).
+    const __m256i lanes = _mm256_cvtepu8_epi32(_mm_cvtsi64_si128(static_cast<long long>(kSetLanes[outside])));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(survivors + kept),
+                        _mm256_add_epi32(_mm256_set1_epi32(static_cast<int>(i)), lanes));
+    kept += static_cast<std::uint32_t>(std::popcount(outside));
+  }
   return survivors_scalar(filter, group, i, n, survivors, kept);
 }
 
@@ -287,7 +298,7 @@ template <class T>
     const auto outside =
         static_cast<__mmask16>(outside8(filter, group + i) | outside8(filter, group + i + 8) << 8);
     // Compressed in a register and stored whole (kept <= i, so the 16 lanes fit below n): one store
-    // where append_bits() took one a point.
+    // where a store a point was taken before.
     _mm512_storeu_si512(survivors + kept,
                         _mm512_maskz_compress_epi32(
                             outside, _mm512_add_epi32(_mm512_set1_epi32(static_cast<int>(i)), lanes)));
