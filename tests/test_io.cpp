@@ -27,7 +27,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "io/id_table.hpp"
+#include "core/id_table.hpp"
 #include "io/read_grouped.hpp"
 #include "wagener/error.hpp"
 #include "wagener/io.hpp"

@@ -4,7 +4,7 @@
 //  - numbered in the order of their first appearance from the smallest, as the csv reader numbers a
 //    --group-by column: an id less the smallest is its group's number;
 //  - anything else: numbered on one thread, through a table over the ids' range where it is small,
-//    a hash map otherwise.
+//    a flat hash table otherwise.
 // The last two are sorted by a stable counting sort on all cores: each slice counts its points per
 // group, a prefix over (group, slice) gives each slice its first slot in each group, and each slice
 // scatters its points in input order.
@@ -12,8 +12,8 @@
 
 #include <algorithm>
 #include <limits>
-#include <unordered_map>
 
+#include "core/id_table.hpp"
 #include "core/parallel_slices.hpp"
 
 namespace wagener::cpu {
@@ -167,11 +167,13 @@ std::vector<std::int64_t> number_groups(std::span<const std::int64_t> ids, std::
       dense[i] = slot;
     }
   } else {
-    std::unordered_map<std::int64_t, std::uint32_t> number;
+    // The flat table, keyed on each id's eight bytes (held in its slot): a node-based
+    // std::unordered_map took 220 ms for 10^7 shuffled random 64-bit ids (bench_by_id --ids hash).
+    detail::IdTable number;
     for (std::size_t i = 0; i < n; ++i) {
-      const auto [it, fresh] = number.try_emplace(ids[i], static_cast<std::uint32_t>(numbered.size()));
-      if (fresh) numbered.push_back(ids[i]);
-      dense[i] = it->second;
+      const std::uint64_t g = number.intern({reinterpret_cast<const char*>(&ids[i]), sizeof(std::int64_t)});
+      if (g == numbered.size()) numbered.push_back(ids[i]);
+      dense[i] = static_cast<std::uint32_t>(g);
     }
   }
   return numbered;
