@@ -36,8 +36,8 @@
 #include <vector>
 
 #include "core/huge_pages.hpp"
-#include "core/parallel_slices.hpp"
 #include "core/id_table.hpp"
+#include "core/parallel_slices.hpp"
 #include "io/path_suffix.hpp"
 #include "io/point_pieces.hpp"
 #include "io/read_grouped.hpp"
