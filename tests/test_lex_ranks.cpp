@@ -1,6 +1,8 @@
 // lex_ranks(): with every kernel (a kernel this processor cannot run reports skipped), for every count
 // it takes, the ranks place the points exactly where std::stable_sort by lex_less() puts them, on
 // distinct, duplicate-heavy, equal-x, equal-y, signed-zero, presorted and tiny-or-huge inputs.
+// sort_lexicographic(): on the same families and a ring, at counts around its buckets' thresholds, it
+// orders the points as std::sort by lex_less() does.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -11,6 +13,7 @@
 #include <vector>
 
 #include "cpu/lex_ranks.hpp"
+#include "cpu/lex_sort.hpp"
 #include "generators.hpp"
 #include "wagener/point.hpp"
 
@@ -86,6 +89,66 @@ TEST_P(LexRanks, PlaceEveryPointWhereAStableSortPutsIt) {
       }
     }
   }
+}
+
+/// The points sort_lexicographic() leaves must be exactly std::sort's, point for point (equal points
+/// compare alike however they are permuted, except -0 and +0, which compare equal and may swap).
+template <class T>
+void expect_sorted_as_std_sort(std::vector<Point2<T>> points) {
+  std::vector<Point2<T>> expected = points;
+  std::sort(expected.begin(), expected.end(), lex_less<T>);
+  cpu::sort_lexicographic(points.data(), points.size());
+  ASSERT_EQ(points.size(), expected.size());
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    ASSERT_TRUE(same_point(points[i], expected[i]))
+        << "at " << i << ": (" << points[i].x << ", " << points[i].y << ") where std::sort has ("
+        << expected[i].x << ", " << expected[i].y << ")";
+  }
+}
+
+TEST(SortLexicographic, OrdersEveryFamilyAsStdSortDoes) {
+  const auto seed = testing::fresh_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> angle(0.0, 6.283185307179586);
+  // Below, at and above the bucket pass's threshold (256), and past its cap of 2^16 buckets.
+  for (const std::uint32_t n : {0u, 1u, 2u, 255u, 256u, 257u, 1000u, 4099u, 140000u}) {
+    auto named = families(n, rng);
+    // A ring crowds its buckets at both ends of x, where the circle turns.
+    NamedPoints ring{"ring", {}};
+    for (std::uint32_t i = 0; i < n; ++i) {
+      const double a = angle(rng);
+      ring.points.push_back({std::cos(a), std::sin(a)});
+    }
+    named.push_back(std::move(ring));
+    for (const auto& family : named) {
+      SCOPED_TRACE(family.name + " n=" + std::to_string(n));
+      expect_sorted_as_std_sort(family.points);
+      std::vector<Point2<float>> as_float;
+      for (const auto& p : family.points)
+        as_float.push_back({static_cast<float>(p.x), static_cast<float>(p.y)});
+      expect_sorted_as_std_sort(as_float);
+    }
+  }
+}
+
+TEST(SortLexicographic, RangesTooWideOrTooNarrowForTheBucketsStillSort) {
+  const auto seed = testing::fresh_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> unit(-1.0, 1.0);
+  // max - min overflows to infinity; the range is subnormal, its reciprocal infinite; two values of
+  // x only; x a few ulps apart, so that most buckets stay empty.
+  const auto make = [&](auto x_of) {
+    std::vector<Point2<double>> points;
+    for (int i = 0; i < 3000; ++i) points.push_back({x_of(i), unit(rng)});
+    return points;
+  };
+  expect_sorted_as_std_sort(make([&](int) { return 1.7e308 * unit(rng); }));
+  expect_sorted_as_std_sort(make([&](int) { return 0x1p-1070 * unit(rng); }));
+  expect_sorted_as_std_sort(make([&](int i) { return i % 2 ? -1.0 : 3.0; }));
+  expect_sorted_as_std_sort(
+      make([&](int i) { return std::nextafter(1.0, 2.0 + (i % 7)) + (i % 3) * 0x1p-52; }));
 }
 
 INSTANTIATE_TEST_SUITE_P(Kernels, LexRanks,

@@ -17,6 +17,7 @@
 #include "core/nested_bridge.hpp"
 #include "core/parallel_slices.hpp"
 #include "cpu/filter_pass.hpp"
+#include "cpu/lex_sort.hpp"
 #include "cpu/merge_hulls.hpp"
 #include "cpu/monotone_chain.hpp"
 #include "cpu/octagon_filter.hpp"
@@ -116,9 +117,7 @@ std::vector<Point2<double>> hull_by_filter(std::span<const Point2<double>> point
       m = points.size();
     }
   }
-  // A lambda, not the function pointer, so that the comparison is inlined into the sort.
-  std::sort(kept.get(), kept.get() + m,
-            [](const Point2<double>& a, const Point2<double>& b) { return lex_less(a, b); });
+  sort_lexicographic(kept.get(), m);
   return hull_of_sorted<double>(std::span<const Point2<double>>(kept.get(), m));
 }
 
