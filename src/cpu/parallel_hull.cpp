@@ -131,10 +131,15 @@ InnerPolygon sample_polygon(std::span<const Point2<T>> points, std::size_t strid
                             std::size_t threads) {
   // Each thread gathers and hulls its share of the sample; the hull of those hulls' vertices is the
   // sample's hull. (On one thread, the gather's cache misses and the hull were ~1 ms before the pass.)
-  std::vector<std::vector<Point2<double>>> parts(threads), part_hulls(threads);
+  // The sub-sample that picks the center: every step-th point of the sample's runs laid end to end
+  // (counted by input index, so the same points whatever the threads), gathered by each thread as it
+  // reads them. Picked out of the threads' parts afterwards, each point was a cache line of another
+  // core's, 40-50 us on 16 threads (bench/NOTES.md).
+  const std::size_t period = stride * kSampleRun;
+  const std::size_t step = (points.size() + period - 1) / period * kSampleRun / kMedianSample + 1;
+  std::vector<std::vector<Point2<double>>> parts(threads), part_hulls(threads), subs(threads);
   parallel_slices(points.size(), threads, [&](std::size_t t, std::size_t begin, std::size_t end) {
     std::vector<Point2<double>>& part = parts[t];
-    const std::size_t period = stride * kSampleRun;
     // Reserved whole: grown by doubling, the vector's last copies landed in freshly mapped pages
     // (10^6 f32 points: 2.0 -> 6.8 ms a call, page faults and copies).
     part.reserve((end - begin) / period * kSampleRun + kSampleRun);
@@ -161,26 +166,23 @@ InnerPolygon sample_polygon(std::span<const Point2<T>> points, std::size_t strid
         const auto& p = points[i];
         if (is_finite(p)) part.push_back({static_cast<double>(p.x), static_cast<double>(p.y)});
       }
+      // The run's points at sample places (run / period) * kSampleRun + offset divisible by step.
+      const std::size_t place = run / period * kSampleRun;
+      for (std::size_t offset = (step - place % step) % step; offset < kSampleRun && run + offset < end;
+           offset += step) {
+        const auto& p = points[run + offset];
+        if (is_finite(p)) subs[t].push_back({static_cast<double>(p.x), static_cast<double>(p.y)});
+      }
     }
     part_hulls[t] = hull_by_filter(part);
   });
-  std::vector<Point2<double>> vertices;
-  std::size_t sample_size = 0;
-  for (std::size_t t = 0; t < threads; ++t) {
-    vertices.insert(vertices.end(), part_hulls[t].begin(), part_hulls[t].end());
-    sample_size += parts[t].size();
-  }
-  // The center of the polygon's disk and cross: the bounding box's middle or the median of a
+  // The center of the polygon's disk and cross: the bounding box's middle or the median of the
   // sub-sample, whichever certifies more of the sub-sample by the quick tests. The median is amid
   // the points even where the hull is far away on one side (Kuzmin's heavy tail left the middle
   // outside the dense core, so every point went to the fan test); on a disk it is a little off the
-  // middle, which costs the inscribed disk a few percent of its area. (Every step-th point of the
-  // parts taken in order, as if they were one array.)
+  // middle, which costs the inscribed disk a few percent of its area.
   std::vector<Point2<double>> sub;
-  const std::size_t step = sample_size / kMedianSample + 1;
-  for (std::size_t t = 0, first = 0, i = 0; t < threads; first += parts[t].size(), ++t) {
-    for (; i < first + parts[t].size(); i += step) sub.push_back(parts[t][i - first]);
-  }
+  for (const auto& part_sub : subs) sub.insert(sub.end(), part_sub.begin(), part_sub.end());
   std::vector<double> xs, ys;
   for (const auto& p : sub) xs.push_back(p.x), ys.push_back(p.y);
   Point2<double> median{NAN, NAN};
@@ -195,7 +197,10 @@ InnerPolygon sample_polygon(std::span<const Point2<T>> points, std::size_t strid
     for (const auto& p : sub) certified += view.quick_inside(p.x, p.y);
     return certified;
   };
-  std::vector<Point2<double>> hull = hull_by_filter(vertices);
+  // The parts' hulls are hull_of_sorted's, in the convention: merged as sorted runs, where sorting
+  // their vertices afresh took 50-70 us serially on 16 threads (bench/NOTES.md).
+  std::vector<std::span<const Point2<double>>> part_spans(part_hulls.begin(), part_hulls.end());
+  std::vector<Point2<double>> hull = merge_hulls_in_slabs<double>(part_spans, 1, true);
   InnerPolygon centered(hull, kMaxPolygonVertices, &median);
   InnerPolygon inner(std::move(hull), kMaxPolygonVertices);
   if (!inner.enabled() || quick_certified(centered) > quick_certified(inner)) inner = std::move(centered);
