@@ -35,11 +35,15 @@ template <class T>
 constexpr auto kLexLess = [](const Point2<T>& a, const Point2<T>& b) { return lex_less(a, b); };
 
 /// A lexicographically sorted run of a polygon's vertices, ascending or descending in memory.
+/// `side`: which chain of the merge it may hold vertices of (both, unless its polygon is trusted to be
+/// convex).
+enum class Side { both, lower, upper };
 template <class T>
 struct Run {
   const Point2<T>* first = nullptr;
   std::size_t size = 0;
   bool descending = false;
+  Side side = Side::both;
 };
 
 /// The runs of `polygon`, appended to `runs`: its lower chain (vertex 0 to the largest) and the
@@ -65,6 +69,16 @@ void append_runs(std::span<const Point2<T>> polygon, bool in_convention, std::ve
     const auto ascending = [](auto from, auto to) { return std::is_sorted(from, to, kLexLess<T>); };
     runs_hold = ascending(polygon.begin(), polygon.begin() + static_cast<std::ptrdiff_t>(largest) + 1) &&
                 ascending(polygon.rbegin(), polygon.rend() - static_cast<std::ptrdiff_t>(largest));
+  }
+  if (runs_hold && in_convention) {
+    // A convex polygon's lower chain holds every vertex it can give the lower chain of the union,
+    // its upper chain (the rest, with both ends) every one for the upper: each chain of the merge
+    // walks only its own runs, with no split of the points by a line (a turn test a point).
+    runs.push_back({polygon.data(), largest + 1, false, Side::lower});
+    if (largest + 1 < n) runs.push_back({polygon.data() + largest + 1, n - largest - 1, true, Side::upper});
+    runs.push_back({polygon.data() + largest, 1, false, Side::upper});
+    runs.push_back({polygon.data(), 1, false, Side::upper});
+    return;
   }
   if (runs_hold) {
     runs.push_back({polygon.data(), largest + 1, false});
@@ -164,14 +178,24 @@ std::vector<Point2<T>> merge_hulls_in_slabs(std::span<const std::span<const Poin
   detail::run_slices_or_here(slabs, slabs, [&](std::size_t s, std::size_t, std::size_t) {
     const Point2<T>* lo = s > 0 ? &cuts[s - 1] : nullptr;
     const Point2<T>* hi = s + 1 < slabs ? &cuts[s] : nullptr;
-    std::vector<Point2<T>> points;
-    std::vector<std::size_t> ends{0};
-    for (const Run<T>& run : runs) {
-      append_slab_part(run, lo, hi, points);
-      if (points.size() > ends.back()) ends.push_back(points.size());
+    // The slab's parts of the runs of one side (both: all of them), merged into one sorted array.
+    const auto slab_points = [&](Side side) {
+      std::vector<Point2<T>> points;
+      std::vector<std::size_t> ends{0};
+      for (const Run<T>& run : runs) {
+        if (run.side != side) continue;
+        append_slab_part(run, lo, hi, points);
+        if (points.size() > ends.back()) ends.push_back(points.size());
+      }
+      merge_runs(points, ends);
+      return points;
+    };
+    if (in_convention) {
+      lowers[s] = lower_chain<T>(slab_points(Side::lower));
+      uppers[s] = upper_chain<T>(slab_points(Side::upper));
+    } else {
+      chains_of_sorted<T>(slab_points(Side::both), lowers[s], uppers[s]);
     }
-    merge_runs(points, ends);
-    chains_of_sorted<T>(points, lowers[s], uppers[s]);
   });
 
   std::vector<Point2<T>> lower, upper;
