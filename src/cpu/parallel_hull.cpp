@@ -1,10 +1,12 @@
 // The multi-core full hull: the exact hull of a strided sample bounds an inner polygon, one pass over
 // all cores discards the points certified strictly inside it, the survivors are sorted and chained.
 #include <algorithm>
+#include <atomic>
 #include <cfloat>
 #include <chrono>
 #include <cmath>
 #include <memory>
+#include <span>
 #include <string>
 #include <thread>
 #include <type_traits>
@@ -121,6 +123,53 @@ std::vector<Point2<double>> hull_by_filter(std::span<const Point2<double>> point
   return hull_of_sorted<double>(std::span<const Point2<double>>(kept.get(), m));
 }
 
+/// Hulls of contiguous slices merged up a binary tree as the slices finish, on the slices' own
+/// threads: at each node, the thread of whichever half finishes second merges the two halves' hulls
+/// and goes on up, so no thread waits for another, and the thread that finishes last ends with the
+/// hull of all. After a parallel region, a serial merge of sixteen slice hulls took 0.10-0.15 ms on
+/// cold caches, plus the hand-over to the threads of its slabs (bench/NOTES.md).
+class HullTree {
+ public:
+  explicit HullTree(std::size_t slices)
+      : slices_(slices), node_(std::max<std::size_t>(slices, 1)), arrivals_(node_.size()) {}
+
+  /// Slice s's hull, from s's thread, once (an input point set's hull in convex_hull()'s
+  /// convention, which must outlive the tree; `none`: the slice has none, and neither has the whole).
+  void finish(std::size_t s, std::span<const Point2<double>> hull, bool none = false) {
+    node_[s].hull = hull;
+    node_[s].none = none;
+    // The node of halves [a, a + half) and [a + half, a + 2 half), a a multiple of 2 half, keeps its
+    // hull in node_[a] and counts arrivals in arrivals_[a + half - 1]: a + half has half as its
+    // lowest set bit, so no two nodes share a counter, and a + half < slices.
+    for (std::size_t half = 1; half < slices_; half *= 2) {
+      const std::size_t a = s / (2 * half) * (2 * half);
+      if (a + half >= slices_) continue;  // no right half: the node is its left half
+      if (arrivals_[a + half - 1].fetch_add(1, std::memory_order_acq_rel) == 0) return;
+      Node &left = node_[a], &right = node_[a + half];
+      left.none = left.none || right.none;
+      if (!left.none) {
+        const std::span<const Point2<double>> halves[] = {left.hull, right.hull};
+        left.merged = merge_hulls_in_slabs<double>(halves, 1, true);
+        left.hull = left.merged;
+      }
+      s = a;
+    }
+  }
+
+  /// After every slice finished: the hull of all slices, or null where one had none.
+  const std::span<const Point2<double>>* root() const { return node_[0].none ? nullptr : &node_[0].hull; }
+
+ private:
+  struct Node {
+    std::span<const Point2<double>> hull;
+    std::vector<Point2<double>> merged;  // owns hull above the leaves
+    bool none = false;
+  };
+  std::size_t slices_;
+  std::vector<Node> node_;
+  std::vector<std::atomic<std::uint8_t>> arrivals_;
+};
+
 /// The inner polygon from the exact hull of one finite point in stride, taken in runs of kSampleRun
 /// (all of them input points,
 /// so the polygon lies inside the hull); disabled when that hull is degenerate, or, unless `forced`,
@@ -129,8 +178,8 @@ std::vector<Point2<double>> hull_by_filter(std::span<const Point2<double>> point
 template <class T>
 InnerPolygon sample_polygon(std::span<const Point2<T>> points, std::size_t stride, bool forced,
                             std::size_t threads) {
-  // Each thread gathers and hulls its share of the sample; the hull of those hulls' vertices is the
-  // sample's hull. (On one thread, the gather's cache misses and the hull were ~1 ms before the pass.)
+  // Each thread gathers and hulls its share of the sample; the hull of those hulls is the sample's
+  // hull. (On one thread, the gather's cache misses and the hull were ~1 ms before the pass.)
   // The sub-sample that picks the center: every step-th point of the sample's runs laid end to end
   // (counted by input index, so the same points whatever the threads), gathered by each thread as it
   // reads them. Picked out of the threads' parts afterwards, each point was a cache line of another
@@ -138,6 +187,7 @@ InnerPolygon sample_polygon(std::span<const Point2<T>> points, std::size_t strid
   const std::size_t period = stride * kSampleRun;
   const std::size_t step = (points.size() + period - 1) / period * kSampleRun / kMedianSample + 1;
   std::vector<std::vector<Point2<double>>> parts(threads), part_hulls(threads), subs(threads);
+  HullTree tree(threads);  // the parts' hulls, merged as the threads finish them
   parallel_slices(points.size(), threads, [&](std::size_t t, std::size_t begin, std::size_t end) {
     std::vector<Point2<double>>& part = parts[t];
     // Reserved whole: grown by doubling, the vector's last copies landed in freshly mapped pages
@@ -175,6 +225,7 @@ InnerPolygon sample_polygon(std::span<const Point2<T>> points, std::size_t strid
       }
     }
     part_hulls[t] = hull_by_filter(part);
+    tree.finish(t, part_hulls[t]);
   });
   // The center of the polygon's disk and cross: the bounding box's middle or the median of the
   // sub-sample, whichever certifies more of the sub-sample by the quick tests. The median is amid
@@ -197,10 +248,9 @@ InnerPolygon sample_polygon(std::span<const Point2<T>> points, std::size_t strid
     for (const auto& p : sub) certified += view.quick_inside(p.x, p.y);
     return certified;
   };
-  // The parts' hulls are hull_of_sorted's, in the convention: merged as sorted runs, where sorting
-  // their vertices afresh took 50-70 us serially on 16 threads (bench/NOTES.md).
-  std::vector<std::span<const Point2<double>>> part_spans(part_hulls.begin(), part_hulls.end());
-  std::vector<Point2<double>> hull = merge_hulls_in_slabs<double>(part_spans, 1, true);
+  // The parts' hulls were merged as sorted runs up the tree: sorting all their vertices afresh after
+  // the region took 50-70 us serially on 16 threads, merging them there 52-55 us (bench/NOTES.md).
+  std::vector<Point2<double>> hull(tree.root()->begin(), tree.root()->end());
   InnerPolygon centered(hull, kMaxPolygonVertices, &median);
   InnerPolygon inner(std::move(hull), kMaxPolygonVertices);
   if (!inner.enabled() || quick_certified(centered) > quick_certified(inner)) inner = std::move(centered);
@@ -393,12 +443,12 @@ std::vector<Point2<T>> hull_by_sides(std::span<const Point2<T>> points, std::siz
   return core::join_chains<T>(chains[1], chains[0]);
 }
 
-/// After the filter region: the hull from the slices' survivors (their hulls merged where every
-/// slice hulled its own, else every slice's sorted survivors merged and chained). Throws for a
-/// slice's first non-finite point; `survivors` as in convex_hull_parallel.
+/// After the filter region: the hull from the slices' survivors (`merged`, their hulls' merge in the
+/// region, where every slice hulled its own, else every slice's sorted survivors merged and chained).
+/// Throws for a slice's first non-finite point; `survivors` as in convex_hull_parallel.
 template <class T>
 std::vector<Point2<T>> join_slices(std::vector<Kept<T>>& kept, bool filtered, std::size_t threads,
-                                   std::int64_t* survivors) {
+                                   const std::span<const Point2<double>>* merged, std::int64_t* survivors) {
   std::size_t total = 0;
   bool few = filtered;
   for (const auto& k : kept) {
@@ -409,17 +459,11 @@ std::vector<Point2<T>> join_slices(std::vector<Kept<T>>& kept, bool filtered, st
     few = few && k.hulled;
   }
   if (survivors) *survivors = static_cast<std::int64_t>(total);
-  if (few) {
-    // The hull of the slices' hulls (input points, so every vertex is exact in T), merged as sorted
-    // runs in slabs on the threads: on 16 threads at 10^8 points that is 16 hulls of about 1,500
-    // vertices, which the general sort behind hull_by_filter took serially (bench/NOTES.md). The
-    // slices' hulls are hull_of_sorted's, in the convention.
-    std::vector<std::span<const Point2<double>>> hulls;
-    for (const auto& k : kept) hulls.emplace_back(k.hull);
+  if (few && merged != nullptr) {
+    // The hull of the slices' hulls: input points, so every vertex is exact in T.
     std::vector<Point2<T>> hull;
-    for (const Point2<double>& v :
-         kept.size() == 1 ? kept[0].hull : merge_hulls_in_slabs<double>(hulls, 0, true))
-      hull.push_back({static_cast<T>(v.x), static_cast<T>(v.y)});
+    hull.reserve(merged->size());
+    for (const Point2<double>& v : *merged) hull.push_back({static_cast<T>(v.x), static_cast<T>(v.y)});
     return hull;
   }
   // Some slices sorted theirs and some hulled them (many survivors in all): a hulled slice keeps
@@ -506,7 +550,7 @@ std::vector<Point2<T>> convex_hull_parallel(std::span<const Point2<T>> points, s
   // A point with a NaN or infinite coordinate is never certified inside, so checking the survivors
   // finds every one.
   std::vector<Kept<T>> kept(threads);
-  parallel_slices(n, threads, [&](std::size_t t, std::size_t begin, std::size_t end) {
+  const auto filter_slice = [&](std::size_t t, std::size_t begin, std::size_t end) {
     Kept<T>& k = kept[t];
     const Clock::time_point slice_start = Clock::now();
     if (inner.enabled()) {
@@ -560,12 +604,18 @@ std::vector<Point2<T>> convex_hull_parallel(std::span<const Point2<T>> points, s
     }
     sort_kept(k);
     survivors_seconds[t] = seconds(survivors_start);
+  };
+  // Each slice that hulled its survivors merges its hull up the tree as soon as it has it.
+  HullTree tree(threads);
+  parallel_slices(n, threads, [&](std::size_t t, std::size_t begin, std::size_t end) {
+    filter_slice(t, begin, end);
+    tree.finish(t, kept[t].hull, !kept[t].hulled);
   });
   phases.pass = seconds(pass_start);
   phases.slowest_pass = *std::max_element(pass_seconds.begin(), pass_seconds.end());
   phases.slowest_survivors = *std::max_element(survivors_seconds.begin(), survivors_seconds.end());
   const Clock::time_point join_start = Clock::now();
-  std::vector<Point2<T>> hull = join_slices(kept, inner.enabled(), threads, survivors);
+  std::vector<Point2<T>> hull = join_slices(kept, inner.enabled(), threads, tree.root(), survivors);
   if (policy.phases != nullptr) {
     phases.join = seconds(join_start);
     *policy.phases = phases;
