@@ -103,10 +103,12 @@ class SliceTeam {
   };
   static constexpr std::size_t kMaxWorkers = 1024;
   // How long a worker that has finished a job, or a caller waiting for its workers, spins before it
-  // blocks: a little more than the serial step between the full hull's two parallel regions (the
-  // sample's polygon, about 0.05 ms at 10^6 points), so that the second region finds its workers
-  // running. Waking a blocked thread costs about what starting one does on these VMs.
-  static constexpr std::chrono::microseconds kSpin{100};
+  // blocks: more than the serial step between the full hull's two parallel regions (the sample's
+  // polygon, about 0.05 ms at 10^6 points on 2 cores, 0.1-0.2 ms on 16, where the workers that had
+  // finished their sample first waited longest), so that the second region finds its workers
+  // running. Waking a blocked thread costs about what starting one does on these VMs; on 16 cores,
+  // the last of them began its slice of the pass 0.04-0.05 ms late (bench/NOTES.md).
+  static constexpr std::chrono::microseconds kSpin{300};
 
   /// Spins until `value` differs from `seen` or kSpin has passed; returns its last value.
   static std::uint32_t spin_while(const std::atomic<std::uint32_t>& value, std::uint32_t seen) {
