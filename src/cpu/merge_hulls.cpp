@@ -4,7 +4,7 @@
 // at a sample of the vertices; each slab's parts of every run are merged and chained on a thread of
 // its own, and the slabs' chains, concatenated in order, are chained once more. Exact for any point
 // sets: a vertex of the hull of the union is a vertex of its slab's chains, and the concatenation is
-// sorted.
+// sorted. Polygons trusted to be convex give each chain only the runs that can hold its vertices.
 #include "cpu/merge_hulls.hpp"
 
 #include <algorithm>

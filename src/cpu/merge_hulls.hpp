@@ -10,9 +10,11 @@
 namespace wagener::cpu {
 
 /// merge_hulls() cut into `slabs` lexicographic ranges, one a thread (0: as many as the vertices pay
-/// for; 1: serially). `in_convention` promises that every polygon is in convex_hull()'s convention,
-/// lower chain ascending from vertex 0 to the largest, then descending (the backend's own hulls),
-/// which skips checking each vertex; the result is exact either way for such polygons.
+/// for; 1: serially). `in_convention` promises that every polygon is a hull in convex_hull()'s
+/// convention, strictly convex, lower chain ascending from vertex 0 to the largest, then descending
+/// (the backend's own hulls): nothing is checked, and the lower chain of the merge walks only the
+/// polygons' lower chains, the upper only their upper ones. Without it, any point sets are merged
+/// exactly (checked, and sorted where not so).
 template <class T>
 std::vector<Point2<T>> merge_hulls_in_slabs(std::span<const std::span<const Point2<T>>> hulls,
                                             std::size_t slabs, bool in_convention);
