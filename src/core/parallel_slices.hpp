@@ -87,7 +87,18 @@ class SliceTeam {
     }
     job(context, 0);
     std::uint32_t left = pending_.load(std::memory_order_acquire);
-    if (spin_) left = spin_while(pending_, left);
+    // Spin until every worker is done, not only the next: a worker that finishes wakes the caller
+    // only when it is the last.
+    if (spin_) {
+      const auto deadline = std::chrono::steady_clock::now() + kSpin;
+      for (unsigned i = 1; left != 0; ++i) {
+        if (i % 64 == 0 && std::chrono::steady_clock::now() > deadline) break;
+#if defined(__x86_64__) || defined(__i386__)
+        __builtin_ia32_pause();
+#endif
+        left = pending_.load(std::memory_order_acquire);
+      }
+    }
     while (left != 0) {
       pending_.wait(left, std::memory_order_acquire);
       left = pending_.load(std::memory_order_acquire);
