@@ -126,8 +126,10 @@ std::vector<Point2<double>> hull_by_filter(std::span<const Point2<double>> point
 /// Hulls of contiguous slices merged up a binary tree as the slices finish, on the slices' own
 /// threads: at each node, the thread of whichever half finishes second merges the two halves' hulls
 /// and goes on up, so no thread waits for another, and the thread that finishes last ends with the
-/// hull of all. After a parallel region, a serial merge of sixteen slice hulls took 0.10-0.15 ms on
-/// cold caches, plus the hand-over to the threads of its slabs (bench/NOTES.md).
+/// hull of all. Against the merge after the region that it replaces: on 2 cores 9-32 us instead of
+/// 60-126 (10^7 points); on 16 cores about the same, 0.1-0.16 ms at 10^7 points either way, since
+/// every merge there reads hulls that other cores wrote (bench/NOTES.md); and one region hand-over
+/// fewer.
 class HullTree {
  public:
   explicit HullTree(std::size_t slices)
@@ -248,8 +250,8 @@ InnerPolygon sample_polygon(std::span<const Point2<T>> points, std::size_t strid
     for (const auto& p : sub) certified += view.quick_inside(p.x, p.y);
     return certified;
   };
-  // The parts' hulls were merged as sorted runs up the tree: sorting all their vertices afresh after
-  // the region took 50-70 us serially on 16 threads, merging them there 52-55 us (bench/NOTES.md).
+  // The parts' hulls were merged up the tree in the region: sorting all their vertices afresh after
+  // it took 50-70 us serially on 16 threads, merging them there 52-55 us (bench/NOTES.md).
   std::vector<Point2<double>> hull(tree.root()->begin(), tree.root()->end());
   InnerPolygon centered(hull, kMaxPolygonVertices, &median);
   InnerPolygon inner(std::move(hull), kMaxPolygonVertices);
