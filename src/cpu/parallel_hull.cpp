@@ -236,35 +236,47 @@ InnerPolygon sample_polygon(std::span<const Point2<T>> points, std::size_t strid
   // middle, which costs the inscribed disk a few percent of its area.
   std::vector<Point2<double>> sub;
   for (const auto& part_sub : subs) sub.insert(sub.end(), part_sub.begin(), part_sub.end());
-  std::vector<double> xs, ys;
-  for (const auto& p : sub) xs.push_back(p.x), ys.push_back(p.y);
-  Point2<double> median{NAN, NAN};
-  if (!sub.empty()) {
-    std::nth_element(xs.begin(), xs.begin() + static_cast<std::ptrdiff_t>(xs.size() / 2), xs.end());
-    std::nth_element(ys.begin(), ys.begin() + static_cast<std::ptrdiff_t>(ys.size() / 2), ys.end());
-    median = {xs[xs.size() / 2], ys[ys.size() / 2]};
-  }
-  const auto quick_certified = [&](const InnerPolygon& polygon) {
-    const InnerPolygonView view = polygon.view();
-    std::size_t certified = 0;
-    for (const auto& p : sub) certified += view.quick_inside(p.x, p.y);
-    return certified;
-  };
   // The parts' hulls were merged up the tree in the region: sorting all their vertices afresh after
   // it took 50-70 us serially on 16 threads, merging them there 52-55 us (bench/NOTES.md).
-  std::vector<Point2<double>> hull(tree.root()->begin(), tree.root()->end());
-  InnerPolygon centered(hull, kMaxPolygonVertices, &median);
-  InnerPolygon inner(std::move(hull), kMaxPolygonVertices);
-  if (!inner.enabled() || quick_certified(centered) > quick_certified(inner)) inner = std::move(centered);
-  if (forced) return inner;
+  const std::span<const Point2<double>> hull = *tree.root();
+  // The two candidates, around the middle and around the median, each built and tried on the
+  // sub-sample by a thread of its own: one after the other, they were 60-100 us of the serial step
+  // between the regions on 16 threads (bench/NOTES.md). `quick`: how many of the sub-sample the
+  // quick tests certify; `certain`: how many the whole test does.
+  struct Candidate {
+    InnerPolygon polygon;
+    std::size_t quick = 0, certain = 0;
+  };
+  Candidate around[2];  // around the middle (or a centroid), around the median
+  parallel_slices(
+      2, std::min<std::size_t>(threads, 2), [&](std::size_t, std::size_t first, std::size_t last) {
+        for (std::size_t c = first; c < last; ++c) {
+          Point2<double> median{NAN, NAN};
+          if (c == 1 && !sub.empty()) {
+            std::vector<double> xs, ys;
+            for (const auto& p : sub) xs.push_back(p.x), ys.push_back(p.y);
+            std::nth_element(xs.begin(), xs.begin() + static_cast<std::ptrdiff_t>(xs.size() / 2), xs.end());
+            std::nth_element(ys.begin(), ys.begin() + static_cast<std::ptrdiff_t>(ys.size() / 2), ys.end());
+            median = {xs[xs.size() / 2], ys[ys.size() / 2]};
+          }
+          Candidate& candidate = around[c];
+          candidate.polygon = InnerPolygon(std::vector<Point2<double>>(hull.begin(), hull.end()),
+                                           kMaxPolygonVertices, c == 1 ? &median : nullptr);
+          const InnerPolygonView view = candidate.polygon.view();
+          for (const auto& p : sub) {
+            candidate.quick += view.quick_inside(p.x, p.y);
+            candidate.certain += view.certainly_inside(p.x, p.y);
+          }
+        }
+      });
+  Candidate& chosen =
+      !around[0].polygon.enabled() || around[1].quick > around[0].quick ? around[1] : around[0];
+  if (forced) return std::move(chosen.polygon);
   // Judged by the sub-sample: about a thousand points tell 10 % from the 0 % of a circle or the
   // 99 % of a disk. (The whole sample, copied into one array and run through the filter kernel, took
   // 0.06-0.07 ms and 0.02-0.03 ms of a 2 ms call at 10^6 points, serially.)
-  const InnerPolygonView view = inner.view();
-  std::size_t discarded = 0;
-  for (const auto& p : sub) discarded += view.certainly_inside(p.x, p.y);
-  if (static_cast<double>(discarded) < kMinUsefulDiscard * static_cast<double>(sub.size())) return {};
-  return inner;
+  if (static_cast<double>(chosen.certain) < kMinUsefulDiscard * static_cast<double>(sub.size())) return {};
+  return std::move(chosen.polygon);
 }
 
 /// Sorted survivors of one slice, in a buffer allocated uninitialised (its pages are touched only
