@@ -90,7 +90,7 @@ class SliceTeam {
     // Spin until every worker is done, not only the next: a worker that finishes wakes the caller
     // only when it is the last.
     if (spin_) {
-      const auto deadline = std::chrono::steady_clock::now() + kSpin;
+      const auto deadline = std::chrono::steady_clock::now() + spin_time();
       for (unsigned i = 1; left != 0; ++i) {
         if (i % 64 == 0 && std::chrono::steady_clock::now() > deadline) break;
 #if defined(__x86_64__) || defined(__i386__)
@@ -114,16 +114,22 @@ class SliceTeam {
   };
   static constexpr std::size_t kMaxWorkers = 1024;
   // How long a worker that has finished a job, or a caller waiting for its workers, spins before it
-  // blocks: more than the serial step between the full hull's two parallel regions (the sample's
-  // polygon, about 0.05 ms at 10^6 points on 2 cores, 0.1-0.2 ms on 16, where the workers that had
-  // finished their sample first waited longest), so that the second region finds its workers
-  // running. Waking a blocked thread costs about what starting one does on these VMs; on 16 cores,
-  // the last of them began its slice of the pass 0.04-0.05 ms late (bench/NOTES.md).
-  static constexpr std::chrono::microseconds kSpin{300};
+  // blocks: more than the serial step between the full hull's two parallel regions, so that the
+  // second region finds its workers running (waking a blocked thread costs about what starting one
+  // does on these VMs). That step is about 0.05 ms at 10^6 points on 2 cores and 0.05-0.09 ms on 16,
+  // where the workers that finished their sample first wait longest: with 100 us the last of them
+  // began its slice of the pass 15-43 us late, with 300 us 2-4 us (bench/NOTES.md). A spinning
+  // worker holds a core, though, which on two is half the machine: there a whole `wagener hull` of
+  // 10^6 points took 0.5-1 ms longer with 300 us (where that time went is not pinned down). So the
+  // longer spin only where there are more than four cores.
+  static std::chrono::microseconds spin_time() {
+    static const std::chrono::microseconds spin{hardware_threads() > 4 ? 300 : 100};
+    return spin;
+  }
 
-  /// Spins until `value` differs from `seen` or kSpin has passed; returns its last value.
+  /// Spins until `value` differs from `seen` or spin_time() has passed; returns its last value.
   static std::uint32_t spin_while(const std::atomic<std::uint32_t>& value, std::uint32_t seen) {
-    const auto deadline = std::chrono::steady_clock::now() + kSpin;
+    const auto deadline = std::chrono::steady_clock::now() + spin_time();
     for (unsigned i = 1;; ++i) {
       const std::uint32_t now = value.load(std::memory_order_acquire);
       if (now != seen) return now;
