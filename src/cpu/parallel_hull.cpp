@@ -6,8 +6,6 @@
 #include <chrono>
 #include <cmath>
 #include <memory>
-#include <mutex>
-#include <optional>
 #include <span>
 #include <string>
 #include <thread>
@@ -125,56 +123,53 @@ std::vector<Point2<double>> hull_by_filter(std::span<const Point2<double>> point
   return hull_of_sorted<double>(std::span<const Point2<double>>(kept.get(), m));
 }
 
-/// The slices' hulls merged as the slices finish, on the slices' own threads: a thread that
-/// finishes merges its hull with the one waiting, if any, then with whatever waits next, until none
-/// waits; then it leaves its hull waiting and returns. At most one hull waits, no thread waits for
-/// another, and once every slice has finished, the one waiting is the hull of all. A binary tree of
-/// merges (the second of each pair to finish merging) had the last thread merge log2(slices) times,
-/// each on hulls that other cores wrote; at 10^8 points on 16 cores the longest a thread spent
-/// merging fell from 190-228 us with the tree to 133-177 us, at 10^7 no change showed (85-130 us
-/// either way; bench/NOTES.md).
-class HullsMergedAsFinished {
+/// Hulls of contiguous slices merged up a binary tree as the slices finish, on the slices' own
+/// threads: at each node, the thread of whichever half finishes second merges the two halves' hulls
+/// and goes on up, so no thread waits for another, and the thread that finishes last ends with the
+/// hull of all. Against the merge after the region that it replaces: on 2 cores 9-32 us instead of
+/// 60-126 (10^7 points); on 16 cores about the same, 0.1-0.16 ms at 10^7 points either way, since
+/// every merge there reads hulls that other cores wrote (bench/NOTES.md); and one region hand-over
+/// fewer.
+class HullTree {
  public:
-  /// A slice's hull, from its thread, once: an input point set's hull in convex_hull()'s convention,
-  /// which must outlive this object. `none`: the slice has none, and then neither has the whole.
-  void finish(std::span<const Point2<double>> hull, bool none = false) {
-    if (none) {
-      none_.store(true, std::memory_order_relaxed);
-      return;
-    }
-    Waiting mine{hull, {}};
-    for (;;) {
-      Waiting other;
-      {
-        const std::lock_guard<std::mutex> lock(mutex_);
-        if (!waiting_) {
-          waiting_ = std::move(mine);
-          return;
-        }
-        other = std::move(*waiting_);
-        waiting_.reset();
+  explicit HullTree(std::size_t slices)
+      : slices_(slices), node_(std::max<std::size_t>(slices, 1)), arrivals_(node_.size()) {}
+
+  /// Slice s's hull, from s's thread, once (an input point set's hull in convex_hull()'s
+  /// convention, which must outlive the tree; `none`: the slice has none, and neither has the whole).
+  void finish(std::size_t s, std::span<const Point2<double>> hull, bool none = false) {
+    node_[s].hull = hull;
+    node_[s].none = none;
+    // The node of halves [a, a + half) and [a + half, a + 2 half), a a multiple of 2 half, keeps its
+    // hull in node_[a] and counts arrivals in arrivals_[a + half - 1]: a + half has half as its
+    // lowest set bit, so no two nodes share a counter, and a + half < slices.
+    for (std::size_t half = 1; half < slices_; half *= 2) {
+      const std::size_t a = s / (2 * half) * (2 * half);
+      if (a + half >= slices_) continue;  // no right half: the node is its left half
+      if (arrivals_[a + half - 1].fetch_add(1, std::memory_order_acq_rel) == 0) return;
+      Node &left = node_[a], &right = node_[a + half];
+      left.none = left.none || right.none;
+      if (!left.none) {
+        const std::span<const Point2<double>> halves[] = {left.hull, right.hull};
+        left.merged = merge_hulls_in_slabs<double>(halves, 1, true);
+        left.hull = left.merged;
       }
-      if (none_.load(std::memory_order_relaxed)) continue;  // no hull of the whole: merge nothing
-      const std::span<const Point2<double>> both[] = {mine.hull, other.hull};
-      Waiting merged{{}, merge_hulls_in_slabs<double>(both, 1, true)};
-      merged.hull = merged.owned;
-      mine = std::move(merged);  // a moved vector keeps its buffer, so the span stays valid
+      s = a;
     }
   }
 
-  /// After every slice finished (the region joined): the hull of all, or null where a slice had none.
-  const std::span<const Point2<double>>* root() const {
-    return none_.load(std::memory_order_relaxed) || !waiting_ ? nullptr : &waiting_->hull;
-  }
+  /// After every slice finished: the hull of all slices, or null where one had none.
+  const std::span<const Point2<double>>* root() const { return node_[0].none ? nullptr : &node_[0].hull; }
 
  private:
-  struct Waiting {
+  struct Node {
     std::span<const Point2<double>> hull;
-    std::vector<Point2<double>> owned;  // the hull's points, where a merge made them
+    std::vector<Point2<double>> merged;  // owns hull above the leaves
+    bool none = false;
   };
-  std::mutex mutex_;
-  std::optional<Waiting> waiting_;
-  std::atomic<bool> none_{false};
+  std::size_t slices_;
+  std::vector<Node> node_;
+  std::vector<std::atomic<std::uint8_t>> arrivals_;
 };
 
 /// The inner polygon from the exact hull of one finite point in stride, taken in runs of kSampleRun
@@ -194,7 +189,7 @@ InnerPolygon sample_polygon(std::span<const Point2<T>> points, std::size_t strid
   const std::size_t period = stride * kSampleRun;
   const std::size_t step = (points.size() + period - 1) / period * kSampleRun / kMedianSample + 1;
   std::vector<std::vector<Point2<double>>> parts(threads), part_hulls(threads), subs(threads);
-  HullsMergedAsFinished sample_hull;  // the parts' hulls, merged as the threads finish them
+  HullTree tree(threads);  // the parts' hulls, merged as the threads finish them
   parallel_slices(points.size(), threads, [&](std::size_t t, std::size_t begin, std::size_t end) {
     std::vector<Point2<double>>& part = parts[t];
     // Reserved whole: grown by doubling, the vector's last copies landed in freshly mapped pages
@@ -232,7 +227,7 @@ InnerPolygon sample_polygon(std::span<const Point2<T>> points, std::size_t strid
       }
     }
     part_hulls[t] = hull_by_filter(part);
-    sample_hull.finish(part_hulls[t]);
+    tree.finish(t, part_hulls[t]);
   });
   // The center of the polygon's disk and cross: the bounding box's middle or the median of the
   // sub-sample, whichever certifies more of the sub-sample by the quick tests. The median is amid
@@ -241,10 +236,9 @@ InnerPolygon sample_polygon(std::span<const Point2<T>> points, std::size_t strid
   // middle, which costs the inscribed disk a few percent of its area.
   std::vector<Point2<double>> sub;
   for (const auto& part_sub : subs) sub.insert(sub.end(), part_sub.begin(), part_sub.end());
-  // The parts' hulls were merged in the region as they were finished: sorting all their vertices
-  // afresh after it took 50-70 us serially on 16 threads, merging them there 52-55 us
-  // (bench/NOTES.md).
-  const std::span<const Point2<double>> hull = *sample_hull.root();
+  // The parts' hulls were merged up the tree in the region: sorting all their vertices afresh after
+  // it took 50-70 us serially on 16 threads, merging them there 52-55 us (bench/NOTES.md).
+  const std::span<const Point2<double>> hull = *tree.root();
   // The two candidates, around the middle and around the median, each built and tried on the
   // sub-sample by a thread of its own: one after the other, they were 60-100 us of the serial step
   // between the regions on 16 threads (bench/NOTES.md). `quick`: how many of the sub-sample the
@@ -625,17 +619,17 @@ std::vector<Point2<T>> convex_hull_parallel(std::span<const Point2<T>> points, s
     sort_kept(k);
     survivors_seconds[t] = seconds(survivors_start);
   };
-  // Each slice that hulled its survivors merges its hull into the others' as soon as it has it.
-  HullsMergedAsFinished slice_hulls;
+  // Each slice that hulled its survivors merges its hull up the tree as soon as it has it.
+  HullTree tree(threads);
   parallel_slices(n, threads, [&](std::size_t t, std::size_t begin, std::size_t end) {
     filter_slice(t, begin, end);
-    slice_hulls.finish(kept[t].hull, !kept[t].hulled);
+    tree.finish(t, kept[t].hull, !kept[t].hulled);
   });
   phases.pass = seconds(pass_start);
   phases.slowest_pass = *std::max_element(pass_seconds.begin(), pass_seconds.end());
   phases.slowest_survivors = *std::max_element(survivors_seconds.begin(), survivors_seconds.end());
   const Clock::time_point join_start = Clock::now();
-  std::vector<Point2<T>> hull = join_slices(kept, inner.enabled(), threads, slice_hulls.root(), survivors);
+  std::vector<Point2<T>> hull = join_slices(kept, inner.enabled(), threads, tree.root(), survivors);
   if (policy.phases != nullptr) {
     phases.join = seconds(join_start);
     *policy.phases = phases;
