@@ -248,7 +248,9 @@ InnerPolygon sample_polygon(std::span<const Point2<T>> points, std::size_t strid
     std::size_t quick = 0, certain = 0;
   };
   Candidate around[2];  // around the middle (or a centroid), around the median
-  parallel_slices(
+  // Where the thread team is busy (a hull called from several threads at once), both on this thread:
+  // a thread started for 20-60 us of work would cost more than it saves.
+  detail::run_slices_or_here(
       2, std::min<std::size_t>(threads, 2), [&](std::size_t, std::size_t first, std::size_t last) {
         for (std::size_t c = first; c < last; ++c) {
           Point2<double> median{NAN, NAN};
