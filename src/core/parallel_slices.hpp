@@ -89,16 +89,7 @@ class SliceTeam {
     std::uint32_t left = pending_.load(std::memory_order_acquire);
     // Spin until every worker is done, not only the next: a worker that finishes wakes the caller
     // only when it is the last.
-    if (spin_) {
-      const auto deadline = std::chrono::steady_clock::now() + spin_time();
-      for (unsigned i = 1; left != 0; ++i) {
-        if (i % 64 == 0 && std::chrono::steady_clock::now() > deadline) break;
-#if defined(__x86_64__) || defined(__i386__)
-        __builtin_ia32_pause();
-#endif
-        left = pending_.load(std::memory_order_acquire);
-      }
-    }
+    if (spin_) left = spin_until(pending_, [](std::uint32_t now) { return now == 0; });
     while (left != 0) {
       pending_.wait(left, std::memory_order_acquire);
       left = pending_.load(std::memory_order_acquire);
@@ -127,12 +118,13 @@ class SliceTeam {
     return spin;
   }
 
-  /// Spins until `value` differs from `seen` or spin_time() has passed; returns its last value.
-  static std::uint32_t spin_while(const std::atomic<std::uint32_t>& value, std::uint32_t seen) {
+  /// Spins until done(value) or spin_time() has passed; returns the value last read.
+  template <class Done>
+  static std::uint32_t spin_until(const std::atomic<std::uint32_t>& value, Done done) {
     const auto deadline = std::chrono::steady_clock::now() + spin_time();
     for (unsigned i = 1;; ++i) {
       const std::uint32_t now = value.load(std::memory_order_acquire);
-      if (now != seen) return now;
+      if (done(now)) return now;
       if (i % 64 == 0 && std::chrono::steady_clock::now() > deadline) return now;
 #if defined(__x86_64__) || defined(__i386__)
       __builtin_ia32_pause();
@@ -146,7 +138,7 @@ class SliceTeam {
     bool spin = false;
     for (;;) {
       std::uint32_t go = h.go.load(std::memory_order_acquire);
-      if (go == done && spin) go = spin_while(h.go, done);
+      if (go == done && spin) go = spin_until(h.go, [done](std::uint32_t now) { return now != done; });
       while (go == done) {
         h.go.wait(done, std::memory_order_acquire);
         go = h.go.load(std::memory_order_acquire);

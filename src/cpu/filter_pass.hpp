@@ -23,13 +23,14 @@ enum class FilterUse { automatic, always, never };
 /// Where one convex_hull_parallel call's time went, in wall-clock seconds (for benchmarks: filled
 /// when FilterPolicy::phases points here; not filled on the path without a filter).
 struct FilterPhases {
-  double sample = 0;  ///< the sample: its gather and part hulls on every thread, then the polygon
-  double pass =
-      0;  ///< the filter region, every thread's pass, survivors' hull and merges up the tree, wall time
+  /// The sample: its gather and part hulls on every thread, then the polygon.
+  double sample = 0;
+  /// The filter region, wall time: every thread's pass, survivors' hull and merges up the tree.
+  double pass = 0;
   double slowest_pass = 0;       ///< the slowest thread's pass alone
   double slowest_survivors = 0;  ///< the slowest thread's hull (or sort) of its survivors
-  double join =
-      0;  ///< after the region: the merged hull copied out, or the sorted survivors merged and chained
+  /// After the region: the merged hull copied out, or the sorted survivors merged and chained.
+  double join = 0;
 };
 
 struct FilterPolicy {
