@@ -104,16 +104,20 @@ Point2<double> coordinate_median(std::span<const Point2<double>> points) {
 }
 
 /// The inner polygon of `hull` (a sub-sample's hull) for filtering the points `sub` was taken from:
-/// centred at the middle of its bounding box, unless that certifies fewer than half of a few of
-/// `sub`'s points by the quick tests; then also tried around those points' median. The hull of a
-/// heavy tail's sub-sample is a few far outliers (Kuzmin: 4-6 vertices), the middle of their box far
-/// from the dense core, and nearly every point went to the fan test: 90-218 us for 16k points
-/// where a disk's took 17-24 (bench/NOTES.md).
+/// centred at the middle of its bounding box, unless the quick tests of that polygon miss the median
+/// of a few of `sub`'s points, the dense part of the set; then also tried around that median, and the
+/// one whose quick tests certify more of those points is kept. The hull of a heavy tail's sub-sample
+/// is a few far outliers (Kuzmin: 4-6 vertices), the middle of their box far from the dense core, and
+/// nearly every point went to the fan test: 90-218 us for 16k points where a disk's took 17-24
+/// (bench/NOTES.md). A ring's median lies amid the ring, inside the middle's disk: no second polygon.
 InnerPolygon centred_polygon(const std::vector<Point2<double>>& hull, std::span<const Point2<double>> sub) {
   constexpr std::size_t kProbes = 31;
   const std::size_t count = std::min(kProbes, sub.size());
   std::vector<Point2<double>> probes(count);
   for (std::size_t i = 0; i < count; ++i) probes[i] = sub[i * sub.size() / count];
+  const Point2<double> median = coordinate_median(probes);
+  InnerPolygon middle(hull, kMaxPolygonVertices);
+  if (!middle.enabled() || middle.view().quick_inside(median.x, median.y)) return middle;
   const auto quick = [&](const InnerPolygon& polygon) {
     if (!polygon.enabled()) return std::size_t{0};
     const InnerPolygonView view = polygon.view();
@@ -121,12 +125,8 @@ InnerPolygon centred_polygon(const std::vector<Point2<double>>& hull, std::span<
     for (const auto& p : probes) certified += view.quick_inside(p.x, p.y);
     return certified;
   };
-  InnerPolygon middle(hull, kMaxPolygonVertices);
-  const std::size_t by_middle = quick(middle);
-  if (2 * by_middle >= count) return middle;
-  const Point2<double> median = coordinate_median(probes);
   InnerPolygon around(hull, kMaxPolygonVertices, &median);
-  return quick(around) > by_middle ? std::move(around) : std::move(middle);
+  return quick(around) > quick(middle) ? std::move(around) : std::move(middle);
 }
 
 /// The exact hull of `points` (finite, any order), serially, by the same method as the whole
