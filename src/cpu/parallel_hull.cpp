@@ -129,44 +129,35 @@ InnerPolygon centred_polygon(const std::vector<Point2<double>>& hull, std::span<
   return quick(around) > quick(middle) ? std::move(around) : std::move(middle);
 }
 
-/// How the points given to hull_by_filter lie, which decides how they are filtered before the sort.
-enum class Spread {
-  /// Over an area (the sample, its parts, their sub-samples): below kDirect points the octagon of
-  /// their extremes certifies most of them inside; from kDirect up, a sub-sample's polygon does.
-  area,
-  /// In a thin ring near their hull (the survivors of the main filter): the octagon certified 13 of
-  /// 1,953 such points, and a sub-sample's polygon a third of 2,063; sorting all of them costs what
-  /// the sub-sample's polygon saves at about 4k points and less below (bench/NOTES.md), so below
-  /// kRingDirect they are all sorted.
-  ring,
-};
-
 /// The exact hull of `points` (finite, any order), serially, by the same method as the whole
-/// input: the hull of a sub-sample bounds an inner polygon, and only the points it does not certify
-/// inside are sorted. Sorting 32k sample points outright cost more than the filter pass itself.
-std::vector<Point2<double>> hull_by_filter(std::span<const Point2<double>> points,
-                                           Spread spread = Spread::area) {
-  constexpr std::size_t kDirect = 2048, kRingDirect = 4096, kStride = 16, kMinOctagon = 64;
-  // The points to sort: those the sub-sample's polygon does not certify, in a buffer left
-  // uninitialised, so that only the pages they fill are touched (a copy of all of them, 0.5 MB at
-  // 10^6 points, landed in freshly mapped pages on every call: page faults and copying, ms a call).
+/// input: a polygon of input points certifies most of them inside, and only the rest are sorted.
+/// Below kDirect points the polygon is the octagon of their extremes; from kDirect up, or from
+/// kMinSubSample up where that octagon cannot be built (Kuzmin's far outliers), the hull of every
+/// kStride-th point. On 16 cores (bench/NOTES.md) the sub-sample's polygon cost 24-83 us more than the
+/// octagon for 2-4k points: a part of the sample (2,048 points, 58 -> 31-34 us with the octagon), or
+/// a thread's survivors in a ring near the hull (2,063 of them, of which that polygon certified a
+/// third and the octagon 1 %: sorting them all cost less). Sorting 32k sample points outright cost
+/// more than the filter pass itself.
+std::vector<Point2<double>> hull_by_filter(std::span<const Point2<double>> points) {
+  constexpr std::size_t kDirect = 4096, kMinSubSample = 2048, kStride = 16, kMinOctagon = 64;
+  // The points to sort: those the polygon does not certify, in a buffer left uninitialised, so that
+  // only the pages they fill are touched (a copy of all of them, 0.5 MB at 10^6 points, landed in
+  // freshly mapped pages on every call: page faults and copying, ms a call).
   std::unique_ptr<Point2<double>[]> kept(new Point2<double>[std::max<std::size_t>(points.size(), 1)]);
   std::size_t m = 0;
-  InnerPolygon inner;
-  if (points.size() >= (spread == Spread::ring ? kRingDirect : kDirect)) {
-    std::vector<Point2<double>> sub;
-    sub.reserve(points.size() / kStride + 1);
-    for (std::size_t i = 0; i < points.size(); i += kStride) sub.push_back(points[i]);
-    inner = centred_polygon(hull_by_filter(sub, spread), sub);
-  }
-  if (inner.enabled()) {
-    m = keep_uncertified(inner.view(), points.data(), points.size(), kept.get());
-  } else {
-    // Few points: the polygon of their eight extremes certifies most of a spread-out set inside (a
-    // thread's part of the sample, 2k points on 16 threads, or a sub-sample), which were all sorted.
-    const bool filtered = spread == Spread::area && points.size() >= kMinOctagon && points.size() < kDirect &&
-                          keep_outside_octagon(points, kept.get(), m);
-    if (!filtered) {
+  const bool by_octagon =
+      points.size() >= kMinOctagon && points.size() < kDirect && keep_outside_octagon(points, kept.get(), m);
+  if (!by_octagon) {
+    InnerPolygon inner;
+    if (points.size() >= kMinSubSample) {
+      std::vector<Point2<double>> sub;
+      sub.reserve(points.size() / kStride + 1);
+      for (std::size_t i = 0; i < points.size(); i += kStride) sub.push_back(points[i]);
+      inner = centred_polygon(hull_by_filter(sub), sub);
+    }
+    if (inner.enabled()) {
+      m = keep_uncertified(inner.view(), points.data(), points.size(), kept.get());
+    } else {
       std::copy(points.begin(), points.end(), kept.get());
       m = points.size();
     }
@@ -652,13 +643,12 @@ std::vector<Point2<T>> convex_hull_parallel(std::span<const Point2<T>> points, s
       // about 3 ms of one thread). Each thread hulls its own, so the serial step is only the hull of
       // these hulls' vertices (10^6 disk points: 0.2 ms serially for 3,400 survivors before).
       if constexpr (std::is_same_v<T, double>) {
-        k.hull =
-            hull_by_filter(std::span<const Point2<double>>(out, m), Spread::ring);  // no copy to widen into
+        k.hull = hull_by_filter(std::span<const Point2<double>>(out, m));  // no copy to widen into
       } else {
         std::vector<Point2<double>> as_double(m);
         for (std::size_t i = 0; i < m; ++i)
           as_double[i] = {static_cast<double>(out[i].x), static_cast<double>(out[i].y)};
-        k.hull = hull_by_filter(as_double, Spread::ring);
+        k.hull = hull_by_filter(as_double);
       }
       k.hulled = true;
       survivors_seconds[t] = seconds(survivors_start);
