@@ -142,11 +142,10 @@ InnerPolygon centred_polygon(const std::vector<Point2<double>>& hull, std::span<
 /// input: a polygon of input points certifies most of them inside, and only the rest are sorted.
 /// Below kDirect points the polygon is the octagon of their extremes; from kDirect up, or from
 /// kMinSubSample up where that octagon cannot be built (Kuzmin's far outliers), the hull of every
-/// kStride-th point. On 16 cores (bench/NOTES.md) the sub-sample's polygon cost 24-83 us more than the
-/// octagon for 2-4k points: a part of the sample (2,048 points, 58 -> 31-34 us with the octagon), or
-/// a thread's survivors in a ring near the hull (2,063 of them, of which that polygon certified a
-/// third and the octagon 1 %: sorting them all cost less). Sorting 32k sample points outright cost
-/// more than the filter pass itself.
+/// kStride-th point. On 16 cores (bench/NOTES.md) the sub-sample's polygon cost more than the octagon
+/// for 2-4k points: a part of the sample (2,048 points) took 55-58 us with it and 31-34 with the
+/// octagon; a thread's survivors in a ring near the hull (2,063), of which it certified a third, 198 us
+/// against 151 sorted outright. Sorting 32k sample points outright cost more than the filter pass.
 std::vector<Point2<double>> hull_by_filter(std::span<const Point2<double>> points) {
   constexpr std::size_t kDirect = 4096, kMinSubSample = 2048, kStride = 16, kMinOctagon = 64;
   // The points to sort: those the polygon does not certify, in a buffer left uninitialised, so that
