@@ -48,8 +48,11 @@ constexpr std::size_t kMinSampleStride = 4;
 constexpr std::size_t kSampleRun = 64;
 // The sample's gather prefetches the runs this many runs ahead of the one it reads.
 constexpr std::size_t kSampleRunsAhead = 8;
-// About this many sample points choose the center of the inner polygon's disk and cross.
-constexpr std::size_t kMedianSample = 1024;
+// About this many sample points choose the center of the inner polygon's disk and cross, and judge
+// the polygon. 1,024 cost 45-90 us of the serial step between the regions on 16 cores (their median,
+// two candidates' quick tests, the judge's fan tests, on data other cores wrote); 256 tell the same
+// (bench/NOTES.md).
+constexpr std::size_t kMedianSample = 256;
 // The inner polygon keeps at most this many of the sample hull's vertices, so that its lookup
 // tables stay in the L1/L2 cache whatever the input.
 constexpr std::size_t kMaxPolygonVertices = 1024;
@@ -323,9 +326,10 @@ InnerPolygon sample_polygon(std::span<const Point2<T>> points, std::size_t strid
   Candidate& chosen =
       !around[0].polygon.enabled() || around[1].quick > around[0].quick ? around[1] : around[0];
   if (forced) return std::move(chosen.polygon);
-  // Judged by the sub-sample: about a thousand points tell 10 % from the 0 % of a circle or the
-  // 99 % of a disk. (The whole sample, copied into one array and run through the filter kernel, took
-  // 0.06-0.07 ms and 0.02-0.03 ms of a 2 ms call at 10^6 points, serially.)
+  // Judged by the sub-sample: a few hundred points tell 10 % from the 0 % of a circle or the 99 % of a
+  // disk (at 10 %, 256 points' share has a standard error under 2 %). (The whole sample, copied into one
+  // array and run through the filter kernel, took 0.06-0.07 ms and 0.02-0.03 ms of a 2 ms call at 10^6
+  // points, serially.)
   const InnerPolygonView view = chosen.polygon.view();
   std::size_t discarded = 0;
   for (const auto& p : sub) discarded += view.certainly_inside(p.x, p.y);
