@@ -117,6 +117,12 @@ class SliceTeam {
     static const std::chrono::microseconds spin{hardware_threads() > 4 ? 300 : 100};
     return spin;
   }
+  // A worker's spin_time() counts from the end of the region it worked in, not from the end of its
+  // own slice: on 16 cores at 10^7 points the first slices of the pass finish 0.3 ms and more before
+  // its last (the slowest pass, survivors' hull and merges), and their workers had blocked by the
+  // next call, whose first region then began 43-46 us late (bench/NOTES.md). While the region runs
+  // on, a worker spins at most this long.
+  static constexpr std::chrono::microseconds kMaxRegionSpin{1000};
 
   /// Spins until done(value) or spin_time() has passed; returns the value last read.
   template <class Done>
@@ -132,13 +138,37 @@ class SliceTeam {
     }
   }
 
+  /// A worker's spin for its next job, after job `done`: until the job comes, or spin_time() after
+  /// the region ended (pending_ fell to 0), or kMaxRegionSpin while it has not; returns go's value.
+  std::uint32_t spin_for_next(const std::atomic<std::uint32_t>& go, std::uint32_t done) const {
+    auto now = std::chrono::steady_clock::now();
+    const auto region_deadline = now + kMaxRegionSpin;
+    auto deadline = now + spin_time();
+    bool region_ended = false;
+    for (unsigned i = 1;; ++i) {
+      const std::uint32_t value = go.load(std::memory_order_acquire);
+      if (value != done) return value;
+      if (i % 64 == 0) {
+        now = std::chrono::steady_clock::now();
+        if (!region_ended && pending_.load(std::memory_order_relaxed) == 0) {
+          region_ended = true;
+          deadline = now + spin_time();
+        }
+        if (now > (region_ended ? deadline : region_deadline)) return value;
+      }
+#if defined(__x86_64__) || defined(__i386__)
+      __builtin_ia32_pause();
+#endif
+    }
+  }
+
   /// A worker's life: run slice `slice` of each job it is given, forever.
   void serve(Worker& h, std::size_t slice) {
     std::uint32_t done = 0;
     bool spin = false;
     for (;;) {
       std::uint32_t go = h.go.load(std::memory_order_acquire);
-      if (go == done && spin) go = spin_until(h.go, [done](std::uint32_t now) { return now != done; });
+      if (go == done && spin) go = spin_for_next(h.go, done);
       while (go == done) {
         h.go.wait(done, std::memory_order_acquire);
         go = h.go.load(std::memory_order_acquire);
