@@ -1,7 +1,8 @@
 // bench_cpu_floor [--sizes N,N,...] [--families F,F,...] [--precisions f64,f32] [--runs R]
 //                 [--peers-up-to N] [--kernel widest|avx512|avx2|scalar] [--threads T] [--phases 1]
 // wagener's cpu backend in memory (the hull call alone) against the floor: reading the same array
-// once with the same number of threads the backend uses, in the same process, right before. With
+// once with the same number of threads the backend uses, in the same process, the two timed in
+// turn, run by run, so that both see the same state of the machine. With
 // --peers-up-to N (default 10^7; 0: none), CGAL's convex_hull_2 and Qhull on the f64 inputs up to N
 // points (where the benchmark was built with them). --threads T (default: one per hardware thread) caps the
 // backend's threads and the floor's alike; the public convex_hull() column always uses every hardware thread.
@@ -26,6 +27,7 @@
 #include <stdexcept>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #if defined(WAGENER_BENCH_PEERS)
@@ -77,6 +79,34 @@ Timing time_runs(const std::string& what, int runs, Run&& run) {
   std::sort(ms.begin(), ms.end());
   const std::size_t m = ms.size() / 2;
   return {ms.size() % 2 ? ms[m] : (ms[m - 1] + ms[m]) / 2, ms.front(), ms.back()};
+}
+
+/// Two things timed in turn, a then b, `runs` times after one untimed warm-up each, as time_runs
+/// times one: each row's floor and calls then share whatever state the machine is in. Timed one
+/// after the other, the floors of two processes in one run on the 16-core machine differed 1.5-2x,
+/// either way round (bench/NOTES.md).
+template <class RunA, class RunB>
+std::pair<Timing, Timing> time_in_turn(const std::string& what_a, const std::string& what_b, int runs,
+                                       RunA&& run_a, RunB&& run_b) {
+  std::fprintf(stderr, "  %s and %s, in turn\n", what_a.c_str(), what_b.c_str());
+  const std::uint64_t digest_a = run_a(), digest_b = run_b();
+  std::vector<double> ms_a, ms_b;
+  const auto timed = [](auto& run, std::uint64_t digest, const std::string& what, std::vector<double>& ms) {
+    const auto start = Clock::now();
+    const std::uint64_t d = run();
+    ms.push_back(std::chrono::duration<double, std::milli>(Clock::now() - start).count());
+    if (d != digest) throw std::runtime_error(what + " gave different results on identical runs");
+  };
+  for (int i = 0; i < runs; ++i) {
+    timed(run_a, digest_a, what_a, ms_a);
+    timed(run_b, digest_b, what_b, ms_b);
+  }
+  const auto summary = [](std::vector<double>& ms) -> Timing {
+    std::sort(ms.begin(), ms.end());
+    const std::size_t m = ms.size() / 2;
+    return {ms.size() % 2 ? ms[m] : (ms[m - 1] + ms[m]) / 2, ms.front(), ms.back()};
+  };
+  return {summary(ms_a), summary(ms_b)};
 }
 
 /// The floor: every byte of the array read once, on `threads` threads started the way the backend
@@ -220,15 +250,16 @@ bool bench_case(const Options& o, const std::string& family, std::size_t n, cons
       wagener::detail::slice_count(n, wagener::detail::resolve_threads(o.threads), kMinPointsPerThread);
   const std::span<const Point2<T>> span(pts);
 
-  const Timing floor = time_runs("floor: read once, " + std::to_string(threads) + " threads", o.runs,
-                                 [&] { return read_once(span, threads); });
   std::vector<Point2<T>> hull;
   std::int64_t survivors = 0;
   const wagener::cpu::FilterPolicy policy{wagener::cpu::FilterUse::automatic, o.kernel, o.threads};
-  const Timing ours = time_runs("wagener cpu", o.runs, [&] {
-    hull = wagener::cpu::convex_hull_parallel<T>(span, &survivors, policy);
-    return hull.size();
-  });
+  const auto [floor, ours] = time_in_turn(
+      "floor: read once, " + std::to_string(threads) + " threads", "wagener cpu", o.runs,
+      [&] { return read_once(span, threads); },
+      [&] {
+        hull = wagener::cpu::convex_hull_parallel<T>(span, &survivors, policy);
+        return hull.size();
+      });
   if (o.phases) {
     // Medians over the row's calls once more, each phase on its own (they need not add up to the
     // median call: each is the median of its own column).
