@@ -44,12 +44,10 @@ constexpr std::size_t kMinSampleStride = 4;
 // The sample is taken in runs of this many consecutive points (one run every stride * kSampleRun
 // points) rather than one point every stride: a point every few kilobytes cost a TLB and a cache
 // miss each, 32k of them about 2-5 ms on 2 cores at 10^7 points, more than the filter pass; a run
-// costs one. Runs of 64 points (1 KB) still cost 1.5 us each on 16 cores, a TLB miss and a page walk
-// in a page of their own; runs of 256 (4 KiB of f64), 128 in all, a quarter of the pages
-// (bench/NOTES.md), and they still spread over the whole array, sorted or not.
-constexpr std::size_t kSampleRun = 256;
-// The sample's gather prefetches the runs this many runs ahead of the one it reads (8 KB ahead).
-constexpr std::size_t kSampleRunsAhead = 2;
+// of 1 KB costs one. 512 runs still spread over the whole array, sorted or not.
+constexpr std::size_t kSampleRun = 64;
+// The sample's gather prefetches the runs this many runs ahead of the one it reads.
+constexpr std::size_t kSampleRunsAhead = 8;
 // About this many sample points choose the center of the inner polygon's disk and cross, and judge
 // the polygon. 1,024 cost 45-90 us of the serial step between the regions on 16 cores (their median,
 // two candidates' quick tests, the judge's fan tests, on data other cores wrote); 256 tell the same
