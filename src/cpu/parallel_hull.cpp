@@ -250,10 +250,13 @@ InnerPolygon sample_polygon(std::span<const Point2<T>> points, std::size_t strid
   // core's, 40-50 us on 16 threads (bench/NOTES.md).
   const std::size_t period = stride * kSampleRun;
   const std::size_t step = (points.size() + period - 1) / period * kSampleRun / kMedianSample + 1;
-  std::vector<std::vector<Point2<double>>> parts(threads), part_hulls(threads), subs(threads);
+  std::vector<std::vector<Point2<double>>> part_hulls(threads), subs(threads);
   HullTree tree(threads);  // the parts' hulls, merged as the threads finish them
   parallel_slices(points.size(), threads, [&](std::size_t t, std::size_t begin, std::size_t end) {
-    std::vector<Point2<double>>& part = parts[t];
+    // Gathered into vectors of this thread's own: pushed into the threads' vectors side by side in
+    // one array, every point wrote an end pointer into a cache line that other threads were writing
+    // too (bench/NOTES.md).
+    std::vector<Point2<double>> part, sub_part;
     // Reserved whole: grown by doubling, the vector's last copies landed in freshly mapped pages
     // (10^6 f32 points: 2.0 -> 6.8 ms a call, page faults and copies).
     part.reserve((end - begin) / period * kSampleRun + kSampleRun);
@@ -285,9 +288,10 @@ InnerPolygon sample_polygon(std::span<const Point2<T>> points, std::size_t strid
       for (std::size_t offset = (step - place % step) % step; offset < kSampleRun && run + offset < end;
            offset += step) {
         const auto& p = points[run + offset];
-        if (is_finite(p)) subs[t].push_back({static_cast<double>(p.x), static_cast<double>(p.y)});
+        if (is_finite(p)) sub_part.push_back({static_cast<double>(p.x), static_cast<double>(p.y)});
       }
     }
+    subs[t] = std::move(sub_part);
     part_hulls[t] = hull_by_filter(part);
     tree.finish(t, part_hulls[t]);
   });
