@@ -40,6 +40,8 @@ constexpr std::size_t kMinPointsToFilter = 512;
 // 32k -> 0.31 %, 64k -> 0.20 %) but costs more on one core before the parallel pass (0.6, 1.0, 1.7,
 // 3.4 ms); 32k was the fastest overall.
 constexpr std::size_t kSampleSize = 1 << 15;
+constexpr std::size_t kSamplePerThread = 1 << 12;
+constexpr std::size_t kMaxSampleShare = 128;
 constexpr std::size_t kMinSampleStride = 4;
 // The sample is taken in runs of this many consecutive points (one run every stride * kSampleRun
 // points) rather than one point every stride: a point every few kilobytes cost a TLB and a cache
@@ -599,7 +601,12 @@ std::vector<Point2<T>> convex_hull_parallel(std::span<const Point2<T>> points, s
     // Forced, a small input is its own sample: the polygon is then its exact hull, whose boundary
     // points the tests must never certify inside.
     const bool forced = policy.use == FilterUse::always;
-    inner = sample_polygon(points, std::max(forced ? 1 : kMinSampleStride, n / kSampleSize), forced, threads);
+    // On many threads, kSamplePerThread points a thread where that is at most 1/kMaxSampleShare of
+    // the input: each thread gathers and hulls its part in parallel, and the survivors' ring is the
+    // thinner for it (bench/NOTES.md).
+    const std::size_t sample_size =
+        std::max(kSampleSize, std::min(threads * kSamplePerThread, n / kMaxSampleShare));
+    inner = sample_polygon(points, std::max(forced ? 1 : kMinSampleStride, n / sample_size), forced, threads);
   }
 
   if (!inner.enabled() && threads <= 2) return hull_by_sides(points, threads, survivors);
