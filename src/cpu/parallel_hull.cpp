@@ -150,11 +150,12 @@ InnerPolygon centred_polygon(const std::vector<Point2<double>>& hull, std::span<
 /// The exact hull of `points` (finite, any order), serially, by the same method as the whole
 /// input: a polygon of input points certifies most of them inside, and only the rest are sorted.
 /// Below kDirect points the polygon is the octagon of their extremes; from kDirect up, or from
-/// kMinSubSample up where that octagon cannot be built (Kuzmin's far outliers), the hull of every
-/// kStride-th point. On 16 cores (bench/NOTES.md) the sub-sample's polygon cost more than the octagon
-/// for 2-4k points: a part of the sample (2,048 points) took 55-58 us with it and 31-34 with the
-/// octagon; a thread's survivors in a ring near the hull (2,063), of which it certified a third, 198 us
-/// against 151 sorted outright. Sorting 32k sample points outright cost more than the filter pass.
+/// kMinSubSample up where that octagon cannot be built or misses the points' median (a heavy tail's
+/// few far outliers), the hull of every kStride-th point. On 16 cores (bench/NOTES.md) the
+/// sub-sample's polygon cost more than the octagon for 2-4k points: a part of the sample (2,048
+/// points) took 55-58 us with it and 31-34 with the octagon; a thread's ring of about 2k survivors
+/// near the hull, of which it certified a third, 198 us against 146-163 through the octagon. Sorting
+/// 32k sample points outright cost more than the filter pass.
 std::vector<Point2<double>> hull_by_filter(std::span<const Point2<double>> points) {
   constexpr std::size_t kDirect = 4096, kMinSubSample = 2048, kStride = 16, kMinOctagon = 64;
   // The points to sort: those the polygon does not certify, in a buffer left uninitialised, so that
