@@ -124,18 +124,21 @@ std::vector<Point2<double>> spread_probes(std::span<const Point2<double>> points
   return probes;
 }
 
-/// The inner polygon of `hull` (a sub-sample's hull) for filtering the points `sub` was taken from:
-/// centred at the middle of its bounding box, unless the quick tests of that polygon miss the median
-/// of a few of `sub`'s points, the dense part of the set; then also tried around that median, and the
-/// one whose quick tests certify more of those points is kept. The hull of a heavy tail's sub-sample
-/// is a few far outliers (Kuzmin: 4-6 vertices), the middle of their box far from the dense core, and
-/// nearly every point went to the fan test: 90-218 us for 16k points where a disk's took 17-24
-/// (bench/NOTES.md). A ring's median lies amid the ring, inside the middle's disk: no second polygon.
-InnerPolygon centred_polygon(const std::vector<Point2<double>>& hull, std::span<const Point2<double>> sub) {
-  const std::vector<Point2<double>> probes = spread_probes(sub);
+/// The inner polygon of `hull` (the hull of a sample of some points) for filtering those points,
+/// centred where most of them are. `probes`: a few of the points. The disk and cross are centred at
+/// the middle of the polygon's bounding box, unless their quick tests miss the probes' median; then
+/// also around that median, and the polygon whose quick tests certify more of the probes is kept.
+/// A heavy tail's sample hull is a few far outliers (Kuzmin: 4-6 vertices), the middle of their box
+/// far from the dense core, and nearly every point went to the fan test (16k points: 90-218 us where
+/// a disk's took 17-24, bench/NOTES.md); on a disk or a ring the median lies inside the middle's
+/// disk, and the one polygon built is the middle's, which the median would shift off centre.
+InnerPolygon centred_polygon(std::span<const Point2<double>> hull, std::span<const Point2<double>> probes) {
+  const auto build = [&](const Point2<double>* centre) {
+    return InnerPolygon(std::vector<Point2<double>>(hull.begin(), hull.end()), kMaxPolygonVertices, centre);
+  };
   const Point2<double> median = coordinate_median(probes);
-  InnerPolygon middle(hull, kMaxPolygonVertices);
-  if (!middle.enabled() || middle.view().quick_inside(median.x, median.y)) return middle;
+  InnerPolygon middle = build(nullptr);
+  if (middle.enabled() && middle.view().quick_inside(median.x, median.y)) return middle;
   const auto quick = [&](const InnerPolygon& polygon) {
     if (!polygon.enabled()) return std::size_t{0};
     const InnerPolygonView view = polygon.view();
@@ -143,8 +146,8 @@ InnerPolygon centred_polygon(const std::vector<Point2<double>>& hull, std::span<
     for (const auto& p : probes) certified += view.quick_inside(p.x, p.y);
     return certified;
   };
-  InnerPolygon around(hull, kMaxPolygonVertices, &median);
-  return quick(around) > quick(middle) ? std::move(around) : std::move(middle);
+  InnerPolygon around = build(&median);
+  return !middle.enabled() || quick(around) > quick(middle) ? std::move(around) : std::move(middle);
 }
 
 /// The exact hull of `points` (finite, any order), serially, by the same method as the whole
@@ -179,7 +182,7 @@ std::vector<Point2<double>> hull_by_filter(std::span<const Point2<double>> point
       std::vector<Point2<double>> sub;
       sub.reserve(points.size() / kStride + 1);
       for (std::size_t i = 0; i < points.size(); i += kStride) sub.push_back(points[i]);
-      inner = centred_polygon(hull_by_filter(sub), sub);
+      inner = centred_polygon(hull_by_filter(sub), spread_probes(sub));
     }
     if (inner.enabled()) {
       m = keep_uncertified(inner.view(), points.data(), points.size(), kept.get());
@@ -302,50 +305,21 @@ InnerPolygon sample_polygon(std::span<const Point2<T>> points, std::size_t strid
     part_hulls[t] = hull_by_filter(part);
     tree.finish(t, part_hulls[t]);
   });
-  // The center of the polygon's disk and cross: the bounding box's middle or the median of the
-  // sub-sample, whichever certifies more of the sub-sample by the quick tests. The median is amid
-  // the points even where the hull is far away on one side (Kuzmin's heavy tail left the middle
-  // outside the dense core, so every point went to the fan test); on a disk it is a little off the
-  // middle, which costs the inscribed disk a few percent of its area.
   std::vector<Point2<double>> sub;
   for (const auto& part_sub : subs) sub.insert(sub.end(), part_sub.begin(), part_sub.end());
   // The parts' hulls were merged up the tree in the region: sorting all their vertices afresh after
   // it took 50-70 us serially on 16 threads, merging them there 52-55 us (bench/NOTES.md).
-  const std::span<const Point2<double>> hull = *tree.root();
-  // The two candidates, around the middle and around the median, each built and tried on the
-  // sub-sample by a thread of its own: one after the other, they were 60-100 us of the serial step
-  // between the regions on 16 threads (bench/NOTES.md). `quick`: how many of the sub-sample the
-  // quick tests certify.
-  struct Candidate {
-    InnerPolygon polygon;
-    std::size_t quick = 0;
-  };
-  Candidate around[2];  // around the middle (or a centroid), around the median
-  // Where the thread team is busy (a hull called from several threads at once), both on this thread:
-  // a thread started for 20-60 us of work would cost more than it saves.
-  detail::run_slices_or_here(
-      2, std::min<std::size_t>(threads, 2), [&](std::size_t, std::size_t first, std::size_t last) {
-        for (std::size_t c = first; c < last; ++c) {
-          const Point2<double> median = c == 1 ? coordinate_median(sub) : Point2<double>{NAN, NAN};
-          Candidate& candidate = around[c];
-          candidate.polygon = InnerPolygon(std::vector<Point2<double>>(hull.begin(), hull.end()),
-                                           kMaxPolygonVertices, c == 1 ? &median : nullptr);
-          const InnerPolygonView view = candidate.polygon.view();
-          for (const auto& p : sub) candidate.quick += view.quick_inside(p.x, p.y);
-        }
-      });
-  Candidate& chosen =
-      !around[0].polygon.enabled() || around[1].quick > around[0].quick ? around[1] : around[0];
-  if (forced) return std::move(chosen.polygon);
+  InnerPolygon polygon = centred_polygon(*tree.root(), sub);
+  if (forced) return polygon;
   // Judged by the sub-sample: a few hundred points tell 10 % from the 0 % of a circle or the 99 % of a
   // disk (at 10 %, 256 points' share has a standard error under 2 %). (The whole sample, copied into one
   // array and run through the filter kernel, took 0.06-0.07 ms and 0.02-0.03 ms of a 2 ms call at 10^6
   // points, serially.)
-  const InnerPolygonView view = chosen.polygon.view();
+  const InnerPolygonView view = polygon.view();
   std::size_t discarded = 0;
   for (const auto& p : sub) discarded += view.certainly_inside(p.x, p.y);
   if (static_cast<double>(discarded) < kMinUsefulDiscard * static_cast<double>(sub.size())) return {};
-  return std::move(chosen.polygon);
+  return polygon;
 }
 
 /// Sorted survivors of one slice, in a buffer allocated uninitialised (its pages are touched only
