@@ -318,7 +318,9 @@ for backend in cpu pram; do
   [ $code -eq 2 ] && grep -q "needs the cuda or auto backend" "$dir/err" && pass ||
     fail "--devices with --backend $backend: exit $code, '$(cat "$dir/err")'"
 done
-if nvidia-smi -L >/dev/null 2>&1; then
+# (A device, and a binary built with CUDA: a build without it on a GPU machine says so above.)
+if nvidia-smi -L >/dev/null 2>&1 &&
+  ! "$bin" hull "$dir/square.txt" --backend cuda 2>&1 >/dev/null | grep -q "built without CUDA"; then
   "$bin" hull "$dir/square.txt" --backend cuda --devices 0,99 >"$dir/out" 2>"$dir/err"
   code=$?
   [ $code -eq 2 ] && grep -q "CUDA device 99 does not exist" "$dir/err" && pass ||
