@@ -63,6 +63,22 @@ long minor_faults() {
   return usage.ru_minflt;
 }
 
+/// One timed call of run(), appended to ms; its digest must be the warm-up's.
+template <class Run>
+void time_one(const std::string& what, std::uint64_t digest, Run& run, std::vector<double>& ms) {
+  const auto start = Clock::now();
+  const std::uint64_t d = run();
+  ms.push_back(std::chrono::duration<double, std::milli>(Clock::now() - start).count());
+  if (d != digest) throw std::runtime_error(what + " gave different results on identical runs");
+}
+
+/// Median, least and most of the timed calls.
+Timing summarise(std::vector<double> ms) {
+  std::sort(ms.begin(), ms.end());
+  const std::size_t m = ms.size() / 2;
+  return {ms.size() % 2 ? ms[m] : (ms[m - 1] + ms[m]) / 2, ms.front(), ms.back()};
+}
+
 /// One untimed warm-up, then `runs` timed calls; the median is robust to the odd preempted run on a
 /// shared machine. run() returns a digest of its result, which every run must reproduce.
 template <class Run>
@@ -70,15 +86,8 @@ Timing time_runs(const std::string& what, int runs, Run&& run) {
   std::fprintf(stderr, "  %s\n", what.c_str());
   const std::uint64_t digest = run();
   std::vector<double> ms;
-  for (int i = 0; i < runs; ++i) {
-    const auto start = Clock::now();
-    const std::uint64_t d = run();
-    ms.push_back(std::chrono::duration<double, std::milli>(Clock::now() - start).count());
-    if (d != digest) throw std::runtime_error(what + " gave different results on identical runs");
-  }
-  std::sort(ms.begin(), ms.end());
-  const std::size_t m = ms.size() / 2;
-  return {ms.size() % 2 ? ms[m] : (ms[m - 1] + ms[m]) / 2, ms.front(), ms.back()};
+  for (int i = 0; i < runs; ++i) time_one(what, digest, run, ms);
+  return summarise(std::move(ms));
 }
 
 /// Two things timed in turn, a then b, `runs` times after one untimed warm-up each, as time_runs
@@ -91,22 +100,11 @@ std::pair<Timing, Timing> time_in_turn(const std::string& what_a, const std::str
   std::fprintf(stderr, "  %s and %s, in turn\n", what_a.c_str(), what_b.c_str());
   const std::uint64_t digest_a = run_a(), digest_b = run_b();
   std::vector<double> ms_a, ms_b;
-  const auto timed = [](auto& run, std::uint64_t digest, const std::string& what, std::vector<double>& ms) {
-    const auto start = Clock::now();
-    const std::uint64_t d = run();
-    ms.push_back(std::chrono::duration<double, std::milli>(Clock::now() - start).count());
-    if (d != digest) throw std::runtime_error(what + " gave different results on identical runs");
-  };
   for (int i = 0; i < runs; ++i) {
-    timed(run_a, digest_a, what_a, ms_a);
-    timed(run_b, digest_b, what_b, ms_b);
+    time_one(what_a, digest_a, run_a, ms_a);
+    time_one(what_b, digest_b, run_b, ms_b);
   }
-  const auto summary = [](std::vector<double>& ms) -> Timing {
-    std::sort(ms.begin(), ms.end());
-    const std::size_t m = ms.size() / 2;
-    return {ms.size() % 2 ? ms[m] : (ms[m - 1] + ms[m]) / 2, ms.front(), ms.back()};
-  };
-  return {summary(ms_a), summary(ms_b)};
+  return {summarise(std::move(ms_a)), summarise(std::move(ms_b))};
 }
 
 /// The floor: every byte of the array read once, on `threads` threads started the way the backend
