@@ -33,7 +33,7 @@
 #include "wagener/io.hpp"
 
 namespace wagener::detail {
-// Defined in src/io/read_points.cpp (no header: only tests ask): where the slices that binary input
+// Defined in src/io/binary_points.cpp (no header: only tests ask): where the slices that binary input
 // of n points, `bytes` bytes, is scanned in on several threads start, then n.
 std::vector<std::size_t> binary_slice_bounds(std::size_t n, std::size_t bytes);
 }  // namespace wagener::detail
@@ -1201,7 +1201,7 @@ TEST_F(ReadPoints, ParsingAnUnalignedBufferCopies) {
 // Binary input in slices: files of a few MiB are validated (and converted) on several threads, one
 // contiguous slice each; what they report must be what one thread reading in file order would.
 
-// As in read_points.cpp: the least a slice holds (so a file needs twice this to be split), and the
+// As in binary_points.cpp: the least a slice holds (so a file needs twice this to be split), and the
 // validation block, which slices start on.
 constexpr std::size_t kMinSliceBytes = std::size_t{2} << 20;
 constexpr std::size_t kValidationBlock = 1024;
@@ -1366,7 +1366,7 @@ TEST_F(BinarySlicesTest, F32AsDoubleNamesTheFirstProblem) {
 // back the same points, bit for bit; invalid ones name the same first problem.
 class BinaryReference : public IoTest {
  protected:
-  // Whether a file value is read as T (what read_points.cpp promises: finite, and for a double read as
+  // Whether a file value is read as T (what binary_points.cpp promises: finite, and for a double read as
   // float, rounding neither to infinity nor from nonzero to zero).
   template <class T, class F>
   static bool fits(F value) {

@@ -1,4 +1,4 @@
-// A point file read in pieces (wagener/stream.hpp's bounded memory): the parsers of read_points.cpp
+// A point file read in pieces (wagener/stream.hpp's bounded memory): the parsers of the reader
 // applied to one window of the file at a time, with the messages of a whole-file read (lines
 // numbered across pieces, byte offsets counted from the start of the file).
 #pragma once
