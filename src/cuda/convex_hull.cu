@@ -6,7 +6,7 @@
 //     others to a survivor buffer (warp-aggregated atomics: the survivors' order does not matter);
 //     from device memory, where the polygon leaves many points (a float circle: all of them), the
 //     pass also drops the points certified strictly inside a dense guide, the exact hull of n/16 of
-//     the points computed by this same pipeline (hull_of_device_points, build_guide);
+//     the points computed by this same pipeline (hull_of_device_points, and build_guide in dense_guide.cu);
 //  3. the survivors are radix-sorted lexicographically (CUB, keys decomposed into (x, y)), split by
 //     the line through the smallest and the largest of them (one stable partition: the upper chain
 //     needs only the points on or above it, the lower chain only those below), and both chains are
@@ -18,10 +18,8 @@
 #include <atomic>
 #include <climits>
 #include <cstring>
-#include <cub/block/block_reduce.cuh>
 #include <cub/device/device_partition.cuh>
 #include <cub/device/device_radix_sort.cuh>
-#include <cub/device/device_scan.cuh>
 #include <cuda/std/tuple>
 #include <exception>
 #include <memory>
@@ -30,7 +28,6 @@
 #include <thread>
 #include <vector>
 
-#include "core/angular_convexity.hpp"
 #include "core/chains.hpp"
 #include "core/chord_fan.hpp"
 #include "core/inner_polygon.hpp"
@@ -38,6 +35,7 @@
 #include "cuda/buffers.cuh"
 #include "cuda/check.cuh"
 #include "cuda/convex_hull.cuh"
+#include "cuda/full_hull.cuh"
 #include "cuda/launch.cuh"
 #include "cuda/per_device.cuh"
 #include "cuda/staging.cuh"
@@ -46,67 +44,11 @@
 #include "wagener/predicates.hpp"
 
 namespace wagener::cuda {
+namespace full_hull {
 namespace {
 
-// The inner polygon's vertices are the sample's extreme points in this many equally spaced
-// directions: a 256-gon leaves about 1e-4 of a disk's area outside. One thread per direction.
-constexpr int kDirections = 256;
-// Sample points (every stride-th input point), shared by up to kSampleBlocks blocks: a thread
-// scores about kSamplesPerBlock points serially, so more blocks mean a shorter wait.
-constexpr index_t kSampleSize = index_t{1} << 18;
-constexpr int kSampleBlocks = 1024;
-constexpr index_t kSamplesPerBlock = 256;
-constexpr int kSampleTile = 512;  // sample points staged in shared memory at a time
-// From host memory the sample is gathered by the CPU, from all over the input: fewer points.
-constexpr index_t kHostSampleSize = index_t{1} << 15;
-// Below this many points the polygon's host round trip costs more than sorting everything.
-constexpr index_t kMinPointsToFilter = index_t{1} << 14;
-// The streaming filter: threads per block, and points per thread per step (loads in flight).
-constexpr int kFilterThreads = 256;
-constexpr int kFilterUnroll = 4;
-constexpr int kFilterBlocksPerSm = 8;
-// Fan tables on the device: vertices, their angles, and the angle buckets (at most 4 per vertex,
-// rounded up to a power of two).
-constexpr int kMaxFanBuckets = 4 * kDirections;
-constexpr int kWarp = 32;
-// The dense guide (device memory only). Tried from this many points, when more than 1 / kOutsideShare
-// of kDecisionSamples points spread over the polygon's sample are not certified inside it (a disk
-// leaves about 1e-4 of them, a float circle all); those points come back with the extreme points,
-// in the polygon's one round trip, and are tested on the host. Samples are runs of kSampleRun consecutive
-// points (one 32-byte sector of floats), one run every period runs. First a check on about
-// kCheckSampleSize points, in one more round trip and a few short kernels: sorted by angle around the
-// coarse centre, how many make a certified strict left turn with their neighbours
-// (core/angular_convexity.hpp); no guide when more than kMaxCheckConvexShare of them do, since then
-// nearly every point is a vertex and a guide removes almost nothing. Measured on the host (numpy, the
-// bench's circle at 2^22-2^28 and the guided tests' inputs): a double circle 99.99-100 %, a float
-// circle 56-57 %, a double circle whose points come 8 times in a row 0 %, convex runs of 1000
-// collinear points 13 %; the 3/4 line sits 18 points above the float circle and 25 below the double
-// one, where circles rounded to a grid put the hull vertex share of the sample, the earlier check's
-// statistic, at about 72 % (bench/NOTES.md). Then the guide: the hull of every kGuidePeriod-th run.
-// Heuristics only: correctness never depends on them. The fewest points for a guide is
-// min_points_for_guide() (tests lower it).
+// The fewest points for a guide is min_points_for_guide() (tests lower it).
 std::atomic<index_t> min_points_for_guide_now{kDefaultMinPointsForGuide};
-constexpr index_t kOutsideShare = 8;
-constexpr int kDecisionSamples = 1024;
-constexpr index_t kSampleRun = 4;
-constexpr index_t kCheckSampleSize = index_t{1} << 16;
-constexpr double kMaxCheckConvexShare = 0.75;
-constexpr int kCheckThreads = 256;  // the check's kernels (grids: stride_grid)
-constexpr int kCheckKeyBits = 32;   // the sort takes all of core::angle_key (std::uint32_t)
-constexpr index_t kGuidePeriod = 16;
-
-/// Points as an array of structures (Point2) or as two arrays.
-template <class T>
-struct AosPoints {
-  const Point2<T>* p;
-  __device__ Point2<T> operator[](index_t i) const { return p[i]; }
-};
-template <class T>
-struct SoaPoints {
-  const T* x;
-  const T* y;
-  __device__ Point2<T> operator[](index_t i) const { return {x[i], y[i]}; }
-};
 
 /// A direction's best sample as one 64-bit word, so that blocks combine by atomicMax: the top 32
 /// bits of the order-preserving image of the score (a double, so any finite range works), then
@@ -264,209 +206,10 @@ __global__ void join_chains_kernel(const Point2<T>* lower_reflected, index_t l, 
   }
 }
 
-// ---- the dense guide ----------------------------------------------------------------------------
-
-/// The number of points in a run sample of n points: runs of kSampleRun consecutive points, the
-/// first run of every `period` (run r starts at input point r * period * kSampleRun).
-index_t run_sample_size(index_t n, index_t period) {
-  const index_t block = period * kSampleRun;
-  return n / block * kSampleRun + std::min(n % block, kSampleRun);
-}
-
-/// The input point that is point s of the run sample with this period; < n for s < run_sample_size(n,
-/// period).
-__device__ index_t run_sample_point(index_t s, index_t period) {
-  return s / kSampleRun * period * kSampleRun + s % kSampleRun;
-}
-
-/// sample[s] = points[run_sample_point(s, period)] for s < m = run_sample_size(n, period).
-template <class T, class Points>
-__global__ void gather_runs_kernel(Points points, index_t period, index_t m, Point2<T>* sample) {
-  for (index_t s = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x; s < m;
-       s += static_cast<index_t>(gridDim.x) * blockDim.x) {
-    sample[s] = points[run_sample_point(s, period)];
-  }
-}
-
-/// The check's first step: the run sample (as gather_runs_kernel) to sample[0 .. m), each point's key
-/// around (cx, cy) (core::angle_key) to key[0 .. m), and *non_finite = 1 when a sample point is not
-/// finite (every writer writes 1: no atomics).
-template <class T, class Points>
-__global__ void check_keys_kernel(Points points, index_t period, index_t m, double cx, double cy,
-                                  Point2<T>* sample, std::uint32_t* key, unsigned long long* non_finite) {
-  for (index_t s = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x; s < m;
-       s += static_cast<index_t>(gridDim.x) * blockDim.x) {
-    const Point2<T> p = points[run_sample_point(s, period)];
-    const double px = static_cast<double>(p.x), py = static_cast<double>(p.y);
-    if (!isfinite(px) || !isfinite(py)) *non_finite = 1;
-    sample[s] = p;
-    key[s] = core::angle_key(px, py, cx, cy);
-  }
-}
-
-/// The check's last step: *convex += the number of points of sorted[0 .. m) (the sample in key order)
-/// that make a certified left turn with their cyclic neighbours (core::certified_left_turn); one sum
-/// a block, one atomicAdd a block.
-template <class T>
-__global__ void __launch_bounds__(kCheckThreads)
-    count_convex_kernel(const Point2<T>* sorted, index_t m, unsigned long long* convex) {
-  using BlockSum = cub::BlockReduce<unsigned, kCheckThreads>;
-  __shared__ typename BlockSum::TempStorage temp;
-  unsigned count = 0;
-  for (index_t i = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < m;
-       i += static_cast<index_t>(gridDim.x) * blockDim.x) {
-    const Point2<T> before = sorted[i == 0 ? m - 1 : i - 1], after = sorted[i + 1 == m ? 0 : i + 1];
-    count += core::certified_left_turn(before, sorted[i], after) ? 1u : 0u;
-  }
-  const unsigned total = BlockSum(temp).Sum(count);
-  if (threadIdx.x == 0 && total > 0) atomicAdd(convex, static_cast<unsigned long long>(total));
-}
-
-/// Per guide vertex i (the guide: k >= 3 vertices, strictly convex, counter-clockwise): its
-/// pseudo-angle around c (0 where it overflows: any value only costs filtering), the smallest angle
-/// as bits in *min_bits (atomicMin: non-negative doubles order as their bit patterns; pseudo_angle
-/// never gives -0), and *centre_inside = 0 unless c is strictly left of the edge from vertex i
-/// (exact). Every vertex writes 0 or nothing, so the flag needs no atomics.
-template <class T>
-__global__ void guide_angles_kernel(const Point2<T>* guide, index_t k, double cx, double cy, double* angle,
-                                    unsigned long long* min_bits, unsigned long long* centre_inside) {
-  for (index_t i = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < k;
-       i += static_cast<index_t>(gridDim.x) * blockDim.x) {
-    const Point2<T> v = guide[i], w = guide[i + 1 == k ? 0 : i + 1];
-    const double vx = static_cast<double>(v.x), vy = static_cast<double>(v.y);
-    if (orient2d(vx, vy, static_cast<double>(w.x), static_cast<double>(w.y), cx, cy) <= 0) *centre_inside = 0;
-    double a = core::pseudo_angle(vx - cx, vy - cy);
-    if (!(a >= 0 && a <= 4)) a = 0;
-    angle[i] = a;
-    atomicMin(min_bits, static_cast<unsigned long long>(__double_as_longlong(a)));
-  }
-}
-
-/// *first = the smallest vertex index whose angle is the smallest (zeroed to ULLONG_MAX before).
-__global__ void guide_first_kernel(const double* angle, index_t k, const unsigned long long* min_bits,
-                                   unsigned long long* first) {
-  const unsigned long long smallest = *min_bits;
-  for (index_t i = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < k;
-       i += static_cast<index_t>(gridDim.x) * blockDim.x) {
-    if (static_cast<unsigned long long>(__double_as_longlong(angle[i])) == smallest) {
-      atomicMin(first, static_cast<unsigned long long>(i));
-    }
-  }
-}
-
-/// The first vertex of the fan (0 if none was found: any start is safe, only slower).
-__device__ index_t fan_first(const unsigned long long* first, index_t k) {
-  const unsigned long long f = *first;
-  return f < static_cast<unsigned long long>(k) ? static_cast<index_t>(f) : 0;
-}
-
-/// sorted[r] = angle[(first + r) mod k]: the angles from the smallest on, to be made non-decreasing
-/// by a max-scan (rounding may break near-ties the wrong way, which only costs filtering).
-__global__ void rotate_angles_kernel(const double* angle, index_t k, const unsigned long long* first,
-                                     double* sorted) {
-  const index_t f = fan_first(first, k);
-  for (index_t r = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x; r < k;
-       r += static_cast<index_t>(gridDim.x) * blockDim.x) {
-    sorted[r] = angle[(f + r) % k];
-  }
-}
-
-struct MaxOfDoubles {
-  __device__ double operator()(double a, double b) const { return a > b ? a : b; }
-};
-
-/// Corner b of the fan, for b in [0, buckets] (core::chord_fan_corner), written as bucket b's first
-/// corner and bucket b-1's second. Without a certified centre every corner is NaN, and the fan
-/// certifies nothing (core::ChordFanView: a NaN difference is never certified).
-template <class T>
-__global__ void guide_corners_kernel(const Point2<T>* guide, index_t k, const unsigned long long* first,
-                                     const double* sorted, double cx, double cy, int buckets,
-                                     double bucket_scale, const unsigned long long* centre_inside,
-                                     Point2<double>* corner) {
-  const index_t f = fan_first(first, k);
-  const bool centred = *centre_inside != 0;
-  for (index_t b = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x; b <= buckets;
-       b += static_cast<index_t>(gridDim.x) * blockDim.x) {
-    const Point2<double> q =
-        centred ? core::chord_fan_corner(guide, k, f, sorted, cx, cy, static_cast<double>(b) / bucket_scale)
-                : Point2<double>{NAN, NAN};
-    if (b < buckets) corner[2 * b] = q;
-    if (b > 0) corner[2 * b - 1] = q;
-  }
-}
-
-/// The guided filter's test: the coarse polygon's quick tests (disk and cross), then the guide's fan.
-/// Both certify strictly inside a polygon whose vertices are input points (the guide's are its
-/// sample's hull vertices and the coarse polygon's), so either drops a point that is no hull vertex.
-/// The coarse fan is left out: the guide holds the coarse polygon (its sample includes that
-/// polygon's vertices), and its fan covers all of it but thin slivers.
-struct GuideTest {
-  core::InnerPolygonView coarse;
-  core::ChordFanView guide;
-  __device__ bool certainly_inside(double px, double py) const {
-    return coarse.quick_inside(px, py) || guide.certainly_inside(px, py);
-  }
-};
-
-int stride_grid(index_t n) {
-  constexpr int kBlocksPerSm = 8;
-  return static_cast<int>(
-      std::clamp<index_t>(ceil_div(n, index_t{256}), 1, index_t{multiprocessors()} * kBlocksPerSm));
-}
-
 int filter_grid(index_t n) {
   const index_t most = index_t{multiprocessors()} * kFilterBlocksPerSm;
   return static_cast<int>(std::clamp<index_t>(ceil_div(n, index_t{kFilterThreads} * kFilterUnroll), 1, most));
 }
-
-/// The device memory of one full-hull computation, kept per thread and grown on demand, so that
-/// repeated calls allocate nothing.
-template <class T>
-struct FullHullWorkspace {
-  DeviceBuffer<Point2<T>> kept;  ///< survivors; then the sort's second buffer
-  DeviceBuffer<Point2<T>> alt;   ///< the sort's other buffer
-  DeviceBuffer<unsigned char> sort_temp;
-  DeviceBuffer<Point2<T>> chunk[2];  ///< host input lands here, chunk by chunk
-  DeviceBuffer<Point2<T>> host_sample;
-  DeviceBuffer<unsigned long long> best{kDirections};
-  DeviceBuffer<Point2<double>> extremes{kDirections + kDecisionSamples};
-  DeviceBuffer<unsigned char> fan;               ///< the polygon's vertices, angles and buckets
-  DeviceBuffer<unsigned long long> counters{2};  ///< [0] survivors, [1] first non-finite index
-  DeviceBuffer<index_t> upper_count{1};          ///< the partition's points on or above the baseline
-  PinnedBuffer<index_t> upper_count_host{1};
-  PinnedBuffer<unsigned char> fan_staging{kDirections * (sizeof(Point2<double>) + sizeof(double)) +
-                                          kMaxFanBuckets * sizeof(int)};
-  PinnedBuffer<unsigned long long> counters_host{2};
-  PinnedBuffer<Point2<double>> extremes_host{kDirections + kDecisionSamples};
-  UpperHullWorkspace<T> upper, lower;  ///< one per chain: the chains are built concurrently
-  Stream side;                         ///< the lower chain's stream
-  Event sorted, lower_done;
-  // The dense guide (build_guide).
-  PinnedBuffer<Point2<T>> polygon_host{kDirections};  ///< the coarse polygon's vertices (inner_polygon)
-  index_t polygon_vertices = 0;
-  DeviceBuffer<Point2<T>> guide_sample;  ///< the check's, then the guide's sample
-  DeviceBuffer<double> guide_angle;      ///< the guide's vertex angles, then (at + k) sorted
-  DeviceBuffer<unsigned char> guide_scan_temp;
-  DeviceBuffer<unsigned long long> guide_words{3};  ///< smallest angle's bits, first vertex, centre flag
-  DeviceBuffer<Point2<double>> guide_corner;        ///< the fan's corners, two per bucket
-  std::unique_ptr<FullHullWorkspace> nested;        ///< the guide's hull (no guide)
-  // The check (check_by_angle): the sort's other point buffer, its two key buffers back to back, the
-  // convex count and the non-finite flag, and the size of the sort's temp storage (in sort_temp) for
-  // check_sort_items items (queried again only when that number changes).
-  DeviceBuffer<Point2<T>> check_sorted;
-  DeviceBuffer<std::uint32_t> check_keys;
-  DeviceBuffer<unsigned long long> check_words{2};
-  PinnedBuffer<unsigned long long> check_words_host{2};
-  index_t check_sort_items = -1;
-  std::size_t check_sort_bytes = 0;
-
-  /// Room for n items (the survivor and sort buffers take the survivors plus the partition's two
-  /// extra slots: see finish()).
-  template <class Item>
-  static void grow(DeviceBuffer<Item>& b, index_t n) {
-    if (b.size() < static_cast<std::size_t>(n)) b = DeviceBuffer<Item>(static_cast<std::size_t>(n));
-  }
-};
 
 template <class T>
 FullHullWorkspace<T>& thread_workspace() {
@@ -585,13 +328,6 @@ struct StepEvents {
   }
 };
 
-/// Where a full hull ends up on the device: its vertices and their number.
-template <class T>
-struct JoinedHull {
-  const Point2<T>* data = nullptr;
-  index_t size = 0;
-};
-
 /// Step 3: waits for the filter, reports a non-finite point (throws input_error; with `non_finite`,
 /// sets it and returns no hull instead), sorts the survivors, splits them by the baseline, builds
 /// both chains and joins them into `out` (device memory for the survivors' number of points;
@@ -701,142 +437,7 @@ std::vector<Point2<T>> to_host(const JoinedHull<T>& hull, cudaStream_t stream) {
   return copy_to_host(DeviceHull<T>{hull.data, hull.size}, stream);
 }
 
-/// The whole pipeline over points already on the device, with the workspace `ws`. `guide`: whether
-/// the dense guide may be tried (not in the guide's own hulls). `non_finite`: see finish().
-template <class T, class Points>
-JoinedHull<T> hull_of_device_points(FullHullWorkspace<T>& ws, Points points, index_t n, cudaStream_t stream,
-                                    index_t* survivors, Point2<T>* out, FullHullProfile* out_profile,
-                                    bool guide, bool* non_finite = nullptr);
-
-/// The run sample of `points` with this period, gathered into ws.guide_sample[0 ...); returns its size.
-template <class T, class Points>
-index_t gather_runs(Points points, index_t n, index_t period, FullHullWorkspace<T>& ws, cudaStream_t stream) {
-  const index_t m = run_sample_size(n, period);
-  gather_runs_kernel<T><<<stride_grid(m), 256, 0, stream>>>(points, period, m, ws.guide_sample.data());
-  WAGENER_CUDA_CHECK_LAUNCH();
-  return m;
-}
-
-/// What the dense guide's check found: its sample's size, how many of those points are in convex
-/// position by angle, and whether one is not finite.
-struct AngularCheck {
-  index_t samples = 0;
-  index_t convex = 0;
-  bool non_finite = false;
-};
-
-/// The dense guide's check (core::angular_convex_count, on the device): the run sample of `points`
-/// with this period (in ws.guide_sample, which has room for it), keyed by angle around (cx, cy), radix-sorted
-/// by key with the points as values (stable, as the host reference), and the certified left turns of the
-/// sorted points counted. One host round trip, for the count and the non-finite flag together.
-template <class T, class Points>
-AngularCheck check_by_angle(Points points, index_t n, index_t period, double cx, double cy,
-                            FullHullWorkspace<T>& ws, cudaStream_t stream) {
-  const index_t m = run_sample_size(n, period);
-  FullHullWorkspace<T>::grow(ws.check_sorted, m);
-  FullHullWorkspace<T>::grow(ws.check_keys, 2 * m);
-  cub::DoubleBuffer<std::uint32_t> keys(ws.check_keys.data(), ws.check_keys.data() + m);
-  cub::DoubleBuffer<Point2<T>> values(ws.guide_sample.data(), ws.check_sorted.data());
-  if (ws.check_sort_items != m) {  // m is about the same every call: skip CUB's query
-    WAGENER_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, ws.check_sort_bytes, keys, values, m, 0,
-                                                       kCheckKeyBits, stream));
-    ws.check_sort_items = m;
-  }
-  FullHullWorkspace<T>::grow(ws.sort_temp, static_cast<index_t>(ws.check_sort_bytes));
-  unsigned long long* convex = ws.check_words.data();
-  unsigned long long* non_finite = convex + 1;
-  WAGENER_CUDA_CHECK(cudaMemsetAsync(convex, 0, 2 * sizeof(unsigned long long), stream));
-  const int grid = stride_grid(m);
-  check_keys_kernel<T><<<grid, kCheckThreads, 0, stream>>>(points, period, m, cx, cy, ws.guide_sample.data(),
-                                                           ws.check_keys.data(), non_finite);
-  WAGENER_CUDA_CHECK_LAUNCH();
-  std::size_t sort_bytes = ws.check_sort_bytes;
-  WAGENER_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(ws.sort_temp.data(), sort_bytes, keys, values, m, 0,
-                                                     kCheckKeyBits, stream));
-  count_convex_kernel<T><<<grid, kCheckThreads, 0, stream>>>(values.Current(), m, convex);
-  WAGENER_CUDA_CHECK_LAUNCH();
-  WAGENER_CUDA_CHECK(cudaMemcpyAsync(ws.check_words_host.data(), convex, 2 * sizeof(unsigned long long),
-                                     cudaMemcpyDeviceToHost, stream));
-  WAGENER_CUDA_CHECK(cudaStreamSynchronize(stream));
-  return {m, static_cast<index_t>(ws.check_words_host.data()[0]), ws.check_words_host.data()[1] != 0};
-}
-
-/// The dense guide: a fan (core::ChordFanView, tables in ws.guide_corner) certifying points strictly
-/// inside the exact hull of a sample of the input, or nothing when the check says a guide would not
-/// pay or a sample point is not finite (the filter then reports it by its index in the input).
-/// `coarse`: the coarse polygon's view (enabled), whose centre becomes the fan's centre and whose
-/// vertices (ws.polygon_host) join the sample, so that the guide holds the coarse polygon and so
-/// its centre; the centre is still checked exactly on the device.
-template <class T, class Points>
-std::optional<core::ChordFanView> build_guide(Points points, index_t n, const core::InnerPolygonView& coarse,
-                                              FullHullWorkspace<T>& ws, cudaStream_t stream,
-                                              FullHullProfile* profile) {
-  const index_t check_period = std::max<index_t>(1, n / kCheckSampleSize);
-  FullHullWorkspace<T>::grow(ws.guide_sample, std::max(run_sample_size(n, check_period),
-                                                       run_sample_size(n, kGuidePeriod) + kDirections));
-
-  // The check: are most of a small sample's points in convex position?
-  const AngularCheck check = check_by_angle<T>(points, n, check_period, coarse.cx, coarse.cy, ws, stream);
-  if (profile) profile->check_convex = check.convex;
-  if (check.non_finite ||
-      static_cast<double>(check.convex) > kMaxCheckConvexShare * static_cast<double>(check.samples)) {
-    return std::nullopt;
-  }
-
-  if (!ws.nested) ws.nested = std::make_unique<FullHullWorkspace<T>>();
-  FullHullWorkspace<T>& nested = *ws.nested;
-  bool non_finite = false;
-  // The guide's hull, of the run sample and the coarse polygon's vertices (uploaded from pinned
-  // memory written before the last synchronisation; the next write waits for this call's end).
-  const index_t sampled = gather_runs(points, n, kGuidePeriod, ws, stream);
-  WAGENER_CUDA_CHECK(cudaMemcpyAsync(ws.guide_sample.data() + sampled, ws.polygon_host.data(),
-                                     static_cast<std::size_t>(ws.polygon_vertices) * sizeof(Point2<T>),
-                                     cudaMemcpyHostToDevice, stream));
-  const JoinedHull<T> guide =
-      hull_of_device_points<T>(nested, AosPoints<T>{ws.guide_sample.data()}, sampled + ws.polygon_vertices,
-                               stream, nullptr, nullptr, nullptr, false, &non_finite);
-  if (non_finite || guide.size < 3) return std::nullopt;
-  const index_t k = guide.size;
-
-  // Its fan around the coarse centre: angles, the first vertex, the angles from it made
-  // non-decreasing, then the corners. No host round trip: a failed centre check zeroes a flag that
-  // the corner kernel reads, and the fan then certifies nothing.
-  const index_t buckets = core::chord_fan_buckets(k);
-  FullHullWorkspace<T>::grow(ws.guide_angle, 2 * k);
-  FullHullWorkspace<T>::grow(ws.guide_corner, 2 * buckets);
-  double* angle = ws.guide_angle.data();
-  double* sorted = angle + k;
-  unsigned long long* min_bits = ws.guide_words.data();
-  unsigned long long* first = min_bits + 1;
-  unsigned long long* centre_inside = min_bits + 2;
-  WAGENER_CUDA_CHECK(cudaMemsetAsync(min_bits, 0xff, 3 * sizeof(unsigned long long), stream));
-  const int vertex_grid = stride_grid(k);
-  guide_angles_kernel<T>
-      <<<vertex_grid, 256, 0, stream>>>(guide.data, k, coarse.cx, coarse.cy, angle, min_bits, centre_inside);
-  WAGENER_CUDA_CHECK_LAUNCH();
-  guide_first_kernel<<<vertex_grid, 256, 0, stream>>>(angle, k, min_bits, first);
-  WAGENER_CUDA_CHECK_LAUNCH();
-  rotate_angles_kernel<<<vertex_grid, 256, 0, stream>>>(angle, k, first, sorted);
-  WAGENER_CUDA_CHECK_LAUNCH();
-  std::size_t scan_bytes = 0;
-  WAGENER_CUDA_CHECK(
-      cub::DeviceScan::InclusiveScan(nullptr, scan_bytes, sorted, sorted, MaxOfDoubles{}, k, stream));
-  FullHullWorkspace<T>::grow(ws.guide_scan_temp, static_cast<index_t>(std::max<std::size_t>(scan_bytes, 1)));
-  scan_bytes = ws.guide_scan_temp.size();
-  WAGENER_CUDA_CHECK(cub::DeviceScan::InclusiveScan(ws.guide_scan_temp.data(), scan_bytes, sorted, sorted,
-                                                    MaxOfDoubles{}, k, stream));
-  core::ChordFanView fan;
-  fan.cx = coarse.cx, fan.cy = coarse.cy;
-  fan.corner = ws.guide_corner.data();
-  fan.buckets = static_cast<int>(buckets);
-  fan.bucket_scale = static_cast<double>(buckets) / 4;
-  guide_corners_kernel<T><<<stride_grid(buckets + 1), 256, 0, stream>>>(
-      guide.data, k, first, sorted, fan.cx, fan.cy, fan.buckets, fan.bucket_scale, centre_inside,
-      ws.guide_corner.data());
-  WAGENER_CUDA_CHECK_LAUNCH();
-  if (profile) profile->guide_vertices = k;
-  return fan;
-}
+}  // namespace
 
 template <class T, class Points>
 JoinedHull<T> hull_of_device_points(FullHullWorkspace<T>& ws, Points points, index_t n, cudaStream_t stream,
@@ -876,7 +477,20 @@ JoinedHull<T> hull_of_device_points(FullHullWorkspace<T>& ws, Points points, ind
   return finish(ws, stream, survivors, out, profile ? &*profile : nullptr, non_finite);
 }
 
-}  // namespace
+template JoinedHull<float> hull_of_device_points<float, AosPoints<float>>(FullHullWorkspace<float>&,
+                                                                          AosPoints<float>, index_t,
+                                                                          cudaStream_t, index_t*,
+                                                                          Point2<float>*, FullHullProfile*,
+                                                                          bool, bool*);
+template JoinedHull<double> hull_of_device_points<double, AosPoints<double>>(FullHullWorkspace<double>&,
+                                                                             AosPoints<double>, index_t,
+                                                                             cudaStream_t, index_t*,
+                                                                             Point2<double>*,
+                                                                             FullHullProfile*, bool, bool*);
+
+}  // namespace full_hull
+
+using namespace full_hull;
 
 index_t min_points_for_guide() {
   return min_points_for_guide_now.load(std::memory_order_relaxed);

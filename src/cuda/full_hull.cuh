@@ -1,0 +1,176 @@
+// The full hull's pieces shared by its two files: convex_hull.cu (the inner polygon, the streaming
+// filter, the sorted chains, the entry points) and dense_guide.cu (the dense guide that filters where
+// the inner polygon leaves most points). Nothing else includes this.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+
+#include "core/chord_fan.hpp"
+#include "core/inner_polygon.hpp"
+#include "cuda/buffers.cuh"
+#include "cuda/convex_hull.cuh"
+#include "cuda/launch.cuh"
+#include "cuda/upper_hull.cuh"
+#include "wagener/point.hpp"
+
+namespace wagener::cuda::full_hull {
+
+// The inner polygon's vertices are the sample's extreme points in this many equally spaced
+// directions: a 256-gon leaves about 1e-4 of a disk's area outside. One thread per direction.
+constexpr int kDirections = 256;
+// Sample points (every stride-th input point), shared by up to kSampleBlocks blocks: a thread
+// scores about kSamplesPerBlock points serially, so more blocks mean a shorter wait.
+constexpr index_t kSampleSize = index_t{1} << 18;
+constexpr int kSampleBlocks = 1024;
+constexpr index_t kSamplesPerBlock = 256;
+constexpr int kSampleTile = 512;  // sample points staged in shared memory at a time
+// From host memory the sample is gathered by the CPU, from all over the input: fewer points.
+constexpr index_t kHostSampleSize = index_t{1} << 15;
+// Below this many points the polygon's host round trip costs more than sorting everything.
+constexpr index_t kMinPointsToFilter = index_t{1} << 14;
+// The streaming filter: threads per block, and points per thread per step (loads in flight).
+constexpr int kFilterThreads = 256;
+constexpr int kFilterUnroll = 4;
+constexpr int kFilterBlocksPerSm = 8;
+// Fan tables on the device: vertices, their angles, and the angle buckets (at most 4 per vertex,
+// rounded up to a power of two).
+constexpr int kMaxFanBuckets = 4 * kDirections;
+constexpr int kWarp = 32;
+// The dense guide (device memory only). Tried from this many points, when more than 1 / kOutsideShare
+// of kDecisionSamples points spread over the polygon's sample are not certified inside it (a disk
+// leaves about 1e-4 of them, a float circle all); those points come back with the extreme points,
+// in the polygon's one round trip, and are tested on the host. Samples are runs of kSampleRun consecutive
+// points (one 32-byte sector of floats), one run every period runs. First a check on about
+// kCheckSampleSize points, in one more round trip and a few short kernels: sorted by angle around the
+// coarse centre, how many make a certified strict left turn with their neighbours
+// (core/angular_convexity.hpp); no guide when more than kMaxCheckConvexShare of them do, since then
+// nearly every point is a vertex and a guide removes almost nothing. Measured on the host (numpy, the
+// bench's circle at 2^22-2^28 and the guided tests' inputs): a double circle 99.99-100 %, a float
+// circle 56-57 %, a double circle whose points come 8 times in a row 0 %, convex runs of 1000
+// collinear points 13 %; the 3/4 line sits 18 points above the float circle and 25 below the double
+// one, where circles rounded to a grid put the hull vertex share of the sample, the earlier check's
+// statistic, at about 72 % (bench/NOTES.md). Then the guide: the hull of every kGuidePeriod-th run.
+// Heuristics only: correctness never depends on them. The fewest points for a guide is
+// min_points_for_guide() (tests lower it).
+constexpr index_t kOutsideShare = 8;
+constexpr int kDecisionSamples = 1024;
+constexpr index_t kSampleRun = 4;
+constexpr index_t kCheckSampleSize = index_t{1} << 16;
+constexpr double kMaxCheckConvexShare = 0.75;
+constexpr int kCheckThreads = 256;  // the check's kernels (grids: stride_grid)
+constexpr int kCheckKeyBits = 32;   // the sort takes all of core::angle_key (std::uint32_t)
+constexpr index_t kGuidePeriod = 16;
+
+/// Points as an array of structures (Point2) or as two arrays.
+template <class T>
+struct AosPoints {
+  const Point2<T>* p;
+  __device__ Point2<T> operator[](index_t i) const { return p[i]; }
+};
+template <class T>
+struct SoaPoints {
+  const T* x;
+  const T* y;
+  __device__ Point2<T> operator[](index_t i) const { return {x[i], y[i]}; }
+};
+
+/// The guided filter's test: the coarse polygon's quick tests (disk and cross), then the guide's fan.
+/// Both certify strictly inside a polygon whose vertices are input points (the guide's are its
+/// sample's hull vertices and the coarse polygon's), so either drops a point that is no hull vertex.
+/// The coarse fan is left out: the guide holds the coarse polygon (its sample includes that
+/// polygon's vertices), and its fan covers all of it but thin slivers.
+struct GuideTest {
+  core::InnerPolygonView coarse;
+  core::ChordFanView guide;
+  __device__ bool certainly_inside(double px, double py) const {
+    return coarse.quick_inside(px, py) || guide.certainly_inside(px, py);
+  }
+};
+
+inline int stride_grid(index_t n) {
+  constexpr int kBlocksPerSm = 8;
+  return static_cast<int>(
+      std::clamp<index_t>(ceil_div(n, index_t{256}), 1, index_t{multiprocessors()} * kBlocksPerSm));
+}
+
+/// The device memory of one full-hull computation, kept per thread and grown on demand, so that
+/// repeated calls allocate nothing.
+template <class T>
+struct FullHullWorkspace {
+  DeviceBuffer<Point2<T>> kept;  ///< survivors; then the sort's second buffer
+  DeviceBuffer<Point2<T>> alt;   ///< the sort's other buffer
+  DeviceBuffer<unsigned char> sort_temp;
+  DeviceBuffer<Point2<T>> chunk[2];  ///< host input lands here, chunk by chunk
+  DeviceBuffer<Point2<T>> host_sample;
+  DeviceBuffer<unsigned long long> best{kDirections};
+  DeviceBuffer<Point2<double>> extremes{kDirections + kDecisionSamples};
+  DeviceBuffer<unsigned char> fan;               ///< the polygon's vertices, angles and buckets
+  DeviceBuffer<unsigned long long> counters{2};  ///< [0] survivors, [1] first non-finite index
+  DeviceBuffer<index_t> upper_count{1};          ///< the partition's points on or above the baseline
+  PinnedBuffer<index_t> upper_count_host{1};
+  PinnedBuffer<unsigned char> fan_staging{kDirections * (sizeof(Point2<double>) + sizeof(double)) +
+                                          kMaxFanBuckets * sizeof(int)};
+  PinnedBuffer<unsigned long long> counters_host{2};
+  PinnedBuffer<Point2<double>> extremes_host{kDirections + kDecisionSamples};
+  UpperHullWorkspace<T> upper, lower;  ///< one per chain: the chains are built concurrently
+  Stream side;                         ///< the lower chain's stream
+  Event sorted, lower_done;
+  // The dense guide (build_guide).
+  PinnedBuffer<Point2<T>> polygon_host{kDirections};  ///< the coarse polygon's vertices (inner_polygon)
+  index_t polygon_vertices = 0;
+  DeviceBuffer<Point2<T>> guide_sample;  ///< the check's, then the guide's sample
+  DeviceBuffer<double> guide_angle;      ///< the guide's vertex angles, then (at + k) sorted
+  DeviceBuffer<unsigned char> guide_scan_temp;
+  DeviceBuffer<unsigned long long> guide_words{3};  ///< smallest angle's bits, first vertex, centre flag
+  DeviceBuffer<Point2<double>> guide_corner;        ///< the fan's corners, two per bucket
+  std::unique_ptr<FullHullWorkspace> nested;        ///< the guide's hull (no guide)
+  // The check (check_by_angle): the sort's other point buffer, its two key buffers back to back, the
+  // convex count and the non-finite flag, and the size of the sort's temp storage (in sort_temp) for
+  // check_sort_items items (queried again only when that number changes).
+  DeviceBuffer<Point2<T>> check_sorted;
+  DeviceBuffer<std::uint32_t> check_keys;
+  DeviceBuffer<unsigned long long> check_words{2};
+  PinnedBuffer<unsigned long long> check_words_host{2};
+  index_t check_sort_items = -1;
+  std::size_t check_sort_bytes = 0;
+
+  /// Room for n items (the survivor and sort buffers take the survivors plus the partition's two
+  /// extra slots: see finish()).
+  template <class Item>
+  static void grow(DeviceBuffer<Item>& b, index_t n) {
+    if (b.size() < static_cast<std::size_t>(n)) b = DeviceBuffer<Item>(static_cast<std::size_t>(n));
+  }
+};
+
+/// Where a full hull ends up on the device: its vertices and their number.
+template <class T>
+struct JoinedHull {
+  const Point2<T>* data = nullptr;
+  index_t size = 0;
+};
+
+/// The whole pipeline over points already on the device, with the workspace `ws`. `guide`: whether
+/// the dense guide may be tried (not in the guide's own hulls). `non_finite`: see finish().
+template <class T, class Points>
+JoinedHull<T> hull_of_device_points(FullHullWorkspace<T>& ws, Points points, index_t n, cudaStream_t stream,
+                                    index_t* survivors, Point2<T>* out, FullHullProfile* out_profile,
+                                    bool guide, bool* non_finite = nullptr);
+
+/// The dense guide: a fan (core::ChordFanView, tables in ws.guide_corner) certifying points strictly
+/// inside the exact hull of a sample of the input, or nothing when the check says a guide would not
+/// pay or a sample point is not finite (the filter then reports it by its index in the input).
+/// `coarse`: the coarse polygon's view (enabled), whose centre becomes the fan's centre and whose
+/// vertices (ws.polygon_host) join the sample, so that the guide holds the coarse polygon and so
+/// its centre; the centre is still checked exactly on the device.
+template <class T, class Points>
+std::optional<core::ChordFanView> build_guide(Points points, index_t n, const core::InnerPolygonView& coarse,
+                                              FullHullWorkspace<T>& ws, cudaStream_t stream,
+                                              FullHullProfile* profile);
+
+}  // namespace wagener::cuda::full_hull
