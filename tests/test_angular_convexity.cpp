@@ -1,7 +1,7 @@
 // The dense guide's check on the host (core::angular_convex_count, the reference of the GPU's sort and
 // count): on the guided GPU tests' inputs it must tell a float circle (guide) from a double circle (no
 // guide) on either side of the GPU's threshold, 3/4 of the sample (kMaxCheckConvexShare in
-// cuda/convex_hull.cu), and count no degenerate turn.
+// cuda/full_hull.cuh), and count no degenerate turn.
 #include <gtest/gtest.h>
 
 #include <algorithm>

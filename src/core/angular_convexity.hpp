@@ -1,4 +1,4 @@
-// The dense guide's check (cuda/convex_hull.cu): how many points of a sample are in convex position
+// The dense guide's check (cuda/dense_guide.cu): how many points of a sample are in convex position
 // with their neighbours in angular order around a centre c. Sort the sample by pseudo-angle around
 // c, and count the points b whose neighbours a (before) and c' (after, cyclically) make a strict left
 // turn (a, b, c') certified by orient2d's filter. On a curve whose points are exact (a double circle)
