@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <exception>
 #include <memory>
+#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -211,10 +212,21 @@ inline std::size_t slice_begin(std::size_t n, std::size_t slices, std::size_t s)
   return n / slices * s + n % slices * s / slices;
 }
 
-/// run_slices() and run_slices_or_here(): where the team is busy, `start_threads` picks threads
-/// started for the call or the calling thread alone.
-template <class Body>
-void run_slices_impl(std::size_t n, std::size_t slices, Body&& body, bool start_threads) {
+/// Who runs the slices of a run_slices_impl call.
+enum class SliceRunners {
+  /// run_slices(): the calling thread takes slice 0, SliceTeam's workers the others, or where the
+  /// team is busy threads started for the call.
+  caller_and_threads,
+  /// run_slices_or_here(): as caller_and_threads, but where the team is busy the calling thread runs
+  /// every slice in turn.
+  caller_or_here,
+  /// run_slices_waiting(): every slice on a worker (or a thread started for the call), the calling
+  /// thread only waits; the slices that no thread can be started for run on the calling thread.
+  threads_only,
+};
+
+template <SliceRunners kRunners, class Body>
+void run_slices_impl(std::size_t n, std::size_t slices, Body&& body) {
   if (slices <= 1) return body(std::size_t{0}, std::size_t{0}, n);
   std::vector<std::exception_ptr> errors(slices);
   const auto run = [&](std::size_t s) {
@@ -229,29 +241,54 @@ void run_slices_impl(std::size_t n, std::size_t slices, Body&& body, bool start_
       if (error) std::rethrow_exception(error);
     }
   };
-  using Run = decltype(run);
-  const auto job = [](void* context, std::size_t s) { (*static_cast<const Run*>(context))(s); };
-  if (SliceTeam::instance().try_run(slices, job, const_cast<void*>(static_cast<const void*>(&run)))) {
-    rethrow();
-    return;
-  }
-  if (!start_threads) {
-    for (std::size_t s = 0; s < slices; ++s) run(s);
-    rethrow();
-    return;
-  }
-  std::vector<std::thread> pool;
-  pool.reserve(slices - 1);
-  try {
-    for (std::size_t s = 1; s < slices; ++s) pool.emplace_back(run, s);
-  } catch (...) {
-    // No thread to be had: the started ones must be joined before their handles are destroyed.
+  if constexpr (kRunners == SliceRunners::threads_only) {
+    // The team's slot 0, the calling thread's, is left empty: slot s + 1 runs slice s.
+    const auto run_slot = [&](std::size_t slot) {
+      if (slot > 0) run(slot - 1);
+    };
+    using RunSlot = decltype(run_slot);
+    const auto job = [](void* context, std::size_t slot) { (*static_cast<const RunSlot*>(context))(slot); };
+    if (SliceTeam::instance().try_run(slices + 1, job,
+                                      const_cast<void*>(static_cast<const void*>(&run_slot)))) {
+      rethrow();
+      return;
+    }
+    std::vector<std::thread> pool;
+    pool.reserve(slices);
+    std::size_t started = 0;
+    try {
+      for (; started < slices; ++started) pool.emplace_back(run, started);
+    } catch (const std::system_error&) {
+      // No more threads to be had: this one runs what is left.
+    }
+    for (std::size_t s = started; s < slices; ++s) run(s);
     for (std::thread& thread : pool) thread.join();
-    throw;
+    rethrow();
+  } else {
+    using Run = decltype(run);
+    const auto job = [](void* context, std::size_t s) { (*static_cast<const Run*>(context))(s); };
+    if (SliceTeam::instance().try_run(slices, job, const_cast<void*>(static_cast<const void*>(&run)))) {
+      rethrow();
+      return;
+    }
+    if constexpr (kRunners == SliceRunners::caller_or_here) {
+      for (std::size_t s = 0; s < slices; ++s) run(s);
+      rethrow();
+      return;
+    }
+    std::vector<std::thread> pool;
+    pool.reserve(slices - 1);
+    try {
+      for (std::size_t s = 1; s < slices; ++s) pool.emplace_back(run, s);
+    } catch (...) {
+      // No thread to be had: the started ones must be joined before their handles are destroyed.
+      for (std::thread& thread : pool) thread.join();
+      throw;
+    }
+    run(0);
+    for (std::thread& thread : pool) thread.join();
+    rethrow();
   }
-  run(0);
-  for (std::thread& thread : pool) thread.join();
-  rethrow();
 }
 
 /// Runs body(s, begin, end) for each slice s of [0, n), the calling thread taking slice 0, the
@@ -259,7 +296,7 @@ void run_slices_impl(std::size_t n, std::size_t slices, Body&& body, bool start_
 /// all have finished, rethrows the first exception any of them threw.
 template <class Body>
 void run_slices(std::size_t n, std::size_t slices, Body&& body) {
-  run_slices_impl(n, slices, std::forward<Body>(body), true);
+  run_slices_impl<SliceRunners::caller_and_threads>(n, slices, std::forward<Body>(body));
 }
 
 /// As run_slices, except where the team is busy: then every slice runs on the calling thread in turn,
@@ -267,7 +304,17 @@ void run_slices(std::size_t n, std::size_t slices, Body&& body) {
 /// several threads at once).
 template <class Body>
 void run_slices_or_here(std::size_t n, std::size_t slices, Body&& body) {
-  run_slices_impl(n, slices, std::forward<Body>(body), false);
+  run_slices_impl<SliceRunners::caller_or_here>(n, slices, std::forward<Body>(body));
+}
+
+/// As run_slices, but the calling thread takes no slice when there are several: it only waits, and
+/// runs the slices no thread could be started for. For the point reader's long scans: when the
+/// calling thread took a share, Linux often queued a new thread behind it on its own core for
+/// milliseconds (on a 2-core KVM guest, 2 slices of a 10 ms scan ended at 5 or 9 ms, at random;
+/// with the calling thread waiting, at 5 every time: bench/NOTES.md).
+template <class Body>
+void run_slices_waiting(std::size_t n, std::size_t slices, Body&& body) {
+  run_slices_impl<SliceRunners::threads_only>(n, slices, std::forward<Body>(body));
 }
 
 }  // namespace wagener::detail

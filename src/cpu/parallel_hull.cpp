@@ -70,12 +70,6 @@ std::size_t thread_count(std::size_t n, unsigned requested) {
   return detail::slice_count(n, detail::resolve_threads(requested), kMinPointsPerThread);
 }
 
-/// Runs body(t, begin, end) on `threads` contiguous slices of [0, n).
-template <class Body>
-void parallel_slices(std::size_t n, std::size_t threads, Body&& body) {
-  detail::run_slices(n, threads, std::forward<Body>(body));
-}
-
 template <class T>
 bool is_finite(const Point2<T>& p) {
   return std::isfinite(p.x) && std::isfinite(p.y);
@@ -262,7 +256,7 @@ InnerPolygon sample_polygon(std::span<const Point2<T>> points, std::size_t strid
   const std::size_t step = (points.size() + period - 1) / period * kSampleRun / kMedianSample + 1;
   std::vector<std::vector<Point2<double>>> part_hulls(threads), subs(threads);
   HullTree tree(threads);  // the parts' hulls, merged as the threads finish them
-  parallel_slices(points.size(), threads, [&](std::size_t t, std::size_t begin, std::size_t end) {
+  detail::run_slices(points.size(), threads, [&](std::size_t t, std::size_t begin, std::size_t end) {
     // Gathered into vectors of this thread's own: pushed into the threads' vectors side by side in
     // one array, every point wrote an end pointer into a cache line that other threads were writing
     // too (bench/NOTES.md).
@@ -389,7 +383,7 @@ void parallel_merge(std::span<const Point2<T>> a, std::span<const Point2<T>> b, 
       b_cut[i] = static_cast<std::size_t>(cut - b.begin());
     }
   }
-  parallel_slices(pieces, pieces, [&](std::size_t t, std::size_t, std::size_t) {
+  detail::run_slices(pieces, pieces, [&](std::size_t t, std::size_t, std::size_t) {
     std::merge(a.begin() + static_cast<std::ptrdiff_t>(a_cut[t]),
                a.begin() + static_cast<std::ptrdiff_t>(a_cut[t + 1]),
                b.begin() + static_cast<std::ptrdiff_t>(b_cut[t]),
@@ -427,7 +421,7 @@ std::vector<Point2<T>> hull_by_sides(std::span<const Point2<T>> points, std::siz
     std::int64_t first_non_finite = -1;
   };
   std::vector<Ends> ends(slices);
-  parallel_slices(n, slices, [&](std::size_t t, std::size_t begin, std::size_t end) {
+  detail::run_slices(n, slices, [&](std::size_t t, std::size_t begin, std::size_t end) {
     Ends e;
     for (std::size_t i = begin; i < end; ++i) {
       const Point2<T>& p = points[i];
@@ -456,7 +450,7 @@ std::vector<Point2<T>> hull_by_sides(std::span<const Point2<T>> points, std::siz
   const auto upper_side = [&](const Point2<T>& p) { return orient2d(lo, hi, p) >= 0; };
   // Pass 2: how many of each slice's points go up; pass 3: every point to its side, in input order.
   std::vector<std::size_t> up(slices + 1, 0);
-  parallel_slices(n, slices, [&](std::size_t t, std::size_t begin, std::size_t end) {
+  detail::run_slices(n, slices, [&](std::size_t t, std::size_t begin, std::size_t end) {
     std::size_t count = 0;
     for (std::size_t i = begin; i < end; ++i) count += upper_side(points[i]);
     up[t + 1] = count;
@@ -466,7 +460,7 @@ std::vector<Point2<T>> hull_by_sides(std::span<const Point2<T>> points, std::siz
   auto sides = detail::huge_page_array<Point2<T>>(u + l);
   Point2<T>* upper = sides.get();
   Point2<T>* lower = upper + u;
-  parallel_slices(n, slices, [&](std::size_t t, std::size_t begin, std::size_t end) {
+  detail::run_slices(n, slices, [&](std::size_t t, std::size_t begin, std::size_t end) {
     Point2<T>* to_upper = upper + up[t];
     Point2<T>* to_lower = lower + (begin - up[t]);
     for (std::size_t i = begin; i < end; ++i) {
@@ -492,7 +486,7 @@ std::vector<Point2<T>> hull_by_sides(std::span<const Point2<T>> points, std::siz
     chains[side] = {first, static_cast<std::size_t>(size)};
   };
   if (threads > 1) {
-    parallel_slices(2, 2, [&](std::size_t side, std::size_t, std::size_t) { run_side(side); });
+    detail::run_slices(2, 2, [&](std::size_t side, std::size_t, std::size_t) { run_side(side); });
   } else {
     run_side(0);
     run_side(1);
@@ -525,7 +519,7 @@ std::vector<Point2<T>> join_slices(std::vector<Kept<T>>& kept, bool filtered, st
   }
   // Some slices sorted theirs and some hulled them (many survivors in all): a hulled slice keeps
   // only its hull's vertices (the hull of the union is the hull of the slices' hulls) and sorts them.
-  parallel_slices(kept.size(), kept.size(), [&](std::size_t t, std::size_t, std::size_t) {
+  detail::run_slices(kept.size(), kept.size(), [&](std::size_t t, std::size_t, std::size_t) {
     Kept<T>& k = kept[t];
     if (k.sorted) return;
     k.size = k.hull.size();
@@ -539,7 +533,7 @@ std::vector<Point2<T>> join_slices(std::vector<Kept<T>>& kept, bool filtered, st
     std::vector<Kept<T>> next((kept.size() + 1) / 2);
     const std::size_t pairs = kept.size() / 2;
     const std::size_t pieces = std::max<std::size_t>(1, threads / pairs);
-    parallel_slices(next.size(), next.size(), [&](std::size_t t, std::size_t, std::size_t) {
+    detail::run_slices(next.size(), next.size(), [&](std::size_t t, std::size_t, std::size_t) {
       if (2 * t + 1 < kept.size()) {
         const std::size_t size = kept[2 * t].size + kept[2 * t + 1].size;
         next[t].buffer = detail::huge_page_array<Point2<T>>(size);
@@ -666,7 +660,7 @@ std::vector<Point2<T>> convex_hull_parallel(std::span<const Point2<T>> points, s
   };
   // Each slice that hulled its survivors merges its hull up the tree as soon as it has it.
   HullTree tree(threads);
-  parallel_slices(n, threads, [&](std::size_t t, std::size_t begin, std::size_t end) {
+  detail::run_slices(n, threads, [&](std::size_t t, std::size_t begin, std::size_t end) {
     filter_slice(t, begin, end);
     tree.finish(t, kept[t].hull, !kept[t].hulled);
   });
