@@ -2,7 +2,8 @@
 # Builds the libFuzzer targets (fuzz/) with clang into build-fuzz/ and fuzzes each for
 # WAGENER_FUZZ_SECONDS (default 45) from its committed seed corpus. Without clang++ and libFuzzer it
 # reports "skipped" and succeeds. A finding (a crash, a sanitizer error or a violated property) is
-# saved under build-fuzz/findings/ and the message says how to run it again.
+# saved under build-fuzz/findings/ and the message says how to run it again. The same clang build
+# compiles the library and the command line, with warnings as errors where WAGENER_WERROR=ON (CI).
 # Usage: scripts/fuzz.sh [TARGET...]   (default: every target)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -18,10 +19,11 @@ fi
 launcher=()
 command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ -DWAGENER_FUZZ=ON \
-  -DWAGENER_CUDA=OFF -DWAGENER_BUILD_TESTS=OFF -DWAGENER_BUILD_PYTHON=OFF "${launcher[@]}" >/dev/null
+  -DWAGENER_CUDA=OFF -DWAGENER_BUILD_TESTS=OFF -DWAGENER_BUILD_PYTHON=OFF -DWAGENER_WERROR="${WAGENER_WERROR:-OFF}" \
+  "${launcher[@]}" >/dev/null
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=(fuzz_read_points fuzz_read_grouped fuzz_cli fuzz_array_hull fuzz_merge_hulls)
-cmake --build build-fuzz -j "$(nproc)" --target "${targets[@]}"
+cmake --build build-fuzz -j "$(nproc)" --target "${targets[@]}" wagener_cli
 
 mkdir -p build-fuzz/findings
 failed=()
