@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite on a fresh machine: install, build, run every test, then fuzz each libFuzzer
 # target briefly (when clang is installed). GPU tests (label cuda) report "skipped" where no device
-# exists.
+# exists. With WAGENER_WERROR=ON in the environment (CI: .ci/run), warnings are errors in build/ (gcc)
+# and build-fuzz/ (clang).
 #
 # scripts/test.sh --sanitize: the sanitizer builds instead (CUDA, Python and MPI off: Open MPI's own
 # allocations would read as leaks):
