@@ -218,15 +218,7 @@ template <class T>
 std::vector<Point2<T>> parse_text_points(std::string_view data, std::string_view name, bool csv,
                                          const ReadOptions& options) {
   data = skip_byte_order_mark(data, name);
-  if (!csv) {
-    // Text has no header line: its columns have no names.
-    for (const std::string& spec : {options.columns.x, options.columns.y}) {
-      if (!spec.empty() && !column_index(trim(spec))) {
-        throw input_error(std::string(name) + ": text input has no header to find column " +
-                          quote(trim(spec)) + " in: select its columns by 0-based index");
-      }
-    }
-  }
+  if (!csv) check_text_columns(options.columns, name);
   if (auto points = parse_text_in_parallel<T>(data, csv, options)) return std::move(*points);
   TextParser<T> parser(data, name, options.require_sorted);
   return csv ? parser.parse_csv(options.columns) : parser.parse_text(options.columns);

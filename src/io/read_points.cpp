@@ -113,15 +113,7 @@ std::vector<Point2<T>> TextPieceParser<T>::parse(std::string_view piece) {
   if (st.first_piece) {
     st.first_piece = false;
     piece = skip_byte_order_mark(piece, st.name);
-    if (!st.csv) {
-      // As parse_text_points: text has no header, so its columns are selected by index only.
-      for (const std::string& spec : {st.columns.x, st.columns.y}) {
-        if (!spec.empty() && !column_index(trim(spec))) {
-          throw input_error(st.name + ": text input has no header to find column " + quote(trim(spec)) +
-                            " in: select its columns by 0-based index");
-        }
-      }
-    }
+    if (!st.csv) check_text_columns(st.columns, st.name);
   }
   TextParser<T> parser(piece, st.name, false, st.lines);
   if (!st.preamble_read) {

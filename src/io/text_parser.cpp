@@ -1,6 +1,8 @@
 // Text rows (text_parser.hpp): the helpers that run once a file or a header, out of the parsing loops.
 #include "io/text_parser.hpp"
 
+#include "wagener/error.hpp"
+
 namespace wagener::reading {
 
 bool same_name(std::string_view a, std::string_view b) {
@@ -38,6 +40,15 @@ std::size_t estimated_lines(const char* begin, const char* end) {
   const double estimate =
       lines_in_sample * static_cast<double>(size) / static_cast<double>(sample) * kHeadroom;
   return static_cast<std::size_t>(std::min(estimate, static_cast<double>(size / kMinLineBytes + 1)));
+}
+
+void check_text_columns(const ColumnSelection& columns, std::string_view name) {
+  for (const std::string& spec : {columns.x, columns.y}) {
+    if (!spec.empty() && !column_index(trim(spec))) {
+      throw input_error(std::string(name) + ": text input has no header to find column " + quote(trim(spec)) +
+                        " in: select its columns by 0-based index");
+    }
+  }
 }
 
 std::string unescape_quotes(std::string_view quoted) {

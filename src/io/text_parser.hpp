@@ -117,6 +117,10 @@ struct Preamble {
 // instead, and the vector grows as usual where the estimate falls short.
 std::size_t estimated_lines(const char* begin, const char* end);
 
+// Text has no header line, so its columns have no names: a selection of them must be by 0-based
+// index. Throws input_error naming the file (`name`) otherwise.
+void check_text_columns(const ColumnSelection& columns, std::string_view name);
+
 // The text of a quoted csv field with each "" read as one quote.
 std::string unescape_quotes(std::string_view quoted);
 
@@ -192,46 +196,36 @@ class TextParser {
   // plain lines of values; with a selection, it also sets how many values every line has.
   Preamble text_preamble(const ColumnSelection& selection) {
     const char* p = nullptr;
+    const char* first = nullptr;
     const char* e = nullptr;
-    while (next_line(p, e)) {
-      const char* first = skip_blanks(p, e);
-      if (first == e || *first == '#') continue;
-      const char* first_end = token_end(first, e);
-      const index_t values = 1 + count_tokens(first_end, e);
-      if (values == 1 && std::all_of(first, first_end, is_digit)) {
-        if (!selection.empty()) {
-          fail_at_line(name_, line_,
-                       "a column selection needs lines of values, but this is the seed's format (a count "
-                       "alone on its line, then the values)");
-        }
-        count_line_ = line_;
-        return {next_, true, parse_count(std::string_view(first, first_end - first)), {}};
+    if (!next_content_line(p, first, e)) return {next_, false, 0, {}};
+    const char* first_end = token_end(first, e);
+    const index_t values = 1 + count_tokens(first_end, e);
+    if (values == 1 && std::all_of(first, first_end, is_digit)) {
+      if (!selection.empty()) {
+        fail_at_line(name_, line_,
+                     "a column selection needs lines of values, but this is the seed's format (a count "
+                     "alone on its line, then the values)");
       }
-      const RowLayout layout = first_row_layout(values, selection, false);
-      rewind(p);  // the first point
-      return {next_, false, 0, layout};
+      count_line_ = line_;
+      return {next_, true, parse_count(std::string_view(first, first_end - first)), {}};
     }
-    return {next_, false, 0, {}};
+    const RowLayout layout = first_row_layout(values, selection, false);
+    rewind(p);  // the first point
+    return {next_, false, 0, layout};
   }
 
-  // A first line in which no field is a number is a header; a line with a number in it is data, so
-  // that a typo in the first point ("1,2o") is reported rather than taken for a header.
+  // A first line that is_header() is a header; without one, the first line is the first point.
   Preamble csv_preamble(const ColumnSelection& selection) {
     const char* p = nullptr;
+    const char* first = nullptr;
     const char* e = nullptr;
-    while (next_line(p, e)) {
-      const char* first = skip_blanks(p, e);
-      if (first == e || *first == '#') continue;
-      const std::vector<CsvField> fields = csv_fields(first, e);
-      const bool header = std::none_of(fields.begin(), fields.end(), [](const CsvField& field) {
-        return looks_like_number<T>(field.text);
-      });
-      if (header) return {next_, false, 0, header_layout(fields, selection)};
-      const RowLayout layout = first_row_layout(static_cast<index_t>(fields.size()), selection, true);
-      rewind(p);  // the first point
-      return {next_, false, 0, layout};
-    }
-    return {next_, false, 0, {}};
+    if (!next_content_line(p, first, e)) return {next_, false, 0, {}};
+    const std::vector<CsvField> fields = csv_fields(first, e);
+    if (is_header(fields)) return {next_, false, 0, header_layout(fields, selection)};
+    const RowLayout layout = first_row_layout(static_cast<index_t>(fields.size()), selection, true);
+    rewind(p);  // the first point
+    return {next_, false, 0, layout};
   }
 
   // Plain format: exactly two values on every line that has any.
@@ -372,37 +366,31 @@ class TextParser {
   // The header of csv with a group column: the layout of x and y, and the group column.
   GroupedPreamble grouped_preamble(const ColumnSelection& selection, std::string_view group_spec) {
     const char* p = nullptr;
+    const char* first = nullptr;
     const char* e = nullptr;
-    while (next_line(p, e)) {
-      const char* first = skip_blanks(p, e);
-      if (first == e || *first == '#') continue;
-      const std::vector<CsvField> fields = csv_fields(first, e);
-      const bool header = std::none_of(fields.begin(), fields.end(), [](const CsvField& field) {
-        return looks_like_number<T>(field.text);
-      });
-      if (!header) {
-        fail_at_line(name_, line_,
-                     "grouping needs a header line naming the columns, but this first line is data");
-      }
-      const std::vector<std::string> names = column_names(fields);
-      GroupedPreamble preamble;
-      preamble.layout = header_layout(fields, selection);
-      if (!preamble.layout.selected) {  // two columns: nothing left to group by, which header_column says
-        preamble.layout = {.selected = true, .width = 2, .width_line = line_, .width_from_header = true};
-      }
-      const index_t group_column = header_column(group_spec, names);
-      if (group_column == preamble.layout.x || group_column == preamble.layout.y) {
-        fail_at_line(name_, line_,
-                     "the group column " + quote(trim(group_spec)) + " is also the " +
-                         (group_column == preamble.layout.x ? "x" : "y") +
-                         " column: " + describe_columns(names));
-      }
-      preamble.body = next_;
-      preamble.group_column = group_column;
-      preamble.group_column_name = names[static_cast<std::size_t>(group_column)];
-      return preamble;
+    if (!next_content_line(p, first, e)) return {};  // no header, no rows
+    const std::vector<CsvField> fields = csv_fields(first, e);
+    if (!is_header(fields)) {
+      fail_at_line(name_, line_,
+                   "grouping needs a header line naming the columns, but this first line is data");
     }
-    return {};  // no header, no rows
+    const std::vector<std::string> names = column_names(fields);
+    GroupedPreamble preamble;
+    preamble.layout = header_layout(fields, selection);
+    if (!preamble.layout.selected) {  // two columns: nothing left to group by, which header_column says
+      preamble.layout = {.selected = true, .width = 2, .width_line = line_, .width_from_header = true};
+    }
+    const index_t group_column = header_column(group_spec, names);
+    if (group_column == preamble.layout.x || group_column == preamble.layout.y) {
+      fail_at_line(name_, line_,
+                   "the group column " + quote(trim(group_spec)) + " is also the " +
+                       (group_column == preamble.layout.x ? "x" : "y") +
+                       " column: " + describe_columns(names));
+    }
+    preamble.body = next_;
+    preamble.group_column = group_column;
+    preamble.group_column_name = names[static_cast<std::size_t>(group_column)];
+    return preamble;
   }
 
   // The rows from here on, laid out as `preamble` says: each row's point and group, the groups
@@ -448,6 +436,23 @@ class TextParser {
   void rewind(const char* p) {
     next_ = p;
     --line_;
+  }
+
+  // The next line with something besides blanks and a comment (the lines before it are skipped):
+  // p its start, first its first non-blank, e its end; false at end of data.
+  bool next_content_line(const char*& p, const char*& first, const char*& e) {
+    while (next_line(p, e)) {
+      first = skip_blanks(p, e);
+      if (first != e && *first != '#') return true;
+    }
+    return false;
+  }
+
+  // A line in which no field is a number is a header; a line with a number in it is data, so that a
+  // typo in the first point ("1,2o") is reported rather than taken for a header.
+  static bool is_header(const std::vector<CsvField>& fields) {
+    return std::none_of(fields.begin(), fields.end(),
+                        [](const CsvField& field) { return looks_like_number<T>(field.text); });
   }
 
   // The csv field at p, on a line that ends at e; p moves past the field and its comma. Returns
