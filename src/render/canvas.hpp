@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstdio>
 #include <memory>
 #include <span>
 #include <string>
@@ -48,6 +49,15 @@ class Canvas {
   /// The finished document.
   virtual std::string finish() = 0;
 };
+
+/// Appends v with two decimals, as both writers write every length: a hundredth of a pixel (or point)
+/// is far below anything a screen or printer shows, and the hull's vertices keep their order and their
+/// convexity on the page.
+inline void append_two_decimals(std::string& out, double v) {
+  char buffer[32];
+  const int len = std::snprintf(buffer, sizeof buffer, "%.2f", v);
+  out.append(buffer, static_cast<std::size_t>(len));
+}
 
 std::unique_ptr<Canvas> make_svg_canvas(double width, double height);
 std::unique_ptr<Canvas> make_postscript_canvas(double width, double height);

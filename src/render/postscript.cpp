@@ -8,12 +8,6 @@
 namespace wagener::draw {
 namespace {
 
-void append_number(std::string& out, double v) {
-  char buffer[32];
-  const int len = std::snprintf(buffer, sizeof buffer, "%.2f", v);
-  out.append(buffer, static_cast<std::size_t>(len));
-}
-
 void append_colour(std::string& out, Rgb c) {
   char buffer[48];
   const int len = std::snprintf(buffer, sizeof buffer, "%.3f %.3f %.3f setrgbcolor\n", c.r / 255.0,
@@ -25,8 +19,8 @@ class PostScriptCanvas final : public Canvas {
  public:
   PostScriptCanvas(double width, double height) : height_(height) {
     std::string w, h;
-    append_number(w, width);
-    append_number(h, height);
+    append_two_decimals(w, width);
+    append_two_decimals(h, height);
     out_ = "%!PS-Adobe-3.0\n%%Creator: wagener\n%%BoundingBox: 0 0 " +
            std::to_string(static_cast<long>(width + 0.999)) + ' ' +
            std::to_string(static_cast<long>(height + 0.999)) + "\n%%Pages: 1\n%%EndComments\n" +
@@ -58,7 +52,7 @@ class PostScriptCanvas final : public Canvas {
       out_ += "fill grestore\n";
     }
     append_colour(out_, stroke.color);
-    append_number(out_, stroke.width);
+    append_two_decimals(out_, stroke.width);
     out_ += " setlinewidth stroke\n";
   }
 
@@ -66,7 +60,7 @@ class PostScriptCanvas final : public Canvas {
     if (centres.empty()) return;
     append_colour(out_, color);
     out_ += "/r ";
-    append_number(out_, radius);
+    append_two_decimals(out_, radius);
     out_ += " def\n";
     for (const Vec2& p : centres) {
       point(p);
@@ -77,7 +71,7 @@ class PostScriptCanvas final : public Canvas {
   void text(Vec2 at, std::string_view text, double size, Anchor anchor, Rgb color) override {
     append_colour(out_, color);
     out_ += "/Helvetica findfont ";
-    append_number(out_, size);
+    append_two_decimals(out_, size);
     out_ += " scalefont setfont ";
     point(at);
     out_ += " m ";
@@ -94,12 +88,7 @@ class PostScriptCanvas final : public Canvas {
 
   void raster(Vec2 top_left, Vec2 size, int columns, int rows, std::span<const std::uint8_t> grey) override {
     static constexpr char kHex[] = "0123456789abcdef";
-    out_ += "gsave ";
-    point({top_left.x, top_left.y + size.y});
-    out_ += " translate ";
-    append_number(out_, size.x);
-    out_ += ' ';
-    append_number(out_, size.y);
+    gsave_at_box(top_left, size, " translate ");
     const std::string c = std::to_string(columns), r = std::to_string(rows);
     out_ += " scale\n/picstr " + c + " string def\n" + c + ' ' + r + " 8 [" + c + " 0 0 -" + r + " 0 " + r +
             "] { currentfile picstr readhexstring pop } image\n";
@@ -112,12 +101,7 @@ class PostScriptCanvas final : public Canvas {
   }
 
   void begin_clip(Vec2 top_left, Vec2 size) override {
-    out_ += "gsave ";
-    point({top_left.x, top_left.y + size.y});
-    out_ += ' ';
-    append_number(out_, size.x);
-    out_ += ' ';
-    append_number(out_, size.y);
+    gsave_at_box(top_left, size, " ");
     out_ += " rectclip\n";
   }
   void end_clip() override { out_ += "grestore\n"; }
@@ -131,10 +115,20 @@ class PostScriptCanvas final : public Canvas {
   }
 
  private:
-  void point(Vec2 p) {
-    append_number(out_, p.x);
+  // "gsave", then a rectangle's bottom-left corner, `between`, and its width and height.
+  void gsave_at_box(Vec2 top_left, Vec2 size, std::string_view between) {
+    out_ += "gsave ";
+    point({top_left.x, top_left.y + size.y});
+    out_ += between;
+    append_two_decimals(out_, size.x);
     out_ += ' ';
-    append_number(out_, height_ - p.y);
+    append_two_decimals(out_, size.y);
+  }
+
+  void point(Vec2 p) {
+    append_two_decimals(out_, p.x);
+    out_ += ' ';
+    append_two_decimals(out_, height_ - p.y);
   }
 
   double height_;

@@ -8,14 +8,6 @@
 namespace wagener::draw {
 namespace {
 
-// Two decimals: a hundredth of a pixel is far below anything a screen or printer shows, and the
-// hull's vertices keep their order and their convexity on the page.
-void append_coord(std::string& out, double v) {
-  char buffer[32];
-  const int len = std::snprintf(buffer, sizeof buffer, "%.2f", v);
-  out.append(buffer, static_cast<std::size_t>(len));
-}
-
 std::string colour(Rgb c) {
   char buffer[8];
   std::snprintf(buffer, sizeof buffer, "#%02x%02x%02x", c.r, c.g, c.b);
@@ -40,13 +32,13 @@ class SvgCanvas final : public Canvas {
     out_ =
         "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         "<svg xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\" width=\"";
-    append_coord(out_, width);
+    append_two_decimals(out_, width);
     out_ += "\" height=\"";
-    append_coord(out_, height);
+    append_two_decimals(out_, height);
     out_ += "\" viewBox=\"0 0 ";
-    append_coord(out_, width);
+    append_two_decimals(out_, width);
     out_ += ' ';
-    append_coord(out_, height);
+    append_two_decimals(out_, height);
     out_ +=
         "\" font-family=\"Helvetica, Arial, sans-serif\">\n<rect width=\"100%\" height=\"100%\" "
         "fill=\"#ffffff\"/>\n";
@@ -57,14 +49,14 @@ class SvgCanvas final : public Canvas {
     out_ += "<path fill=\"";
     out_ += fill ? colour(*fill) : "none";
     out_ += "\" stroke=\"" + colour(stroke.color) + "\" stroke-width=\"";
-    append_coord(out_, stroke.width);
+    append_two_decimals(out_, stroke.width);
     out_ += "\" stroke-linejoin=\"round\" stroke-linecap=\"round\" d=\"";
     char command = 'M';
     for (const Vec2& p : points) {
       out_ += command;
-      append_coord(out_, p.x);
+      append_two_decimals(out_, p.x);
       out_ += ' ';
-      append_coord(out_, p.y);
+      append_two_decimals(out_, p.y);
       command = 'L';
     }
     if (points.size() == 1) out_ += "h0.01";  // a single vertex still shows as a dot
@@ -75,13 +67,13 @@ class SvgCanvas final : public Canvas {
   void dots(std::span<const Vec2> centres, double radius, Rgb color) override {
     if (centres.empty()) return;
     out_ += "<path fill=\"none\" stroke=\"" + colour(color) + "\" stroke-linecap=\"round\" stroke-width=\"";
-    append_coord(out_, 2 * radius);
+    append_two_decimals(out_, 2 * radius);
     out_ += "\" d=\"";
     for (const Vec2& p : centres) {
       out_ += 'M';
-      append_coord(out_, p.x);
+      append_two_decimals(out_, p.x);
       out_ += ' ';
-      append_coord(out_, p.y);
+      append_two_decimals(out_, p.y);
       out_ += "h0.01";  // renderers differ on zero-length subpaths; a hundredth of a pixel is drawn by all
     }
     out_ += "\"/>\n";
@@ -89,11 +81,11 @@ class SvgCanvas final : public Canvas {
 
   void text(Vec2 at, std::string_view text, double size, Anchor anchor, Rgb color) override {
     out_ += "<text x=\"";
-    append_coord(out_, at.x);
+    append_two_decimals(out_, at.x);
     out_ += "\" y=\"";
-    append_coord(out_, at.y);
+    append_two_decimals(out_, at.y);
     out_ += "\" font-size=\"";
-    append_coord(out_, size);
+    append_two_decimals(out_, size);
     out_ += "\" fill=\"" + colour(color) + "\"";
     if (anchor == Anchor::middle) out_ += " text-anchor=\"middle\"";
     if (anchor == Anchor::end) out_ += " text-anchor=\"end\"";
@@ -103,16 +95,10 @@ class SvgCanvas final : public Canvas {
   }
 
   void raster(Vec2 top_left, Vec2 size, int columns, int rows, std::span<const std::uint8_t> grey) override {
-    out_ += "<image x=\"";
-    append_coord(out_, top_left.x);
-    out_ += "\" y=\"";
-    append_coord(out_, top_left.y);
-    out_ += "\" width=\"";
-    append_coord(out_, size.x);
-    out_ += "\" height=\"";
-    append_coord(out_, size.y);
+    out_ += "<image ";
+    append_box(top_left, size);
     out_ +=
-        "\" preserveAspectRatio=\"none\" style=\"image-rendering:pixelated\" "
+        " preserveAspectRatio=\"none\" style=\"image-rendering:pixelated\" "
         "xlink:href=\"data:image/png;base64,";
     out_ += base64(encode_grey_png(columns, rows, grey));
     out_ += "\"/>\n";
@@ -120,15 +106,9 @@ class SvgCanvas final : public Canvas {
 
   void begin_clip(Vec2 top_left, Vec2 size) override {
     const std::string id = "clip" + std::to_string(++clips_);
-    out_ += "<clipPath id=\"" + id + "\"><rect x=\"";
-    append_coord(out_, top_left.x);
-    out_ += "\" y=\"";
-    append_coord(out_, top_left.y);
-    out_ += "\" width=\"";
-    append_coord(out_, size.x);
-    out_ += "\" height=\"";
-    append_coord(out_, size.y);
-    out_ += "\"/></clipPath>\n<g clip-path=\"url(#" + id + ")\">\n";
+    out_ += "<clipPath id=\"" + id + "\"><rect ";
+    append_box(top_left, size);
+    out_ += "/></clipPath>\n<g clip-path=\"url(#" + id + ")\">\n";
   }
   void end_clip() override { out_ += "</g>\n"; }
 
@@ -145,6 +125,19 @@ class SvgCanvas final : public Canvas {
   }
 
  private:
+  // The attributes of a rectangle: x="..." y="..." width="..." height="...".
+  void append_box(Vec2 top_left, Vec2 size) {
+    out_ += "x=\"";
+    append_two_decimals(out_, top_left.x);
+    out_ += "\" y=\"";
+    append_two_decimals(out_, top_left.y);
+    out_ += "\" width=\"";
+    append_two_decimals(out_, size.x);
+    out_ += "\" height=\"";
+    append_two_decimals(out_, size.y);
+    out_ += '"';
+  }
+
   std::string out_;
   int clips_ = 0;
 };
