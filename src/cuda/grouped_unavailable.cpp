@@ -22,13 +22,7 @@ index_t convex_hulls_device(const Point2<T>*, const std::int64_t*, index_t, inde
   no_cuda();
 }
 
-#define WAGENER_INSTANTIATE(T)                                                                              \
-  template GroupedHulls<T> grouped_hulls(std::span<const Point2<T>>, std::span<const std::int64_t>,         \
-                                         HullPart, bool, HullStats*);                                       \
-  template index_t convex_hulls_device(const Point2<T>*, const std::int64_t*, index_t, index_t, Point2<T>*, \
-                                       std::int64_t*, std::int64_t*, HullPart, void*);
-WAGENER_INSTANTIATE(float)
-WAGENER_INSTANTIATE(double)
-#undef WAGENER_INSTANTIATE
+WAGENER_INSTANTIATE_CUDA_GROUPED(float)
+WAGENER_INSTANTIATE_CUDA_GROUPED(double)
 
 }  // namespace wagener::cuda
