@@ -20,6 +20,7 @@
 #include <system_error>
 #include <vector>
 
+#include "point_checks.hpp"
 #include "wagener/error.hpp"
 #include "wagener/generate.hpp"
 #include "wagener/io.hpp"
@@ -41,16 +42,8 @@ std::vector<Point2<T>> generated(const GenerateOptions& options) {
   return points;
 }
 
-template <class T>
-bool same_bits(const std::vector<Point2<T>>& a, const std::vector<Point2<T>>& b) {
-  return a.size() == b.size() &&
-         (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(Point2<T>)) == 0);
-}
-
-template <class T>
-std::vector<Point2<T>> to_vector(const PointSet<T>& set) {
-  return {set.points().begin(), set.points().end()};
-}
+using point_checks::same_bits;
+using point_checks::to_vector;
 
 std::string slurp(const fs::path& file) {
   std::ifstream in(file, std::ios::binary);

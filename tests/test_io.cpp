@@ -29,6 +29,7 @@
 
 #include "core/id_table.hpp"
 #include "io/read_grouped.hpp"
+#include "point_checks.hpp"
 #include "wagener/error.hpp"
 #include "wagener/io.hpp"
 
@@ -43,17 +44,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-template <class T>
-std::vector<Point2<T>> to_vector(const PointSet<T>& set) {
-  return {set.points().begin(), set.points().end()};
-}
-
-// Bit-exact equality: tells -0.0 from 0.0.
-template <class T>
-bool same_bits(const std::vector<Point2<T>>& a, const std::vector<Point2<T>>& b) {
-  return a.size() == b.size() &&
-         (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(Point2<T>)) == 0);
-}
+using point_checks::same_bits;
+using point_checks::to_vector;
 
 template <class F>
 std::string binary_bytes(const std::vector<Point2<F>>& points) {

@@ -28,6 +28,7 @@
 
 #include "generators.hpp"
 #include "io/ordered_blocks.hpp"
+#include "point_checks.hpp"
 #include "wagener/error.hpp"
 #include "wagener/io.hpp"
 #include "wagener/output.hpp"
@@ -43,18 +44,10 @@ constexpr OutputFormat kAllFormats[] = {OutputFormat::text,    OutputFormat::csv
 constexpr OutputFormat kTextualFormats[] = {OutputFormat::text, OutputFormat::csv, OutputFormat::json,
                                             OutputFormat::geojson, OutputFormat::wkt};
 
-template <class T>
-std::vector<Point2<T>> to_vector(const PointSet<T>& set) {
-  return {set.points().begin(), set.points().end()};
-}
+using point_checks::same_bits;
+using point_checks::to_vector;
 
-// Bit-exact equality: tells -0.0 from 0.0.
-template <class T>
-bool same_bits(const std::vector<Point2<T>>& a, const std::vector<Point2<T>>& b) {
-  return a.size() == b.size() &&
-         (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(Point2<T>)) == 0);
-}
-
+// Bit-exact equality of two values.
 template <class T>
 bool same_bits(T a, T b) {
   return std::memcmp(&a, &b, sizeof(T)) == 0;
