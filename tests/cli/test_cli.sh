@@ -3,13 +3,7 @@
 # Usage: test_cli.sh PATH/TO/wagener
 set -uo pipefail
 bin=${1:?usage: test_cli.sh WAGENER_BINARY}
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
-passed=0
-failed=0
-
-fail() { echo "FAIL: $*"; failed=$((failed + 1)); }
-pass() { passed=$((passed + 1)); }
+source "$(dirname "$0")/../end_to_end.sh"
 
 # expect_input_error NAME FILE_CONTENT_CMD EXPECTED_MESSAGE_REGEX [hull args...]
 # Runs `wagener hull FILE args`, expects exit 2, one stderr line matching the regex, empty stdout.
@@ -331,5 +325,4 @@ fi
 out=$("$bin" hull "$dir/square.txt" --devices all)  # auto stays on the CPU for 5 points
 [ "$out" = $'0 0\n2 0\n2 2\n0 2' ] && pass || fail "--devices all under auto: got '$out'"
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+report

@@ -14,12 +14,7 @@ if ! command -v "$mpiexec" >/dev/null 2>&1; then
 fi
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_MCA_btl_vader_single_copy_mechanism=none
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
-passed=0
-failed=0
-fail() { echo "FAIL: $*"; failed=$((failed + 1)); }
-pass() { passed=$((passed + 1)); }
+source "$(dirname "$0")/../end_to_end.sh"
 
 # Each rank's exit code goes to $dir/codes (one line per rank), so that "every rank fails" is checked.
 cat >"$dir/rank.sh" <<'EOS'
@@ -185,5 +180,4 @@ expect_error "--memory-limit refused" "not available in wagener-mpi" "$dir/disk.
 expect_error "standard input refused" "standard input" -
 expect_error "--indices with wkt refused" "indices" "$dir/disk.txt" --indices --output-format wkt
 
-echo "wagener-mpi end-to-end: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+report "wagener-mpi end-to-end: "

@@ -12,12 +12,7 @@ for tool in xmllint rsvg-convert gs python3; do
     exit 77
   fi
 done
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
-passed=0
-failed=0
-fail() { echo "FAIL: $*"; failed=$((failed + 1)); }
-pass() { passed=$((passed + 1)); }
+source "$(dirname "$0")/../end_to_end.sh"
 
 # check_picture NAME SVG PNG BBOX... CHECKS...: the hull's edges are red where the data says.
 check_pixels() { python3 "$here/pixels.py" "$@"; }
@@ -85,5 +80,4 @@ check_pixels "$dir/disk.svg" "$dir/disk.png" -1 -1 1 1 red:1,0 red:0,1 red:-1,0 
   pass || fail "disk pixels"
 grep -q '<image' "$dir/disk.svg" && pass || fail "a million points should be a density raster"
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+report
