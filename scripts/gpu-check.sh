@@ -3,10 +3,8 @@
 # (memcheck and racecheck), then the GPU benchmark. Logs go to $OUT (or ./gpu-check-out).
 set -uo pipefail
 cd "$(dirname "$0")/.."
-out=${OUT:-gpu-check-out}
-mkdir -p "$out"
-export PATH=/usr/local/cuda/bin:$PATH
-nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader | tee "$out/device.txt"
+source scripts/gpu-start.sh
+gpu_start gpu-check
 step() { echo "== $*"; }
 
 step build

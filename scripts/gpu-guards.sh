@@ -9,11 +9,9 @@
 set -uo pipefail
 what=${1:-all}
 cd "$(dirname "$0")/.."
-out=${OUT:-gpu-guards-out}
 scratch=${WAGENER_SCRATCH:-/tmp}/wagener-limits
-mkdir -p "$out"
-export PATH=/usr/local/cuda/bin:$PATH
-nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader | tee "$out/device.txt"
+source scripts/gpu-start.sh
+gpu_start gpu-guards
 step() { echo "== $*"; }
 status=0
 

@@ -2,9 +2,8 @@
 # On a machine with a CUDA device: Nsight Compute on one launch of the tile kernel (float disk 2^24).
 set -uo pipefail
 cd "$(dirname "$0")/.."
-out=${OUT:-gpu-profile-out}
-mkdir -p "$out"
-export PATH=/usr/local/cuda/bin:$PATH
+source scripts/gpu-start.sh
+gpu_start gpu-profile
 cmake -S . -B build-gpu-prof -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 -DWAGENER_CUDA=ON -DWAGENER_BUILD_CLI=OFF \
   -DWAGENER_TEST_ORACLES=OFF -DWAGENER_BUILD_TESTS=OFF -DWAGENER_BUILD_BENCH=ON -DCMAKE_CUDA_FLAGS=-lineinfo >"$out/configure.log" 2>&1 || exit 1
 cmake --build build-gpu-prof -j "$(nproc)" --target bench_cuda >"$out/build.log" 2>&1 || { grep error "$out/build.log"; exit 1; }

@@ -6,10 +6,8 @@
 # WHOLE=0 the 10^3..10^8 tables, so that each call fits a time limit.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-out=${OUT:-gpu-whole-out}
-mkdir -p "$out"
-export PATH=/usr/local/cuda/bin:$PATH
-nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader | tee "$out/device.txt"
+source scripts/gpu-start.sh
+gpu_start gpu-whole
 step() { echo "== $* ($(date +%T))"; }
 status=0
 
