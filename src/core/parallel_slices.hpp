@@ -1,6 +1,6 @@
 // Work split into contiguous slices, one thread each: the CPU backend's passes, the vertex indices,
-// and the writers' formatting and generating. Results must not depend on the number of slices; callers
-// make each slice's work a function of its own range alone.
+// the writers' formatting and generating, and the reader's chunks. Results must not depend on the
+// number of slices; callers make each slice's work a function of its own range alone.
 #pragma once
 
 #include <unistd.h>
