@@ -156,7 +156,8 @@ struct JoinedHull {
 };
 
 /// The whole pipeline over points already on the device, with the workspace `ws`. `guide`: whether
-/// the dense guide may be tried (not in the guide's own hulls). `non_finite`: see finish().
+/// the dense guide may be tried (not in the guide's own hulls). `non_finite`: see finish(). Defined
+/// in convex_hull.cu, and instantiated there for AosPoints, the view the guide's own hull takes.
 template <class T, class Points>
 JoinedHull<T> hull_of_device_points(FullHullWorkspace<T>& ws, Points points, index_t n, cudaStream_t stream,
                                     index_t* survivors, Point2<T>* out, FullHullProfile* out_profile,
@@ -167,7 +168,8 @@ JoinedHull<T> hull_of_device_points(FullHullWorkspace<T>& ws, Points points, ind
 /// pay or a sample point is not finite (the filter then reports it by its index in the input).
 /// `coarse`: the coarse polygon's view (enabled), whose centre becomes the fan's centre and whose
 /// vertices (ws.polygon_host) join the sample, so that the guide holds the coarse polygon and so
-/// its centre; the centre is still checked exactly on the device.
+/// its centre; the centre is still checked exactly on the device. Defined in dense_guide.cu, for both
+/// point views.
 template <class T, class Points>
 std::optional<core::ChordFanView> build_guide(Points points, index_t n, const core::InnerPolygonView& coarse,
                                               FullHullWorkspace<T>& ws, cudaStream_t stream,
