@@ -43,6 +43,9 @@ struct HullStats {
   /// e.g. for small inputs or without a device).
   double predicted_cpu_milliseconds = 0;
   double predicted_cuda_milliseconds = 0;
+  /// automatic, with a prediction: why. The survivor estimate, and the measured rates the model
+  /// used (wagener/calibration.hpp): where they came from and what they are.
+  std::string prediction_basis;
 };
 
 /// The merge the pram backend emulates.

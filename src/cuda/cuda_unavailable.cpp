@@ -30,6 +30,10 @@ int chosen_device_ordinal() {
   return -1;
 }
 
+std::string device_description() {
+  return {};
+}
+
 template <class T>
 std::vector<Point2<T>> upper_hull(std::span<const Point2<T>>, HullStats*) {
   no_cuda();

@@ -66,8 +66,8 @@ void print_stats(const wagener::HullStats& s, const std::string& precision, bool
   }
   if (s.survivors > 0) std::fprintf(stderr, "filter kept     %lld\n", static_cast<long long>(s.survivors));
   if (s.predicted_cpu_milliseconds > 0) {
-    std::fprintf(stderr, "auto predicted  cpu %.1f ms, cuda %.1f ms\n", s.predicted_cpu_milliseconds,
-                 s.predicted_cuda_milliseconds);
+    std::fprintf(stderr, "auto predicted  cpu %.1f ms, cuda %.1f ms\nauto because    %s\n",
+                 s.predicted_cpu_milliseconds, s.predicted_cuda_milliseconds, s.prediction_basis.c_str());
   }
   if (s.backend == wagener::Backend::cuda && s.device_milliseconds > 0) {
     if (upper) {
@@ -345,6 +345,30 @@ int run_demo(const DemoCommand& cmd) {
   return 0;
 }
 
+struct CalibrateCommand {
+  bool cpu_only = false;
+};
+
+/// Measures auto's rates on this machine now (wagener/calibration.hpp), caches them and prints them.
+int run_calibrate(const CalibrateCommand& cmd) {
+  const wagener::MachineRates r = wagener::machine_rates(!cmd.cpu_only, /*remeasure=*/true);
+  std::printf("machine         %s\n", r.machine.c_str());
+  std::printf("measured        %s in %.0f ms\n", r.measured_at.c_str(), r.measuring_ms);
+  std::printf("cached in       %s\n", r.cache_path.empty() ? "(nowhere: set XDG_CACHE_HOME or HOME)" : r.cache_path.c_str());
+  std::printf("cpu             %.3g GB/s filter, %.3g GB/s presorted scan, %.3g ns a survivor, %.3g ms a call\n",
+              r.cpu.stream_gbs, r.cpu.serial_scan_gbs, r.cpu.ns_per_survivor, r.cpu.fixed_ms);
+  if (r.gpu.measured()) {
+    std::printf("device          %s\n", r.device.c_str());
+    std::printf("cuda            start %.0f ms, first call %.0f ms, %.3g GB/s copy + filter, %.3g/%.3g ns a "
+                "survivor (double/float), %.3g ms a call\n",
+                r.gpu.startup_ms, r.gpu.first_call_ms, r.gpu.copy_gbs, r.gpu.ns_per_survivor_double,
+                r.gpu.ns_per_survivor_float, r.gpu.fixed_ms);
+  } else {
+    std::printf("cuda            %s\n", cmd.cpu_only ? "not measured (--cpu-only)" : "no usable device");
+  }
+  return 0;
+}
+
 struct GenerateCommand {
   std::string distribution = "disk";
   std::int64_t points = 1'000'000;
@@ -571,6 +595,13 @@ int run(int argc, char** argv) {
       ->check(CLI::IsMember({"auto", "cpu", "pram", "cuda"}))
       ->capture_default_str();
 
+  CalibrateCommand calibrate;
+  auto* calibrate_cmd = app.add_subcommand(
+      "calibrate",
+      "Measure this machine's rates for --backend auto now (0.2-1 s), cache and print them; auto measures "
+      "them by itself when its cache lacks them");
+  calibrate_cmd->add_flag("--cpu-only", calibrate.cpu_only, "Measure the CPU backend only, not the device");
+
   GenerateCommand gen;
   auto* gen_cmd = app.add_subcommand("generate", "Write a random point set (for tests and benchmarks)");
   gen_cmd->add_option("--distribution", gen.distribution, "disk, square, gaussian, circle or parabola")
@@ -605,6 +636,7 @@ int run(int argc, char** argv) {
     if (*render_cmd) return run_hull_command(render);
     if (*demo_cmd) return run_demo(demo);
     if (*gen_cmd) return run_generate(gen);
+    if (*calibrate_cmd) return run_calibrate(calibrate);
     return kExitFailure;
   });
 }
