@@ -46,6 +46,8 @@ struct HullStats {
   /// automatic, with a prediction: why. The survivor estimate, and the measured rates the model
   /// used (wagener/calibration.hpp): where they came from and what they are.
   std::string prediction_basis;
+  /// hull_of_file() (wagener/stream.hpp): how the file was read ("" when compute_hull() alone ran).
+  std::string reading;
 };
 
 /// The merge the pram backend emulates.

@@ -64,6 +64,7 @@ void print_stats(const wagener::HullStats& s, const std::string& precision, bool
                  static_cast<long long>(s.rounds), static_cast<long long>(s.parallel_steps),
                  static_cast<long long>(s.work), static_cast<long long>(s.max_processors));
   }
+  if (!s.reading.empty()) std::fprintf(stderr, "reading         %s\n", s.reading.c_str());
   if (s.survivors > 0) std::fprintf(stderr, "filter kept     %lld\n", static_cast<long long>(s.survivors));
   if (s.predicted_cpu_milliseconds > 0) {
     std::fprintf(stderr, "auto predicted  cpu %.1f ms, cuda %.1f ms\nauto because    %s\n",
@@ -101,8 +102,10 @@ wagener::ReadOptions read_options(const HullCommand& cmd) {
   read.require_sorted = cmd.presorted;
   if (!cmd.columns.empty()) read.columns = wagener::parse_column_selection(cmd.columns);
   // A binary file is checked for NaN and infinity by the hull's own pass, not by a pass of its own:
-  // one read of memory instead of two. A named file can be read again to name the byte at fault.
-  read.check_values = cmd.input == "-";
+  // one read of memory instead of two; hull_of_file reads a named file again to name the byte at
+  // fault. Where every point is kept (pictures, a trace, indices), the reader checks them.
+  read.check_values = cmd.input == "-" || cmd.render || !cmd.svg.empty() || !cmd.ps.empty() ||
+                      !cmd.trace.empty() || cmd.render_trace || cmd.indices;
   return read;
 }
 
@@ -196,31 +199,33 @@ int run_hull(const HullCommand& cmd) {
 
   ProgressLine progress(!cmd.quiet && (cmd.progress || ::isatty(STDERR_FILENO) == 1));
   if (!cmd.memory_limit.empty()) return run_streamed_hull<T>(cmd, output, progress);
-  progress.phase("reading " + (cmd.input == "-" ? std::string("standard input") : cmd.input));
-  wagener::ReadOptions read = read_options(cmd);
-  const auto points = wagener::read_points<T>(cmd.input, read);
-  const bool draws_rounds = cmd.render_trace || (!cmd.trace.empty() && (!cmd.svg.empty() || !cmd.ps.empty()));
-  if (draws_rounds &&
-      static_cast<wagener::index_t>(points.size()) > wagener::RenderOptions::kMaxTracePoints) {
-    throw usage_error("rounds are drawn for at most " +
-                      std::to_string(wagener::RenderOptions::kMaxTracePoints) + " points; this input has " +
-                      std::to_string(points.size()));
-  }
+  const std::string input_name = cmd.input == "-" ? std::string("standard input") : cmd.input;
+  const wagener::ReadOptions read = read_options(cmd);
   wagener::HullStats stats;
   wagener::TraceLog<T> trace;
   const wagener::HullOptions options = hull_options(cmd, &stats, tracing ? &trace : nullptr);
-  progress.phase("hulling " + std::to_string(points.size()) + " points");
-  const auto result = [&] {
-    try {
-      return wagener::compute_hull<T>(points.points(), options);
-    } catch (const wagener::input_error&) {
-      if (read.check_values) throw;
-      // Unchecked binary input: the checking read names the file and byte offset of the problem.
-      read.check_values = true;
-      wagener::read_points<T>(cmd.input, read);
-      throw;
+  const bool draws_rounds = cmd.render_trace || (!cmd.trace.empty() && (!cmd.svg.empty() || !cmd.ps.empty()));
+  // Only pictures, a trace, indices and the check of --presorted need every point at once; the hull
+  // alone comes from hull_of_file, which reads the file as suits it (mapped where the page cache
+  // holds it, else filtered block by block as many reads in flight bring it in).
+  const bool hull_only = !tracing && !cmd.render && cmd.svg.empty() && cmd.ps.empty() && !cmd.indices && !cmd.presorted;
+  wagener::PointSet<T> points;
+  wagener::HullResult<T> result;
+  if (hull_only) {
+    progress.phase("hulling " + input_name);
+    result = wagener::hull_of_file<T>(cmd.input, read, options);
+  } else {
+    progress.phase("reading " + input_name);
+    points = wagener::read_points<T>(cmd.input, read);
+    if (draws_rounds &&
+        static_cast<wagener::index_t>(points.size()) > wagener::RenderOptions::kMaxTracePoints) {
+      throw usage_error("rounds are drawn for at most " +
+                        std::to_string(wagener::RenderOptions::kMaxTracePoints) + " points; this input has " +
+                        std::to_string(points.size()));
     }
-  }();
+    progress.phase("hulling " + std::to_string(points.size()) + " points");
+    result = wagener::compute_hull<T>(points.points(), options);  // values checked while reading
+  }
   const auto& hull = result.vertices;
 
   progress.phase("writing " + (cmd.output == "-" ? std::string("the hull") : cmd.output));
