@@ -212,7 +212,7 @@ int run_hull(const HullCommand& cmd) {
   wagener::PointSet<T> points;
   wagener::HullResult<T> result;
   if (hull_only) {
-    progress.phase("hulling " + input_name);
+    progress.phase("reading and hulling " + input_name);
     result = wagener::hull_of_file<T>(cmd.input, read, options);
   } else {
     progress.phase("reading " + input_name);
