@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstdint>
+#include <cstdlib>
 #include <optional>
 #include <utility>
 
@@ -172,6 +173,19 @@ InputBytes read_stdin() {
   return StreamBuffer().read_all(kStdin, kName);
 }
 
+// Populating a mapping runs on one thread. Up to this size it is cheap (a cached 1.6 GB file took
+// 0.5 ms on the 2-core guest); beyond, the threads that read the points fault their own parts in, at
+// once (bench/NOTES.md, "Reading cold files"). WAGENER_MAP_POPULATE=0 or 1 overrides it, for
+// measurements.
+constexpr std::uint64_t kMaxPopulatedBytes = std::uint64_t{2} << 30;
+
+bool populate_mapping(std::uint64_t size, double cached_share) {
+  if (const char* forced = std::getenv("WAGENER_MAP_POPULATE"); forced != nullptr && forced[0] != '\0') {
+    return forced[0] == '1';
+  }
+  return cached_share >= kMappedCachedShare && size <= kMaxPopulatedBytes;
+}
+
 }  // namespace
 
 FileAccess choose_file_access(std::uint64_t size, double cached_share, std::uint64_t available) {
@@ -194,7 +208,9 @@ InputBytes read_file(const std::string& path, FileAccess access) {
     const double cached = access == FileAccess::read ? 0 : cached_share(fd.get(), expected_size);
     if (access == FileAccess::automatic) access = choose_file_access(expected_size, cached, available_memory());
     if (access == FileAccess::read) return read_cold_file(fd.get(), path, expected_size);
-    if (auto input = map_file(fd.get(), 0, expected_size, cached >= kMappedCachedShare)) return std::move(*input);
+    if (auto input = map_file(fd.get(), 0, expected_size, populate_mapping(expected_size, cached))) {
+      return std::move(*input);
+    }
     // Some file systems cannot map; reading works everywhere.
   }
   // Pipes, devices, and procfs files that report size 0.
