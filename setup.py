@@ -71,6 +71,7 @@ class CMakeBuild(build_ext):
         shutil.copyfile(built[0], destination)
 
 
+CMAKE_TREE.mkdir(exist_ok=True)  # egg_info's folder must exist before any command runs
 setup(
     version=project_version(),
     packages=["wagener"],
