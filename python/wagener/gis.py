@@ -64,19 +64,25 @@ def convex_hulls(data: Any, by: Any = None, *, sort: bool = True, dropna: bool =
         geometries = _geometry_values(data)
         hulls = _hulls_of_geometries(geometries)
         if hasattr(data, "index") and hasattr(data, "crs"):
-            from geopandas import GeoSeries
-
-            return GeoSeries(hulls, index=data.index, crs=data.crs)
+            return _series(hulls, data.index, data.crs)
         return hulls
     if not hasattr(data, "columns") or not hasattr(data, "geometry"):
         raise TypeError("convex_hulls(..., by=...) takes a GeoDataFrame")
-    from geopandas import GeoSeries
-
     grouped = data.groupby(by, sort=sort, dropna=dropna)
     codes = grouped.ngroup().to_numpy(dtype=np.float64, na_value=-1).astype(np.int64)
     keys = grouped.size().index
-    hulls = _hulls_of_groups(_geometry_values(data), codes, len(keys))
-    return GeoSeries(hulls, index=keys, crs=data.crs)
+    return _series(_hulls_of_groups(_geometry_values(data), codes, len(keys)), keys, data.crs)
+
+
+def _series(hulls: list, index: Any, crs: Any) -> Any:
+    """A GeoSeries of the hulls (shapely geometries made here: GeoPandas need not check them)."""
+    from geopandas import GeoSeries
+    from geopandas.array import GeometryArray
+
+    values = np.empty(len(hulls), dtype=object)
+    for i, hull in enumerate(hulls):  # one by one: numpy would read multi-part shapes as arrays
+        values[i] = hull
+    return GeoSeries(GeometryArray(values, crs=crs), index=index)
 
 
 def _geometry_values(data: Any) -> list:
