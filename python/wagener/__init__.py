@@ -13,7 +13,8 @@ Every hull is exact: it equals the hull computed with exact arithmetic for any f
 
 Functions: ``convex_hull``, ``convex_hulls`` (one hull per group), ``merge_hulls``, ``read_points``, ``orient2d``,
 ``cuda_available``; the class
-``ConvexHull`` (the attributes of ``scipy.spatial.ConvexHull`` in 2D, computed exactly). Errors:
+``ConvexHull`` (``scipy.spatial.ConvexHull`` in 2D, computed exactly); the modules ``wagener.gis``
+(shapely and GeoPandas) and ``wagener.dask``. Errors:
 bad input raises ``ValueError`` (``wagener.InputError``, a subclass, when the library found it),
 a CUDA failure ``wagener.CudaError`` and a request this build cannot serve (the CUDA backend
 without CUDA) ``wagener.UnsupportedError``, both subclasses of ``RuntimeError``.

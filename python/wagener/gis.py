@@ -215,7 +215,7 @@ def _hulls_of_groups(geometries: Sequence[Any], codes: np.ndarray, groups: int) 
     """One hull per group of geometries (codes: each geometry's group, -1 for none), as GEOS hulls
     the union of the group's geometries."""
     xy, z, owner, kinds, with_z = _coordinates(geometries)
-    labels = codes[owner]
+    labels = codes[owner]  # each coordinate's group
     # Coordinates group by group (a stable sort: each group's coordinates in their order); rows in
     # no group (a missing key, dropped as dissolve drops it) go.
     order = np.argsort(labels, kind="stable")
@@ -227,14 +227,13 @@ def _hulls_of_groups(geometries: Sequence[Any], codes: np.ndarray, groups: int) 
     hulls = _grouped_hulls(xy, offsets=offsets, return_indices=True)
     # A group of missing geometries only has no union (None); empty ones have an empty one.
     grouped = codes >= 0
-    present = np.bincount(codes[grouped], weights=kinds[grouped] > 0, minlength=groups) > 0
+    members = np.bincount(codes[grouped], weights=kinds[grouped] > 0, minlength=groups)
     # The union of points alone is a MultiPoint in (x, y) order, and a two-point hull keeps it.
     not_points = grouped & (kinds != 1) & (kinds != 4) & (kinds > 0)
     only_points = np.bincount(codes[not_points], minlength=groups) == 0
     # z where every geometry of the group has it (GEOS's union of 2-D and 3-D geometries is 2-D).
-    members = np.bincount(codes[grouped], weights=kinds[grouped] > 0, minlength=groups)
     group_z = (np.bincount(codes[grouped], weights=with_z[grouped], minlength=groups) == members) & (members > 0)
-    return _shapes(xy, z, hulls, offsets, ~present, group_z, points_only=only_points)
+    return _shapes(xy, z, hulls, offsets, members == 0, group_z, points_only=only_points)
 
 
 def _shapes(xy, z, hulls, offsets, missing, with_z, points_only) -> list:
