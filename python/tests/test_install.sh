@@ -7,10 +7,13 @@
 #   3. python3 -m pip install --no-build-isolation <the clone> into a second fresh venv, the same.
 # Offline throughout (--no-index: numpy comes from the system's site-packages). The clone's CMake
 # tree (build-python/) is at the depth of build/, so ccache gives back the objects build/ compiled.
-# Usage: test_install.sh PYTHON SOURCE_DIR WORK_DIR CUDA(ON|OFF)
+# Usage: test_install.sh PYTHON SOURCE_DIR WORK_DIR CUDA(ON|OFF) [CMAKE_OPTION...]
+# (the options: those of the build whose objects ccache should give back, e.g. -DWAGENER_WERROR=ON)
 # Exit 77 (CTest: skipped) where the source is not a git checkout or a Debian package is missing.
 set -euo pipefail
 python=$1 source=$2 work=$3 cuda=$4
+shift 4
+export CMAKE_ARGS="-DWAGENER_CUDA=$cuda $*"
 
 skip() { echo "skipped: $*"; exit 77; }
 git -C "$source" rev-parse --git-dir >/dev/null 2>&1 || skip "$source is not a git checkout (the test clones it)"
@@ -28,8 +31,8 @@ git clone -q "$source" "$work/wagener"
 version=$(sed -n 's/^project(wagener VERSION \([0-9.]*\).*/\1/p' "$work/wagener/CMakeLists.txt")
 export PYTHONNOUSERSITE=1  # a package in ~/.local (scripts/build.sh puts one there) would come first
 
-echo "== python3 -m build --wheel --no-isolation (CUDA $cuda)"
-(cd "$work/wagener" && CMAKE_ARGS="-DWAGENER_CUDA=$cuda" "$python" -m build --wheel --no-isolation --outdir "$work/dist" \
+echo "== python3 -m build --wheel --no-isolation (CMAKE_ARGS: $CMAKE_ARGS)"
+(cd "$work/wagener" && "$python" -m build --wheel --no-isolation --outdir "$work/dist" \
   >"$work/build-wheel.log" 2>&1) || { tail -n 40 "$work/build-wheel.log"; exit 1; }
 wheel=$(ls "$work"/dist/wagener-"$version"-*.whl)
 
@@ -80,6 +83,6 @@ check "$work/venv-wheel"
 
 echo "== python3 -m pip install --no-build-isolation <clone> in a fresh venv"
 "$python" -m venv --system-site-packages "$work/venv-pip"
-(cd "$work" && CMAKE_ARGS="-DWAGENER_CUDA=$cuda" "$work/venv-pip/bin/python" -m pip install -q --no-index \
+(cd "$work" && "$work/venv-pip/bin/python" -m pip install -q --no-index \
   --no-build-isolation "$work/wagener" >"$work/pip-install.log" 2>&1) || { tail -n 40 "$work/pip-install.log"; exit 1; }
 check "$work/venv-pip"
