@@ -28,6 +28,10 @@
 
 namespace py = pybind11;
 
+namespace wagener::python {
+void bind_hull_queries(py::module_& m);  // hull_queries.cpp: what wagener.ConvexHull needs
+}
+
 namespace {
 
 template <class T>
@@ -305,4 +309,5 @@ PYBIND11_MODULE(_wagener, m) {
         return wagener::cuda_available();
       },
       "True when this build has the CUDA backend and a CUDA device is usable");
+  wagener::python::bind_hull_queries(m);
 }

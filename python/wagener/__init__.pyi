@@ -74,10 +74,12 @@ def cuda_available() -> bool: ...
 
 class ConvexHull:
     points: npt.NDArray[np.float64]
-    vertices: npt.NDArray[np.int64]
-    simplices: npt.NDArray[np.int64]
-    neighbors: npt.NDArray[np.int64]
+    vertices: npt.NDArray[np.intc]
+    simplices: npt.NDArray[np.intc]
+    neighbors: npt.NDArray[np.intc]
     equations: npt.NDArray[np.float64]
+    coplanar: npt.NDArray[np.intc]
+    good: npt.NDArray[np.bool_] | None
     volume: float
     area: float
     npoints: int
@@ -85,4 +87,6 @@ class ConvexHull:
     nsimplex: int
     min_bound: npt.NDArray[np.float64]
     max_bound: npt.NDArray[np.float64]
-    def __init__(self, points: npt.ArrayLike) -> None: ...
+    def __init__(self, points: npt.ArrayLike, incremental: bool = ..., qhull_options: str | bytes | None = ...) -> None: ...
+    def add_points(self, points: npt.ArrayLike, restart: bool = ...) -> None: ...
+    def close(self) -> None: ...
