@@ -12,8 +12,8 @@ Every hull is exact: it equals the hull computed with exact arithmetic for any f
            [0., 2.]])
 
 Functions: ``convex_hull``, ``convex_hulls`` (one hull per group), ``merge_hulls``, ``read_points``, ``orient2d``,
-``cuda_available``; the class
-``ConvexHull`` (the attributes of ``scipy.spatial.ConvexHull`` in 2D, computed exactly). Errors:
+``cuda_available``, ``trace`` (Wagener's rounds, shown in a notebook as a page to step through); the class
+``ConvexHull`` (the attributes of ``scipy.spatial.ConvexHull`` in 2D, computed exactly; drawn in a notebook). Errors:
 bad input raises ``ValueError`` (``wagener.InputError``, a subclass, when the library found it),
 a CUDA failure ``wagener.CudaError`` and a request this build cannot serve (the CUDA backend
 without CUDA) ``wagener.UnsupportedError``, both subclasses of ``RuntimeError``.
@@ -28,6 +28,8 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from . import _arrays, _wagener
+from ._pictures import HullPicture as _HullPicture
+from ._pictures import Round, Rounds, trace
 from ._wagener import CudaError, InputError, UnsupportedError, __version__
 
 for _error in (CudaError, InputError, UnsupportedError):
@@ -47,6 +49,9 @@ __all__ = [
     "merge_hulls",
     "orient2d",
     "read_points",
+    "Round",
+    "Rounds",
+    "trace",
 ]
 
 
@@ -288,7 +293,7 @@ def cuda_available() -> bool:
     return bool(_wagener.cuda_available())
 
 
-class ConvexHull:
+class ConvexHull(_HullPicture):
     """The 2D ``scipy.spatial.ConvexHull`` attributes user code reads, from the exact hull.
 
     Attributes
