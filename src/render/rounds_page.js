@@ -5,7 +5,8 @@
 // Coordinates arrive as float32 fractions (u, v) of the view, (0, 0) at its bottom left and (1, 1)
 // at its top right, so that drawing needs no arithmetic on the input's own, possibly huge, numbers.
 // The document's body carries the state for readers and tests: data-step, data-chain, data-round,
-// data-drawn (points, hoods, counts or hull) and data-drawn-step once the canvas shows that step.
+// data-drawn (points, hoods, counts or hull), data-drawn-step once the canvas shows that step, and
+// data-draw-ms, how long that drawing took.
 "use strict";
 
 (function roundsPage() {
@@ -116,24 +117,46 @@
     ctx.rect(sx(u) - size / 2, sy(v) - size / 2, size, size);
   }
 
+  // Many dots are set as pixels of a layer of their own, redrawn only when the view or their colour
+  // changes: 10^5 points then cost a few milliseconds to zoom and nothing to step.
+  const layer = document.createElement("canvas");
+  let layerKey = "";
+  let image = null;
+  function drawDotLayer(fill) {
+    const key = [canvas.width, canvas.height, view.cu, view.cv, view.zoom, fill].join();
+    if (key !== layerKey) {
+      layerKey = key;
+      if (!image || image.width !== canvas.width || image.height !== canvas.height) {
+        layer.width = canvas.width;
+        layer.height = canvas.height;
+        image = new ImageData(layer.width, layer.height);
+      }
+      const pixels = new Uint32Array(image.data.buffer);
+      pixels.fill(0);
+      const rgb = parseInt(fill.slice(1), 16);
+      const ink = (0xff000000 | ((rgb & 0xff) << 16) | (rgb & 0xff00) | (rgb >> 16)) >>> 0;  // RGBA bytes
+      const size = Math.max(1, Math.round(1.6 * dpr));
+      const [w, h] = [layer.width, layer.height];
+      for (let i = 0; i < dots.length; i += 2) {
+        const x = Math.round(sx(dots[i]) * dpr - size / 2);
+        const y = Math.round(sy(dots[i + 1]) * dpr - size / 2);
+        if (x < 0 || y < 0 || x + size > w || y + size > h) continue;
+        for (let dy = 0; dy < size; ++dy) pixels.fill(ink, (y + dy) * w + x, (y + dy) * w + x + size);
+      }
+      layer.getContext("2d").putImageData(image, 0, 0);
+    }
+    ctx.drawImage(layer, 0, 0, canvas.width / dpr, canvas.height / dpr);
+  }
+
   function drawDots(fill) {
-    if (dots) {
-      const n = dots.length / 2;
+    if (dots && dots.length / 2 > 2000) {
+      drawDotLayer(fill);
+    } else if (dots) {
       ctx.fillStyle = fill;
       ctx.beginPath();
-      if (n <= 2000) {
-        for (let i = 0; i < n; ++i) {
-          ctx.moveTo(sx(dots[2 * i]) + 2.5, sy(dots[2 * i + 1]));
-          ctx.arc(sx(dots[2 * i]), sy(dots[2 * i + 1]), 2.5, 0, 2 * Math.PI);
-        }
-      } else {
-        const right = plot.left + plot.w;
-        const bottom = plot.top + plot.h;
-        for (let i = 0; i < n; ++i) {
-          const x = sx(dots[2 * i]);
-          const y = sy(dots[2 * i + 1]);
-          if (x >= plot.left - 2 && x <= right + 2 && y >= plot.top - 2 && y <= bottom + 2) ctx.rect(x - 0.8, y - 0.8, 1.6, 1.6);
-        }
+      for (let i = 0; i < dots.length; i += 2) {
+        ctx.moveTo(sx(dots[i]) + 2.5, sy(dots[i + 1]));
+        ctx.arc(sx(dots[i]), sy(dots[i + 1]), 2.5, 0, 2 * Math.PI);
       }
       ctx.fill();
     } else if (density && density.complete && density.naturalWidth > 0) {
@@ -316,6 +339,7 @@
   }
 
   function draw() {
+    const start = performance.now();
     layout();
     const s = steps[step];
     const r = s.round;
@@ -345,6 +369,7 @@
     ctx.restore();
     drawAxes();
     document.body.dataset.drawnStep = String(step);
+    document.body.dataset.drawMs = (performance.now() - start).toFixed(1);
     // Empty until the density raster (a data URI) has been decoded and drawn.
     document.body.dataset.raster = density ? (density.complete && density.naturalWidth > 0 ? "drawn" : "") : "none";
   }
