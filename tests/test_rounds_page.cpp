@@ -20,10 +20,9 @@ namespace {
 
 using P = Point2<double>;
 
-std::size_t count(const std::string& text, const std::string& what) {
-  std::size_t n = 0;
-  for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
-  return n;
+std::ptrdiff_t count(const std::string& text, const std::string& what) {
+  const std::regex literal(std::regex_replace(what, std::regex(R"([.^$|()\[\]{}*+?\\])"), R"(\$&)"));
+  return std::distance(std::sregex_iterator(text.begin(), text.end(), literal), std::sregex_iterator());
 }
 
 /// The JSON the page's script reads.
@@ -84,15 +83,15 @@ TEST(RoundsPage, IsOneSelfContainedDocument) {
     EXPECT_EQ(page.find(external), std::string::npos) << external;
   for (const char* marker : {"@TITLE@", "@DATA@", "/*@STYLE@*/", "/*@SCRIPT@*/"})
     EXPECT_EQ(page.find(marker), std::string::npos) << marker;
-  EXPECT_EQ(count(page, "</script>"), 2u);  // the caption cannot end the data early
+  EXPECT_EQ(count(page, "</script>"), 2);  // the caption cannot end the data early
   EXPECT_NE(page.find("<title>rounds &lt;b&gt;&amp;&lt;/b&gt;</title>"), std::string::npos);
   for (int phase = 0; phase <= 6; ++phase)
     EXPECT_NE(page.find("<b>mam " + std::to_string(phase) + "</b>"), std::string::npos) << phase;
   const std::string data = data_of(page);
   EXPECT_EQ(values(data, "chain").size(), log.rounds().size());
   EXPECT_EQ(values(data, "hullVertices"), std::vector<std::string>{std::to_string(hull.size())});
-  EXPECT_EQ(count(data, "\"dots\":"), 1u);
-  EXPECT_EQ(count(data, "\"density\":"), 0u);
+  EXPECT_EQ(count(data, "\"dots\":"), 1);
+  EXPECT_EQ(count(data, "\"density\":"), 0);
 }
 
 TEST(RoundsPage, DataDecodesToTheTrace) {
@@ -169,7 +168,7 @@ TEST(RoundsPage, ManyPointsBecomeARasterAndThePageStopsGrowingWithN) {
     const auto hull = convex_hull<double>(pts, {Backend::pram, nullptr, &log});
     const std::string page = render_rounds_page<double>(pts, hull, log.rounds(), options);
     const std::string data = data_of(page);
-    EXPECT_EQ(count(data, "\"dots\":"), 0u);
+    EXPECT_EQ(count(data, "\"dots\":"), 0);
     EXPECT_NE(data.find("\"png\":\"iVBORw0KGgo"), std::string::npos);  // the PNG signature
     // The hoods drawn are the smallest rounds, within the budget (the hull's vertices come first).
     const auto drawn = values(data, "drawn");

@@ -26,11 +26,21 @@ using PointArray = py::array_t<T, py::array::c_style>;
 template <class T>
 using AnyArray = py::array_t<T, py::array::c_style | py::array::forcecast>;
 
+/// The points and their hull as the library takes them (aligned_points: a copy only where needed).
 template <class T>
-std::span<const Point2<T>> points_of(const PointArray<T>& array, const char* name, std::vector<Point2<T>>& storage) {
-  if (array.ndim() != 2 || array.shape(1) != 2) throw py::value_error(std::string(name) + " must have shape (n, 2)");
-  return aligned_points(array.data(), static_cast<std::size_t>(array.shape(0)), storage);
-}
+struct PointsAndHull {
+  std::vector<Point2<T>> point_storage, hull_storage;
+  std::span<const Point2<T>> points, hull;
+
+  PointsAndHull(const PointArray<T>& point_array, const PointArray<T>& hull_array) {
+    for (const auto* array : {&point_array, &hull_array}) {
+      if (array->ndim() != 2 || array->shape(1) != 2)
+        throw py::value_error(std::string(array == &point_array ? "points" : "hull") + " must have shape (n, 2)");
+    }
+    points = aligned_points(point_array.data(), static_cast<std::size_t>(point_array.shape(0)), point_storage);
+    hull = aligned_points(hull_array.data(), static_cast<std::size_t>(hull_array.shape(0)), hull_storage);
+  }
+};
 
 /// The hull and its rounds: (vertices, [(chain, round, block width, corners (c, 2), hood sizes (h,),
 /// bridge hoods (b,), bridges (b, 2, 2)), ...]), upper chain first.
@@ -94,9 +104,7 @@ std::string rounds_page(const PointArray<T>& points, const PointArray<T>& hull, 
                         const std::string& title, const std::string& caption, std::optional<index_t> max_dots,
                         std::optional<index_t> max_corners) {
   const std::vector<TraceRound<T>> rounds = rounds_of<T>(list);
-  std::vector<Point2<T>> point_storage, hull_storage;
-  const auto p = points_of(points, "points", point_storage);
-  const auto h = points_of(hull, "hull", hull_storage);
+  const PointsAndHull<T> picture(points, hull);
   RoundsPageOptions options;
   options.closed = closed;
   options.title = title;
@@ -104,22 +112,20 @@ std::string rounds_page(const PointArray<T>& points, const PointArray<T>& hull, 
   if (max_dots) options.max_dots = *max_dots;  // else the library's defaults
   if (max_corners) options.max_corners = *max_corners;
   py::gil_scoped_release release;
-  return render_rounds_page<T>(p, h, rounds, options);
+  return render_rounds_page<T>(picture.points, picture.hull, rounds, options);
 }
 
 template <class T>
 std::string render_svg(const PointArray<T>& points, const PointArray<T>& hull, bool closed, int width,
                        index_t max_dots, const std::string& caption) {
-  std::vector<Point2<T>> point_storage, hull_storage;
-  const auto p = points_of(points, "points", point_storage);
-  const auto h = points_of(hull, "hull", hull_storage);
+  const PointsAndHull<T> picture(points, hull);
   RenderOptions options;
   options.closed = closed;
   options.width = width;
   options.max_dots = max_dots;
   options.caption = caption;
   py::gil_scoped_release release;
-  return render<T>(p, h, {}, options);
+  return render<T>(picture.points, picture.hull, {}, options);
 }
 
 }  // namespace

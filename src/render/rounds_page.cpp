@@ -19,6 +19,7 @@
 #include <utility>
 #include <vector>
 
+#include "io/json_text.hpp"
 #include "render/canvas.hpp"
 #include "render/layout.hpp"
 #include "render/rounds_page_assets.hpp"
@@ -61,40 +62,6 @@ void append_number(std::string& out, double v) {
 }
 
 void append_int(std::string& out, long long v) { out += std::to_string(v); }
-
-/// A JSON string that may also sit inside a <script> element: '<', '>' and '&' are escaped, so that
-/// no "</script>" can end it early.
-void append_json_string(std::string& out, std::string_view text) {
-  out += '"';
-  for (const char c : text) {
-    const auto u = static_cast<unsigned char>(c);
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (u < 0x20 || c == '<' || c == '>' || c == '&') {
-      char buffer[8];
-      constexpr char kHex[] = "0123456789abcdef";
-      buffer[0] = '\\', buffer[1] = 'u', buffer[2] = '0', buffer[3] = '0';
-      buffer[4] = kHex[u >> 4], buffer[5] = kHex[u & 15];
-      out.append(buffer, 6);
-    } else {
-      out += c;
-    }
-  }
-  out += '"';
-}
-
-void append_html_text(std::string& out, std::string_view text) {
-  for (const char c : text) {
-    switch (c) {
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '&': out += "&amp;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
-    }
-  }
-}
 
 void key(std::string& out, std::string_view name) {
   out += ",\"";
@@ -241,9 +208,9 @@ std::string render_rounds_page(std::span<const Point2<T>> points, std::span<cons
 
   std::string data = "{\"format\":\"wagener-rounds-page\",\"version\":1";
   key(data, "title");
-  append_json_string(data, options.title);
+  detail::append_json_string(data, options.title, /*script_safe=*/true);  // the data sits in <script>
   key(data, "caption");
-  append_json_string(data, options.caption);
+  detail::append_json_string(data, options.caption, /*script_safe=*/true);
   key(data, "points");
   append_int(data, static_cast<long long>(points.size()));
   key(data, "precision");
@@ -299,7 +266,7 @@ std::string render_rounds_page(std::span<const Point2<T>> points, std::span<cons
   data += "]}";
 
   std::string title;
-  append_html_text(title, options.title);
+  draw::append_markup_escaped(title, options.title);
   return fill_template(page_assets::kHtml, {{"@TITLE@", title},
                                             {"/*@STYLE@*/", page_assets::kCss},
                                             {"@DATA@", data},
