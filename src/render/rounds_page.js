@@ -501,5 +501,7 @@
   $("title").textContent = data.title;
   $("caption").textContent = data.caption;
   show(0);
-  stage.focus();
+  // The keys work at once in a page of its own; a page in a frame (a notebook's) leaves the focus
+  // where the reader has it.
+  if (window.top === window) stage.focus();
 })();
