@@ -140,3 +140,18 @@ def test_convex_hull_draws_itself_as_svg(rng):
     assert f"300 points, hull of {hull.nsimplex} vertices" in svg
     many = wagener.ConvexHull(families.uniform_disk(50_000, rng, np.float64))._repr_svg_()
     assert many.count("<image") == 1  # a density raster beyond 20000 points
+
+
+@pytest.mark.cuda
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_cuda_trace_is_the_prams(dtype, rng):
+    if not wagener.cuda_available():
+        pytest.skip("no CUDA device")
+    points = families.gaussian(3000, rng, dtype)
+    on_gpu, on_pram = wagener.trace(points, backend="cuda"), wagener.trace(points, backend="pram")
+    assert len(on_gpu) == len(on_pram)
+    for a, b in zip(on_gpu, on_pram):
+        assert a.chain == b.chain and a.round == b.round
+        for x, y in zip(a[3:], b[3:]):
+            assert np.array_equal(x, y)
+    assert on_gpu.html() == on_pram.html()
