@@ -12,9 +12,9 @@ Every hull is exact: it equals the hull computed with exact arithmetic for any f
            [0., 2.]])
 
 Functions: ``convex_hull``, ``convex_hulls`` (one hull per group), ``merge_hulls``, ``read_points``, ``orient2d``,
-``cuda_available``; the class
-``ConvexHull`` (``scipy.spatial.ConvexHull`` in 2D, computed exactly); the modules ``wagener.gis``
-(shapely and GeoPandas) and ``wagener.dask``. Errors:
+``cuda_available``, ``trace`` (Wagener's rounds, shown in a notebook as a page to step through); the class
+``ConvexHull`` (``scipy.spatial.ConvexHull`` in 2D, computed exactly; drawn in a notebook); the modules
+``wagener.gis`` (shapely and GeoPandas) and ``wagener.dask``. Errors:
 bad input raises ``ValueError`` (``wagener.InputError``, a subclass, when the library found it),
 a CUDA failure ``wagener.CudaError`` and a request this build cannot serve (the CUDA backend
 without CUDA) ``wagener.UnsupportedError``, both subclasses of ``RuntimeError``.
@@ -29,6 +29,7 @@ import numpy as np
 
 from . import _arrays, _wagener
 from ._scipy_hull import ConvexHull
+from ._pictures import Round, Rounds, trace
 from ._wagener import CudaError, InputError, UnsupportedError, __version__
 
 for _public in (ConvexHull, CudaError, InputError, UnsupportedError):
@@ -48,6 +49,9 @@ __all__ = [
     "merge_hulls",
     "orient2d",
     "read_points",
+    "Round",
+    "Rounds",
+    "trace",
 ]
 
 

@@ -15,6 +15,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from . import _arrays, _wagener
+from ._pictures import HullPicture
 
 # Options that steer only Qhull's floating-point arithmetic or its messages (joggling, exact
 # pre-merges, the initial simplex, precision warnings): an exact hull needs none of them.
@@ -90,7 +91,7 @@ def _index_dtype(n: int) -> type:
     return np.intc if n <= np.iinfo(np.intc).max else np.int64
 
 
-class ConvexHull:
+class ConvexHull(HullPicture):
     """scipy.spatial.ConvexHull in 2-D, from the exact hull.
 
     ``ConvexHull(points, incremental=False, qhull_options=None)``. Every attribute has scipy's name,
