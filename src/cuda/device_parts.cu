@@ -5,14 +5,15 @@
 #include <algorithm>
 #include <chrono>
 #include <exception>
+#include <functional>
 #include <stdexcept>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "cuda/check.cuh"
 #include "cuda/convex_hull.cuh"
 #include "cuda/cuda_backend.hpp"
+#include "cuda/device_workers.cuh"
 #include "wagener/cuda.hpp"
 #include "wagener/error.hpp"
 #include "wagener/hull.hpp"
@@ -47,25 +48,22 @@ std::vector<Point2<T>> convex_hull_of_parts(std::span<const DevicePoints<T>> par
   std::vector<index_t> survivors(k, 0);
   std::vector<double> milliseconds(k, 0);
   std::vector<std::exception_ptr> errors(k);
-  {
-    std::vector<std::jthread> threads;
-    for (std::size_t i = 0; i < k; ++i) {
-      if (parts[i].count == 0) continue;
-      threads.emplace_back([&, i] {
-        try {
-          const auto start = std::chrono::steady_clock::now();
-          // The backend keeps its streams and workspaces per thread and device (per_device.cuh).
-          WAGENER_CUDA_CHECK(cudaSetDevice(devices[i]));
-          hulls[i] = convex_hull_on_device(parts[i].points, parts[i].count, static_cast<cudaStream_t>(parts[i].stream),
-                                           &survivors[i]);
-          milliseconds[i] =
-              std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-        } catch (...) {
-          errors[i] = std::current_exception();
-        }
-      });
-    }
-  }  // joins
+  std::vector<std::pair<int, std::function<void()>>> jobs;
+  for (std::size_t i = 0; i < k; ++i) {
+    if (parts[i].count == 0) continue;
+    // Each device's worker keeps its streams and workspaces from call to call.
+    jobs.emplace_back(devices[i], [&, i] {
+      try {
+        const auto start = std::chrono::steady_clock::now();
+        hulls[i] = convex_hull_on_device(parts[i].points, parts[i].count, static_cast<cudaStream_t>(parts[i].stream),
+                                         &survivors[i]);
+        milliseconds[i] = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+      } catch (...) {
+        errors[i] = std::current_exception();
+      }
+    });
+  }
+  run_on_devices(std::move(jobs));
   for (std::size_t i = 0; i < k; ++i) {
     if (!errors[i]) continue;
     try {
