@@ -13,7 +13,8 @@ median of --runs runs, the commands of a row interleaved (round r rotates their 
 
 Warm: the file is read once before the row, so the page cache holds it (where memory allows).
 Cold (--cold, root only): the page cache is dropped before every run of every command
-(`echo 3 > /proc/sys/vm/drop_caches`), as for a file that is not in it.
+(`echo 3 > /proc/sys/vm/drop_caches`), as for a file that is not in it; the programs themselves are
+then loaded again untimed, so that only the input is cold.
 
 Every hull file is compared byte for byte with the cpu backend's; a difference fails the run (exit 1).
 The table says, per row, how auto's time compares with the faster of cpu and cuda. Standard library
@@ -134,7 +135,7 @@ def main():
                 log(f"generating {path}")
                 run([args.wagener, "generate", "--distribution", family, "-n", str(n), "--format", fmt, "-o", path])
             size = os.path.getsize(path)
-            outs = {c: os.path.join(args.workdir, f"hull-{c}.txt") for c in columns}
+            outs = {c: os.path.join(args.workdir, f"hull-{c}.txt") for c in ("cpu", "cuda", "cuda2", "auto")}
             commands = {
                 "cat": ["cat", path],
                 "dd": ["dd", f"if={path}", "of=/dev/null", "bs=64M"],
@@ -150,6 +151,9 @@ def main():
                 for c in order:
                     if mode == "cold":
                         drop_page_cache()
+                        # The programs themselves warm again: only the input file is cold.
+                        for program in ([args.wagener, "--version"], ["cat", "--version"], ["dd", "--version"]):
+                            run(program)
                     elif r == 0:
                         run(["cat", path])
                     seconds, err = run(commands[c], capture_stderr=(c == "auto"))

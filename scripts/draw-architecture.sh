@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Renders docs/architecture.dot to docs/img/architecture.svg with Graphviz's dot (Debian: graphviz),
-# and writes the source's SHA-256 into the picture, so that a test (tests/docs/test_architecture.sh)
+# and writes the source's SHA-256 into the picture, so that a test (tests/docs/check_docs.py)
 # can tell, without Graphviz, that the picture was drawn from the text as it is now. Run it after
 # changing docs/architecture.dot, and commit both.
 set -euo pipefail

@@ -28,7 +28,7 @@ esac
 step setup scripts/setup.sh
 
 if [ $sanitize -eq 0 ]; then
-  step build scripts/build.sh
+  step build scripts/build.sh -DWAGENER_BUILD_TESTS=ON -DWAGENER_MPI=AUTO -DWAGENER_CUDA=AUTO  # whatever run.sh left
   step ctest ctest --test-dir build --output-on-failure -j "$(nproc)" --timeout 1500
   step fuzz scripts/fuzz.sh
   exit 0

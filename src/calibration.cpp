@@ -347,11 +347,13 @@ MachineRates machine_rates(bool with_gpu, bool remeasure) {
   const std::string path = cache_path_for(identity);
   if (remeasure) process_rates.reset();
   if (!process_rates && !remeasure) process_rates = read_cache(path, identity);
-  const bool device_usable = with_gpu && cuda::device_available();
-  const std::string device = device_usable ? cuda::device_description() : std::string();
   const bool need_cpu = !process_rates || !process_rates->cpu.measured();
-  const bool need_gpu = device_usable && (!process_rates || !process_rates->gpu.measured() || process_rates->device != device);
+  // Cached GPU rates are used without starting the device (its start-up is what auto weighs); it is
+  // started, and waited for, only to measure rates that are missing.
+  const bool gpu_missing = with_gpu && (!process_rates || !process_rates->gpu.measured());
+  const bool need_gpu = gpu_missing && cuda::device_available();
   if (!need_cpu && !need_gpu) return *process_rates;
+  const std::string device = need_gpu ? cuda::device_description() : std::string();
 
   const auto start = std::chrono::steady_clock::now();
   MachineRates rates = process_rates.value_or(MachineRates{});

@@ -48,11 +48,13 @@ struct MachineRates {
 std::string calibration_cache_path();
 
 /// The rates auto decides with. From the cache file when it holds rates of this machine and build;
-/// otherwise (missing, unreadable, corrupt, or written for another machine, build or device) measured
-/// now, about 0.2-1 s of synthetic hulls, and written back atomically (a temporary file renamed into
-/// place, so concurrent writers leave one whole file). With `with_gpu`, the device's rates too,
-/// measured only when a device is usable (its start-up is then waited for). `remeasure` ignores the
-/// cache. Measured once per process at most; safe to call from several threads at once. A cache that
+/// otherwise (missing, unreadable, corrupt, or written for another machine or build) measured now,
+/// about 0.2-1 s of synthetic hulls, and written back atomically (a temporary file renamed into
+/// place, so concurrent writers leave one whole file). With `with_gpu`, the device's rates too: cached
+/// ones are used without starting the device; missing ones are measured where a device is usable
+/// (its start-up is then waited for). The file names the device they were measured on; a machine
+/// whose device changes keeps them until `remeasure` (`wagener calibrate`), which ignores the cache.
+/// Measured once per process at most; safe to call from several threads at once. A cache that
 /// cannot be written is not an error: the rates then last as long as the process.
 MachineRates machine_rates(bool with_gpu = true, bool remeasure = false);
 

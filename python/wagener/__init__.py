@@ -12,8 +12,9 @@ Every hull is exact: it equals the hull computed with exact arithmetic for any f
            [0., 2.]])
 
 Functions: ``convex_hull``, ``convex_hulls`` (one hull per group), ``merge_hulls``, ``read_points``, ``orient2d``,
-``cuda_available``; the class
-``ConvexHull`` (the attributes of ``scipy.spatial.ConvexHull`` in 2D, computed exactly). Errors:
+``cuda_available``, ``trace`` (Wagener's rounds, shown in a notebook as a page to step through); the class
+``ConvexHull`` (``scipy.spatial.ConvexHull`` in 2D, computed exactly; drawn in a notebook); the modules
+``wagener.gis`` (shapely and GeoPandas) and ``wagener.dask``. Errors:
 bad input raises ``ValueError`` (``wagener.InputError``, a subclass, when the library found it),
 a CUDA failure ``wagener.CudaError`` and a request this build cannot serve (the CUDA backend
 without CUDA) ``wagener.UnsupportedError``, both subclasses of ``RuntimeError``.
@@ -21,18 +22,19 @@ without CUDA) ``wagener.UnsupportedError``, both subclasses of ``RuntimeError``.
 
 from __future__ import annotations
 
-import math
 import os
 from typing import Any, NamedTuple
 
 import numpy as np
 
 from . import _arrays, _wagener
+from ._scipy_hull import ConvexHull
+from ._pictures import Round, Rounds, trace
 from ._wagener import CudaError, InputError, UnsupportedError, __version__
 
-for _error in (CudaError, InputError, UnsupportedError):
-    _error.__module__ = __name__
-del _error
+for _public in (ConvexHull, CudaError, InputError, UnsupportedError):
+    _public.__module__ = __name__
+del _public
 
 __all__ = [
     "ConvexHull",
@@ -47,6 +49,9 @@ __all__ = [
     "merge_hulls",
     "orient2d",
     "read_points",
+    "Round",
+    "Rounds",
+    "trace",
 ]
 
 
@@ -286,74 +291,3 @@ def _pair(p: Any) -> tuple[float, float]:
 def cuda_available() -> bool:
     """True when this build has the CUDA backend and a CUDA device is usable."""
     return bool(_wagener.cuda_available())
-
-
-class ConvexHull:
-    """The 2D ``scipy.spatial.ConvexHull`` attributes user code reads, from the exact hull.
-
-    Attributes
-    ----------
-    points : (n, 2) float64 array
-        The input points (as scipy keeps them).
-    vertices : (h,) int64 array
-        Indices of the hull's vertices, counter-clockwise (scipy's 2D order), starting at the
-        lexicographically smallest vertex (scipy may start elsewhere); of repeated points, the first.
-        Only strict vertices: points in the middle of an edge are not vertices.
-    simplices : (h, 2) int64 array
-        The edges as index pairs in the order of ``vertices``: ``[vertices[i], vertices[i + 1]]``.
-    neighbors : (h, 2) int64 array
-        For each edge, the edges opposite its two ends (scipy's meaning): ``[i + 1, i - 1]`` mod h.
-    equations : (h, 3) float64 array
-        ``[nx, ny, offset]`` per edge with the unit outward normal: ``nx*x + ny*y + offset <= 0``
-        inside (rounded to float64 like scipy's).
-    volume : float
-        The enclosed area.
-    area : float
-        The perimeter.
-    npoints, ndim, nsimplex, min_bound, max_bound
-        As scipy's.
-
-    Unlike scipy (whose Qhull raises QhullError), input whose points all lie on one line, or fewer
-    than three points, raises ValueError. Input is converted to float64 first (scipy does the same),
-    so float32 points give the same hull as in float32.
-    """
-
-    def __init__(self, points: Any) -> None:
-        if _arrays.device_library(points) is not None:
-            raise TypeError("ConvexHull takes host arrays (its attributes are numpy arrays, as scipy's); "
-                            "copy the points to the host, or use convex_hull for CUDA arrays")
-        source, _ = _arrays.host_input(points)
-        array = source if isinstance(source, np.ndarray) else np.asarray(source)
-        _arrays.real_dtype(array.dtype)  # TypeError for bool, complex, object
-        _arrays.check_shape(array.shape)
-        self.points: np.ndarray = np.ascontiguousarray(array, dtype=np.float64)
-        hull, indices = convex_hull(self.points, return_indices=True)
-        if len(hull) < 3:
-            raise ValueError(
-                "ConvexHull needs at least 3 points not all on one line "
-                f"(got {len(self.points)} points with {len(hull)} distinct hull vertices)"
-            )
-        h = len(hull)
-        following = np.roll(np.arange(h), -1)
-        self.vertices: np.ndarray = indices
-        self.simplices: np.ndarray = np.stack((indices, indices[following]), axis=1)
-        self.neighbors: np.ndarray = np.stack((following, np.roll(np.arange(h), 1)), axis=1).astype(np.int64)
-        edge = hull[following] - hull
-        length = np.hypot(edge[:, 0], edge[:, 1])
-        normal = np.stack((edge[:, 1], -edge[:, 0]), axis=1) / length[:, None]
-        offset = -(normal[:, 0] * hull[:, 0] + normal[:, 1] * hull[:, 1])
-        self.equations: np.ndarray = np.column_stack((normal, offset))
-        self.area: float = math.fsum(length.tolist())
-        # The shoelace formula about the first vertex (smaller terms, less cancellation).
-        rel = hull - hull[0]
-        self.volume: float = 0.5 * math.fsum((rel[:-1, 0] * rel[1:, 1] - rel[:-1, 1] * rel[1:, 0]).tolist())
-        self.npoints: int = len(self.points)
-        self.ndim: int = 2
-        self.nsimplex: int = h
-        # The extreme coordinates of the points are those of the hull's vertices: O(h), where a
-        # reduction over the (n, 2) points took 19 ms of every million.
-        self.min_bound: np.ndarray = hull.min(axis=0).astype(np.float64)
-        self.max_bound: np.ndarray = hull.max(axis=0).astype(np.float64)
-
-    def __repr__(self) -> str:
-        return f"wagener.ConvexHull({self.npoints} points, {self.nsimplex} vertices)"

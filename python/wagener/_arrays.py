@@ -36,8 +36,16 @@ def check_shape(shape: tuple[int, ...]) -> None:
         raise ValueError(f"points must be an array of shape (n, 2), got shape {tuple(shape)}")
 
 
+def refuse_masked(points: Any) -> None:
+    """numpy's masked arrays hold no values at their masked entries: hulling them would hull garbage.
+    Refused with scipy's ValueError."""
+    if np.ma.isMaskedArray(points):
+        raise ValueError("points cannot be a masked array: its masked entries hold no values (drop those rows first)")
+
+
 def host_points(points: Any) -> np.ndarray:
     """A C-contiguous (n, 2) float32/float64 array: `points` itself when it already is one."""
+    refuse_masked(points)
     array = points if isinstance(points, np.ndarray) else np.asarray(points)
     dtype = real_dtype(array.dtype)
     if array.ndim == 1 and array.size == 0:  # [] is no points

@@ -89,4 +89,12 @@ template std::vector<Point2<double>> upper_hull(std::span<const Point2<double>>,
 template std::vector<Point2<float>> convex_hull(std::span<const Point2<float>>, HullStats*);
 template std::vector<Point2<double>> convex_hull(std::span<const Point2<double>>, HullStats*);
 
+template <class T>
+std::vector<Point2<T>> convex_hull_of_parts(std::span<const DevicePoints<T>>, HullStats*) {
+  no_cuda();
+}
+
+template std::vector<Point2<float>> convex_hull_of_parts(std::span<const DevicePoints<float>>, HullStats*);
+template std::vector<Point2<double>> convex_hull_of_parts(std::span<const DevicePoints<double>>, HullStats*);
+
 }  // namespace wagener::cuda

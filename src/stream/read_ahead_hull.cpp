@@ -76,6 +76,7 @@ HullResult<T> hull_of_open_file(const ColdFile& file, const std::string& name, F
   }
   reading::ReadAhead ahead(file.fd, name, file.size, block_bytes, readers);
   RunningHull<T> running(options, kColdPendingPoints);
+  running.expect_points(static_cast<std::size_t>(file.size / record));
   std::vector<Point2<T>> decoded;
   while (const auto block = ahead.next()) {
     const std::string_view bytes(block->bytes.data(), block->bytes.size());

@@ -25,6 +25,8 @@ namespace wagener::detail {
 // The filter keeps the running hull's fan tables small enough for the cache; thinning the polygon
 // only weakens the filter, never its certificate.
 constexpr std::size_t kFilterVertices = 4096;
+// The most points gathered before they are hulled, however hull-like the input (1 GiB of doubles).
+constexpr std::size_t kMaxPendingPoints = std::size_t{1} << 26;
 
 // The filter's unit of work: a run of points checked for finiteness and then filtered while it
 // is still in the core's caches.
@@ -106,18 +108,28 @@ class RunningHull {
   template <class OnBad>
   void add(std::span<const Point2<T>> points, OnBad&& on_bad) {
     seen_ += static_cast<std::int64_t>(points.size());
-    const auto inner = filter_view();
-    if (scratch_.size() < points.size()) scratch_.resize(points.size());
-    const std::size_t m = keep_survivors<T>(inner ? &*inner : nullptr, points.data(), points.size(), scratch_.data(), on_bad);
+    // Gathering everything, the filter is skipped: on hull-like input it certifies nothing.
+    const auto inner = gather_all_ ? std::nullopt : filter_view();
+    const std::size_t before = pending_.size();
+    pending_.resize(before + points.size());  // room for every point; cut to the survivors below
+    const std::size_t m =
+        keep_survivors<T>(inner ? &*inner : nullptr, points.data(), points.size(), pending_.data() + before, on_bad);
+    pending_.resize(before + m);
     kept_ += static_cast<std::int64_t>(m);
-    pending_.insert(pending_.end(), scratch_.begin(), scratch_.begin() + static_cast<std::ptrdiff_t>(m));
     if (pending_.size() >= pending_limit_ || hull_.size() < 3) hull_pending();
   }
 
+  /// How many points the whole input holds, where known: a hull-like input's points are then
+  /// gathered into one allocation, not a growing one (its page faults and copies cost as much as
+  /// the hull on 2 cores).
+  void expect_points(std::size_t total) { expected_points_ = total; }
+
   /// Hulls what is left; then the hull is `hull()`.
-  void finish() { hull_pending(); }
+  void finish() { hull_pending(/*last=*/true); }
 
   const std::vector<Point2<T>>& hull() const { return hull_; }
+  /// The hull, moved out (the running hull is done with).
+  std::vector<Point2<T>> take_hull() { return std::move(hull_); }
   std::int64_t seen() const { return seen_; }
   std::int64_t kept() const { return kept_; }
   const HullStats& chunk_stats() const { return chunk_stats_; }
@@ -131,18 +143,37 @@ class RunningHull {
     return inner_->view();
   }
 
-  void hull_pending() {
-    merge_hull_of(pending_);
+  void hull_pending(bool last = false) {
+    if (pending_.empty()) return;
+    if (!last && gather_all_ && pending_.size() < kMaxPendingPoints) return;  // hulled once, at the end
+    auto chunk_hull = compute_hull<T>(pending_, chunk_options_).vertices;
+    // Hull-like input (a circle): most of a batch is on its hull, and merging a growing hull batch
+    // after batch cost more than hulling everything once (a cold circle of 10^7 points took 3.1 s
+    // against 0.66 s warm on 32 cores; bench/NOTES.md). From such a batch on, unless memory is
+    // bounded, the points are gathered, this batch's too, and hulled at the end.
+    if (!last && pending_limit_ != 0 && !gather_all_ && chunk_hull.size() > pending_.size() / 2 &&
+        pending_.size() < kMaxPendingPoints) {
+      gather_all_ = true;
+      pending_.reserve(std::min(kMaxPendingPoints, expected_points_));
+      return;
+    }
     pending_.clear();
+    merge_into_hull(std::move(chunk_hull), last);
   }
 
   void merge_hull_of(std::span<const Point2<T>> points) {
-    if (points.empty()) return;
-    const auto chunk_hull = compute_hull<T>(points, chunk_options_).vertices;
-    const std::span<const Point2<T>> parts[] = {hull_, chunk_hull};
-    hull_ = merge_hulls<T>(parts);
+    if (!points.empty()) merge_into_hull(compute_hull<T>(points, chunk_options_).vertices);
+  }
+
+  void merge_into_hull(std::vector<Point2<T>>&& chunk_hull, bool last = false) {
+    if (hull_.empty()) {
+      hull_ = std::move(chunk_hull);  // already a hull: merge_hulls would check it again
+    } else {
+      const std::span<const Point2<T>> parts[] = {hull_, chunk_hull};
+      hull_ = merge_hulls<T>(parts);
+    }
     if (after_merge) after_merge(hull_);
-    if (hull_.size() >= 3) {
+    if (!last && hull_.size() >= 3) {  // the next points' filter
       std::vector<Point2<double>> polygon;
       polygon.reserve(hull_.size());
       for (const Point2<T>& v : hull_) polygon.push_back({v.x, v.y});  // exact: float widens to double
@@ -154,8 +185,10 @@ class RunningHull {
   HullOptions chunk_options_;
   HullStats chunk_stats_;
   std::size_t pending_limit_;
-  std::vector<Point2<T>> hull_, pending_, scratch_;
+  std::vector<Point2<T>> hull_, pending_;
   std::optional<core::InnerPolygon> inner_;
+  bool gather_all_ = false;  // hull-like input: every point gathered and hulled once
+  std::size_t expected_points_ = 0;
   std::int64_t seen_ = 0, kept_ = 0;
 };
 
@@ -172,7 +205,7 @@ HullResult<T> running_result(RunningHull<T>& running, const HullOptions& options
     upper.backend = Backend::cpu;
     result.vertices = compute_hull<T>(running.hull(), upper).vertices;
   } else {
-    result.vertices = running.hull();
+    result.vertices = running.take_hull();
   }
   if (options.stats) {
     HullStats stats = running.chunk_stats();

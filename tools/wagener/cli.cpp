@@ -3,6 +3,8 @@
 
 #include <unistd.h>
 
+#include <CLI/CLI.hpp>
+
 #include <chrono>
 #include <cstdio>
 #include <span>
@@ -16,9 +18,9 @@
 namespace wagener::cli {
 namespace {
 
-bool wants_json(const HullCommand& cmd) {
-  if (cmd.trace_format != "auto") return cmd.trace_format == "json";
-  return cmd.trace.size() >= 5 && cmd.trace.compare(cmd.trace.size() - 5, 5, ".json") == 0;
+wagener::TraceFormat trace_format(const HullCommand& cmd) {
+  return cmd.trace_format == "auto" ? wagener::guess_trace_format(cmd.trace)
+                                    : wagener::parse_trace_format(cmd.trace_format);
 }
 
 template <class T>
@@ -253,9 +255,16 @@ int run_hull(const HullCommand& cmd) {
   }
   if (!cmd.trace.empty()) {
     const auto n = static_cast<wagener::index_t>(points.size());
-    wagener::write_file_atomically(cmd.trace, wants_json(cmd)
-                                                  ? wagener::format_trace_json<T>(trace.rounds(), n)
-                                                  : wagener::format_trace_text<T>(trace.rounds(), n));
+    const auto format = trace_format(cmd);
+    wagener::RoundsPageOptions page;
+    page.closed = !cmd.upper;
+    page.title = "Wagener's rounds: " + (cmd.input == "-" ? std::string("standard input") : cmd.input);
+    page.caption = caption<T>(stats, cmd.upper);
+    wagener::write_file_atomically(
+        cmd.trace, format == wagener::TraceFormat::html
+                       ? wagener::render_rounds_page<T>(points.points(), hull, trace.rounds(), page)
+                   : format == wagener::TraceFormat::json ? wagener::format_trace_json<T>(trace.rounds(), n)
+                                                          : wagener::format_trace_text<T>(trace.rounds(), n));
   }
   const double output_ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
@@ -470,11 +479,13 @@ void add_hull_options(CLI::App& command, HullCommand& hull) {
                    "Print backend, sizes and time to stderr; with pram also rounds, parallel steps and work");
   command.add_option("--trace", hull.trace,
                      "Write Wagener's rounds here: after each round the hoods (size, then corners) and each "
-                     "merge's bridge (docs/formats.md); needs the pram (auto) or cuda backend");
+                     "merge's bridge (docs/formats.md), or a page to step through them in a browser; needs "
+                     "the pram (auto) or cuda backend");
   command
       .add_option("--trace-format", hull.trace_format,
-                  "text (the seed's layout) or json; auto: json for .json")
-      ->check(CLI::IsMember({"auto", "text", "json"}))
+                  "text (the seed's layout), json, or html (one self-contained page: a slider and the "
+                  "arrow keys step through the rounds); auto: json for .json, html for .html and .htm")
+      ->check(CLI::IsMember({"auto", "text", "json", "html"}))
       ->capture_default_str();
   command.add_option("--svg", hull.svg,
                      "Also draw the points and the hull as SVG here (with --trace: the rounds too)");
@@ -545,7 +556,7 @@ int run(int argc, char** argv) {
       "  --upper:   the seed's hood: from the lexicographically smallest to the largest point,\n"
       "             clockwise over the top (left to right).\n"
       "Pictures: `wagener render FILE -o hull.svg` (or .ps); `wagener hull FILE --trace rounds.txt` writes\n"
-      "  the hoods after every round (docs/formats.md).\n"
+      "  the hoods after every round (docs/formats.md), `--trace rounds.html` a page that steps through them.\n"
       "Exit codes: 0 success, 2 bad input or usage (one message on stderr naming the file and line),\n"
       "            1 any other failure. No hull is printed after an error.");
 
