@@ -7,9 +7,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [ -x /usr/local/cuda/bin/nvcc ] && export PATH="/usr/local/cuda/bin:$PATH"
-launcher=()
-command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
-cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DWAGENER_WERROR="${WAGENER_WERROR:-OFF}" "${launcher[@]}" "$@" >/dev/null
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DWAGENER_WERROR="${WAGENER_WERROR:-OFF}" "$@" >/dev/null
 cmake --build build -j "$(nproc)"
 if [ -d build/python/wagener ] && [ -n "${HOME:-}" ]; then
   # lib/python3.X/site-packages under ~/.local is that interpreter's user site.

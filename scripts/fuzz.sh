@@ -19,14 +19,11 @@ if ! command -v clang++ >/dev/null || [ -z "$libfuzzer" ]; then
 fi
 
 trap step_summary EXIT
-launcher=()
-command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 # Line tables only (-g1), as the sanitizer builds of scripts/test.sh: a finding's stack names files and lines.
 build_fuzzers() {
   cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG" \
     -DCMAKE_CXX_COMPILER=clang++ -DWAGENER_FUZZ=ON \
-    -DWAGENER_CUDA=OFF -DWAGENER_BUILD_TESTS=OFF -DWAGENER_BUILD_PYTHON=OFF -DWAGENER_WERROR="${WAGENER_WERROR:-OFF}" \
-    "${launcher[@]}" >/dev/null
+    -DWAGENER_CUDA=OFF -DWAGENER_BUILD_TESTS=OFF -DWAGENER_BUILD_PYTHON=OFF -DWAGENER_WERROR="${WAGENER_WERROR:-OFF}" >/dev/null
   cmake --build build-fuzz -j "$(nproc)" --target "$@" wagener_cli
 }
 targets=("$@")

@@ -34,8 +34,6 @@ if [ $sanitize -eq 0 ]; then
   exit 0
 fi
 
-launcher=()
-command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 # Optimised as RelWithDebInfo, with line tables only (-g1): a report names the file and line of every
 # frame, and the builds compile a fifth faster than with full debug information (bench/NOTES.md, "CI
 # time"); a debugger's view of local variables needs -g.
@@ -44,7 +42,7 @@ configure_and_build() {  # configure_and_build DIR SANITIZERS [TARGET...]
   shift 2
   cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG" \
     -DCMAKE_CXX_COMPILER=g++ -DWAGENER_SANITIZE="$sanitizers" -DWAGENER_CUDA=OFF -DWAGENER_BUILD_PYTHON=OFF \
-    -DWAGENER_MPI=OFF "${launcher[@]}" >/dev/null
+    -DWAGENER_MPI=OFF >/dev/null
   if (($#)); then
     cmake --build "$dir" -j "$(nproc)" --target "$@"
   else
