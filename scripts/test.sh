@@ -25,6 +25,7 @@ case "${1:-}" in
   --sanitize) sanitize=1 ;;
   *) echo "usage: scripts/test.sh [--sanitize]" >&2; exit 2 ;;
 esac
+step_args=${1:-}  # names this run in WAGENER_STEPS_LOG (scripts/steps.sh)
 
 step setup scripts/setup.sh
 
