@@ -73,6 +73,7 @@ std::vector<Point2<T>> convex_hull_of_parts(std::span<const DevicePoints<T>> par
     }
   }
   if (stats) {
+    *stats = HullStats{};  // this call's figures only, however often the caller passes the same stats
     stats->backend = Backend::cuda;
     for (std::size_t i = 0; i < k; ++i) {
       stats->points += parts[i].count;
