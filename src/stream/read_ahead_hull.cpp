@@ -117,7 +117,7 @@ template <class T>
 std::optional<HullResult<T>> hull_of_file_if_cold(const std::string& path, Format format, const HullOptions& options) {
   const auto file = ColdFile::open(path);
   if (!file || file->cached_share >= kColdShare) return std::nullopt;
-  return hull_of_open_file<T>(*file, path, format, options, reading::kReadBlockBytes, reading::read_threads());
+  return hull_of_open_file<T>(*file, path, format, options, reading::read_block_bytes(), reading::read_threads());
 }
 
 template HullResult<float> hull_of_binary_read_ahead(const std::string&, Format, const HullOptions&, std::size_t,
