@@ -360,11 +360,14 @@ bool warm_up_pending() {
   return cuda::device_startup().state == cuda::DeviceStartup::State::pending;
 }
 
-template HullResult<float> compute_hull(std::span<const Point2<float>>, const HullOptions&);
-template HullResult<double> compute_hull(std::span<const Point2<double>>, const HullOptions&);
-template std::vector<Point2<float>> upper_hull(std::span<const Point2<float>>, const HullOptions&);
-template std::vector<Point2<double>> upper_hull(std::span<const Point2<double>>, const HullOptions&);
-template std::vector<Point2<float>> convex_hull(std::span<const Point2<float>>, const HullOptions&);
-template std::vector<Point2<double>> convex_hull(std::span<const Point2<double>>, const HullOptions&);
+#define WAGENER_INSTANTIATE(T)                                                                \
+  template HullResult<T> compute_hull(std::span<const Point2<T>>, const HullOptions&);        \
+  template std::vector<Point2<T>> upper_hull(std::span<const Point2<T>>, const HullOptions&); \
+  template std::vector<Point2<T>> convex_hull(std::span<const Point2<T>>, const HullOptions&);
+WAGENER_INSTANTIATE(float)
+WAGENER_INSTANTIATE(double)
+WAGENER_INSTANTIATE(std::int32_t)
+WAGENER_INSTANTIATE(std::int64_t)
+#undef WAGENER_INSTANTIATE
 
 }  // namespace wagener
