@@ -1,15 +1,16 @@
 """Exact 2D convex hulls (wagener's C++ library, with Wagener's PRAM algorithm on the CPU and GPU).
 
 Every hull is exact: it equals the hull computed with exact arithmetic for any finite input
-(duplicates, collinear points, equal x, coordinates near 1e+-300), because the one predicate,
-``orient2d``, is a floating-point filter with an exact fallback.
+(duplicates, collinear points, equal x, coordinates near 1e+-300, integers up to 2**63 in magnitude),
+because the one predicate, ``orient2d``, is a floating-point filter with an exact fallback (for 64-bit
+integers, integer arithmetic). Integer points are hulled as integers, never rounded to float64.
 
     >>> import numpy as np, wagener
     >>> wagener.convex_hull(np.array([[0, 0], [2, 0], [1, 1], [2, 2], [0, 2]]))
-    array([[0., 0.],
-           [2., 0.],
-           [2., 2.],
-           [0., 2.]])
+    array([[0, 0],
+           [2, 0],
+           [2, 2],
+           [0, 2]])
 
 Functions: ``convex_hull``, ``convex_hulls`` (one hull per group), ``merge_hulls``, ``read_points``, ``orient2d``,
 ``cuda_available``; the class
@@ -23,6 +24,7 @@ from __future__ import annotations
 
 import math
 import os
+from fractions import Fraction
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -63,10 +65,12 @@ def convex_hull(
     Parameters
     ----------
     points : (n, 2) array-like
-        The points, in any order. A C-contiguous numpy array of float32 or float64 is read where it
-        lies, without a copy. One dtype rule: float32 stays float32, every other real dtype
-        (float64, float16, long double, integers) becomes float64 (integers beyond 2**53 and long
-        doubles are rounded to the nearest float64, and the hull is exact for the rounded points).
+        The points, in any order. A C-contiguous numpy array of float32, float64, int32 or int64 is
+        read where it lies, without a copy. The dtype rule: float32 stays float32, every other float
+        (float64, float16, long double) becomes float64 (long doubles are rounded to the nearest
+        float64, and the hull is exact for the rounded points). Integers are never rounded: int8,
+        int16, uint8 and uint16 are hulled as int32, uint32 as int64, and uint64 as int64 where every
+        value fits (ValueError otherwise), and the vertices come back in the input's own dtype.
         Other layouts are copied into a contiguous array first. bool, complex and object arrays
         raise TypeError; any shape but (n, 2) raises ValueError (an empty ``[]`` is no points);
         NaN or infinity raises ValueError naming the first such row.
@@ -89,7 +93,7 @@ def convex_hull(
 
     Returns
     -------
-    vertices : (h, 2) array of the input's (converted) dtype
+    vertices : (h, 2) array of the input's dtype (floats: the converted one)
         The full hull's strict vertices (no duplicates, no three collinear), counter-clockwise from
         the lexicographically smallest one; one row when all points coincide, two when they are
         collinear, none for no points. With ``upper=True``, the upper hull's vertices left to right.
@@ -112,8 +116,9 @@ def convex_hull(
     if device is not None:
         return device.hull(points, upper=upper, presorted=presorted, backend=backend, return_indices=return_indices)
     source, wrap = _arrays.host_input(points)
-    array = _arrays.host_points(source)
+    array, dtype = _arrays.host_coordinates(source)
     vertices, indices = _wagener.hull(array, bool(upper), bool(presorted), str(backend), bool(return_indices))
+    vertices = _arrays.in_dtype(vertices, dtype)
     if return_indices:
         return wrap(vertices), wrap(indices)
     return wrap(vertices)
@@ -124,15 +129,30 @@ def merge_hulls(hulls: Any) -> np.ndarray:
     worker): the library's hull-of-hulls merge, which ``wagener.dask.convex_hull`` reduces with.
 
     ``hulls`` is a sequence of (k, 2) array-likes (any point sets are accepted; hulls in
-    ``convex_hull``'s order merge fastest). float32 when every array is float32, else float64 (the
-    dtype rule of ``convex_hull``). Returns the vertices as ``convex_hull`` of all the points
-    would: counter-clockwise from the lexicographically smallest. NaN or infinity raises ValueError
-    naming the array and row.
+    ``convex_hull``'s order merge fastest). float32 when every array is float32; integers when every
+    array holds integers (int32 when every one is hulled as int32, else int64; the result in the
+    arrays' common dtype, ``numpy.result_type``); else float64 (the dtype rule of ``convex_hull``),
+    where an integer beyond 2**53 in magnitude raises ValueError rather than be rounded. Returns the
+    vertices as ``convex_hull`` of all the points would: counter-clockwise from the lexicographically
+    smallest. NaN or infinity raises ValueError naming the array and row.
     """
-    arrays = [_arrays.host_points(h) for h in hulls]
-    if not arrays:
+    typed = [_arrays.host_coordinates(h) for h in hulls]
+    if not typed:
         return np.empty((0, 2))
-    dtype = np.float32 if arrays and all(a.dtype == np.float32 for a in arrays) else np.float64
+    arrays = [array for array, _ in typed]
+    kinds = {a.dtype.kind for a in arrays}
+    if kinds == {"i"}:
+        dtype = np.int32 if all(a.dtype == np.int32 for a in arrays) else np.int64
+        merged = _wagener.merge_hulls([np.ascontiguousarray(a, dtype=dtype) for a in arrays])
+        return _arrays.in_dtype(merged, np.result_type(*(d for _, d in typed)))
+    if "i" in kinds:
+        for k, a in enumerate(arrays):
+            if a.dtype.kind == "i" and a.size and max(int(a.max()), -int(a.min())) > 2**53:
+                raise ValueError(
+                    f"hull {k} holds integers beyond 2**53, which float64 would round: "
+                    "merge integer arrays with integer arrays only"
+                )
+    dtype = np.float32 if all(a.dtype == np.float32 for a in arrays) else np.float64
     return _wagener.merge_hulls([np.ascontiguousarray(a, dtype=dtype) for a in arrays])
 
 
@@ -221,7 +241,7 @@ def convex_hulls(
             )
         )
     source, wrap = _arrays.host_input(points)
-    array = _arrays.host_points(source)
+    array, dtype = _arrays.host_coordinates(source)
     labels = None
     if offsets is not None:
         offset_array = _arrays.index_array(offsets, "offsets")
@@ -246,6 +266,7 @@ def convex_hulls(
     )
     if group_ids is not None and labels is not None:
         group_ids = labels[group_ids]
+    vertices = _arrays.in_dtype(vertices, dtype)
     return GroupedHulls(wrap(vertices), hull_offsets, indices if return_indices else None, group_ids)
 
 
@@ -274,13 +295,38 @@ def read_points(
 def orient2d(a: Any, b: Any, c: Any) -> int:
     """The exact orientation of three points: +1 if c lies left of the line a->b (a
     counter-clockwise turn), -1 if right, 0 if the three are collinear. Each point is a pair of
-    finite numbers, taken as float64."""
-    return int(_wagener.orient2d(_pair(a), _pair(b), _pair(c)))
+    finite numbers: floats taken as float64, integers (Python's or numpy's, of any size) as they
+    are, never rounded."""
+    coordinates = [*_pair(a), *_pair(b), *_pair(c)]
+    if any(_is_integer(v) for v in coordinates):
+        return _rational_orientation(coordinates)
+    ax, ay, bx, by, cx, cy = (float(v) for v in coordinates)
+    return int(_wagener.orient2d((ax, ay), (bx, by), (cx, cy)))
 
 
-def _pair(p: Any) -> tuple[float, float]:
+def _pair(p: Any) -> tuple[Any, Any]:
     x, y = p
-    return float(x), float(y)
+    return x, y
+
+
+def _is_integer(v: Any) -> bool:
+    return isinstance(v, (int, np.integer)) and not isinstance(v, bool)
+
+
+def _rational_orientation(coordinates: list[Any]) -> int:
+    """orient2d in exact rationals: integers of any size as they are, finite floats as the
+    fractions they are."""
+    values = []
+    for v in coordinates:
+        if _is_integer(v):
+            values.append(Fraction(int(v)))
+        elif math.isfinite(float(v)):
+            values.append(Fraction(float(v)))
+        else:
+            raise ValueError("orient2d needs finite coordinates")
+    ax, ay, bx, by, cx, cy = values
+    det = (bx - ax) * (cy - ay) - (by - ay) * (cx - ax)
+    return (det > 0) - (det < 0)
 
 
 def cuda_available() -> bool:
@@ -293,8 +339,9 @@ class ConvexHull:
 
     Attributes
     ----------
-    points : (n, 2) float64 array
-        The input points (as scipy keeps them).
+    points : (n, 2) float64 array, or the input's integer dtype
+        The input points (as scipy keeps them); integer points are kept as integers, and the hull is
+        theirs, exactly (scipy's float64 would round them beyond 2**53).
     vertices : (h,) int64 array
         Indices of the hull's vertices, counter-clockwise (scipy's 2D order), starting at the
         lexicographically smallest vertex (scipy may start elsewhere); of repeated points, the first.
@@ -311,11 +358,13 @@ class ConvexHull:
     area : float
         The perimeter.
     npoints, ndim, nsimplex, min_bound, max_bound
-        As scipy's.
+        As scipy's (min_bound and max_bound in float64, rounded for integers beyond 2**53).
 
     Unlike scipy (whose Qhull raises QhullError), input whose points all lie on one line, or fewer
-    than three points, raises ValueError. Input is converted to float64 first (scipy does the same),
-    so float32 points give the same hull as in float32.
+    than three points, raises ValueError. Floating-point input is converted to float64 first (scipy
+    does the same), so float32 points give the same hull as in float32; integer input is hulled as
+    integers (uint64 beyond int64 raises ValueError), and equations, volume and area, rounded to
+    float64, come from the exact integer differences.
     """
 
     def __init__(self, points: Any) -> None:
@@ -324,9 +373,10 @@ class ConvexHull:
                             "copy the points to the host, or use convex_hull for CUDA arrays")
         source, _ = _arrays.host_input(points)
         array = source if isinstance(source, np.ndarray) else np.asarray(source)
-        _arrays.real_dtype(array.dtype)  # TypeError for bool, complex, object
+        _arrays.coordinate_dtype(array.dtype)  # TypeError for bool, complex, object
         _arrays.check_shape(array.shape)
-        self.points: np.ndarray = np.ascontiguousarray(array, dtype=np.float64)
+        integer = array.dtype.kind in "iu"
+        self.points: np.ndarray = np.ascontiguousarray(array, dtype=None if integer else np.float64)
         hull, indices = convex_hull(self.points, return_indices=True)
         if len(hull) < 3:
             raise ValueError(
@@ -338,15 +388,20 @@ class ConvexHull:
         self.vertices: np.ndarray = indices
         self.simplices: np.ndarray = np.stack((indices, indices[following]), axis=1)
         self.neighbors: np.ndarray = np.stack((following, np.roll(np.arange(h), 1)), axis=1).astype(np.int64)
-        edge = hull[following] - hull
+        # Integers as Python ints: their differences and products never overflow, and are exact.
+        exact = hull.astype(object) if integer else hull
+        edge = (exact[following] - exact).astype(np.float64)
         length = np.hypot(edge[:, 0], edge[:, 1])
         normal = np.stack((edge[:, 1], -edge[:, 0]), axis=1) / length[:, None]
-        offset = -(normal[:, 0] * hull[:, 0] + normal[:, 1] * hull[:, 1])
+        corner = hull.astype(np.float64)
+        offset = -(normal[:, 0] * corner[:, 0] + normal[:, 1] * corner[:, 1])
         self.equations: np.ndarray = np.column_stack((normal, offset))
         self.area: float = math.fsum(length.tolist())
         # The shoelace formula about the first vertex (smaller terms, less cancellation).
-        rel = hull - hull[0]
-        self.volume: float = 0.5 * math.fsum((rel[:-1, 0] * rel[1:, 1] - rel[:-1, 1] * rel[1:, 0]).tolist())
+        rel = exact - exact[0]
+        cross = rel[:-1, 0] * rel[1:, 1] - rel[:-1, 1] * rel[1:, 0]
+        # Integers: the exact doubled area, rounded once.
+        self.volume: float = float(Fraction(int(cross.sum()), 2)) if integer else 0.5 * math.fsum(cross.tolist())
         self.npoints: int = len(self.points)
         self.ndim: int = 2
         self.nsimplex: int = h

@@ -14,7 +14,7 @@ class UnsupportedError(RuntimeError): ...
 
 Backend = Literal["auto", "cpu", "pram", "cuda"]
 # numpy arrays and nested sequences give numpy results; CuPy arrays and tensors give their own kind.
-HostPoints = npt.NDArray[Any] | Sequence[Sequence[float]]
+HostPoints = npt.NDArray[Any] | Sequence[Sequence[float]] | Sequence[Sequence[int]]
 
 def merge_hulls(hulls: Sequence[npt.ArrayLike]) -> np.ndarray: ...
 @overload
@@ -73,7 +73,7 @@ def orient2d(a: npt.ArrayLike, b: npt.ArrayLike, c: npt.ArrayLike) -> Literal[-1
 def cuda_available() -> bool: ...
 
 class ConvexHull:
-    points: npt.NDArray[np.float64]
+    points: npt.NDArray[np.float64] | npt.NDArray[np.integer[Any]]  # integer input stays integer
     vertices: npt.NDArray[np.int64]
     simplices: npt.NDArray[np.int64]
     neighbors: npt.NDArray[np.int64]
