@@ -59,12 +59,18 @@ void check_options(const HullOptions& options) {
 }
 
 /// Drops, in place, the points certified strictly inside the running hull; keeps the rest in order.
+/// The test runs in double, on the hull's vertices that double holds exactly (all of them but 64-bit
+/// integers beyond 2^53: a subset of a strictly convex polygon's vertices is one too, inside it), so
+/// that it certifies no rounded point (converts_exactly).
 template <class T>
 void drop_inside(std::vector<Point2<T>>& chunk, const std::vector<Point2<T>>& hull) {
   if (hull.size() < 3) return;
   std::vector<Point2<double>> polygon;
   polygon.reserve(hull.size());
-  for (const Point2<T>& v : hull) polygon.push_back({v.x, v.y});  // exact: float widens to double
+  for (const Point2<T>& v : hull) {
+    if (converts_exactly(v)) polygon.push_back({static_cast<double>(v.x), static_cast<double>(v.y)});
+  }
+  if (polygon.size() < 3) return;
   const core::InnerPolygon inner(std::move(polygon), kFilterVertices);
   if (!inner.enabled()) return;
   const core::InnerPolygonView view = inner.view();
@@ -224,7 +230,7 @@ class SequentialFile {
 
 template <class T>
 ChunkSource<T> binary_source(SequentialFile& file, Format format, const std::string& name) {
-  const std::size_t record = format == Format::f32 ? 2 * sizeof(float) : 2 * sizeof(double);
+  const std::size_t record = binary_record_bytes(format);
   const auto check_whole_records = [name, record](std::uint64_t size) {
     if (size % record != 0) {
       throw input_error(name + ": byte " + std::to_string(size - size % record) +
@@ -292,21 +298,25 @@ HullResult<T> hull_of_file(const std::string& path, const ReadOptions& read, con
     return compute_hull<T>(points.points(), options);
   }
   const Format format = read.format == Format::automatic ? guess_format(path) : read.format;
-  if (!read.columns.empty() && (format == Format::f32 || format == Format::f64)) {
+  if (!read.columns.empty() && is_binary_format(format)) {
     throw input_error(name + ": a column selection (--columns) applies to text and csv, not to binary " +
                       std::string(format_name(format)) + " input");
   }
   SequentialFile file(path, name);
   const ChunkSource<T> source =
-      format == Format::f32 || format == Format::f64
+      is_binary_format(format)
           ? binary_source<T>(file, format, name)
           : text_source<T>(file, format == Format::csv, read, name, options.memory_limit / kTextPieceShare);
   return hull_of_chunks<T>(source, options);
 }
 
-template HullResult<float> hull_of_chunks(const ChunkSource<float>&, const HullOptions&);
-template HullResult<double> hull_of_chunks(const ChunkSource<double>&, const HullOptions&);
-template HullResult<float> hull_of_file(const std::string&, const ReadOptions&, const HullOptions&);
-template HullResult<double> hull_of_file(const std::string&, const ReadOptions&, const HullOptions&);
+#define WAGENER_INSTANTIATE(T)                                                      \
+  template HullResult<T> hull_of_chunks(const ChunkSource<T>&, const HullOptions&); \
+  template HullResult<T> hull_of_file(const std::string&, const ReadOptions&, const HullOptions&);
+WAGENER_INSTANTIATE(float)
+WAGENER_INSTANTIATE(double)
+WAGENER_INSTANTIATE(std::int32_t)
+WAGENER_INSTANTIATE(std::int64_t)
+#undef WAGENER_INSTANTIATE
 
 }  // namespace wagener
