@@ -286,12 +286,14 @@ PYBIND11_MODULE(_wagener, m) {
         "wagener::cuda::convex_hulls_device on device pointers (indices 0: none)");
   m.def(
       "read_points",
-      [](const std::string& path, bool single, const std::string& format,
+      [](const std::string& path, const std::string& precision, const std::string& format,
          const std::optional<std::pair<std::string, std::string>>& columns) -> py::array {
-        if (single) return read_points<float>(path, format, columns);
+        if (precision == "float") return read_points<float>(path, format, columns);
+        if (precision == "int32") return read_points<std::int32_t>(path, format, columns);
+        if (precision == "int64") return read_points<std::int64_t>(path, format, columns);
         return read_points<double>(path, format, columns);
       },
-      py::arg("path"), py::arg("single"), py::arg("format"), py::arg("columns"));
+      py::arg("path"), py::arg("precision"), py::arg("format"), py::arg("columns"));
   m.def("orient2d", &orient2d, py::arg("a"), py::arg("b"), py::arg("c"));
   m.def(
       "cuda_available",

@@ -148,3 +148,24 @@ def test_orient2d_takes_integers_exactly():
     assert wagener.orient2d((0, 0), (1, 0.5), (2, 1)) == 0  # mixed: exact rationals
     with pytest.raises(ValueError, match="finite"):
         wagener.orient2d((0, 0), (1, float("nan")), (2, 1))
+
+
+def test_read_points_reads_integers_exactly(tmp_path):
+    text = tmp_path / "points.txt"
+    text.write_text(f"{INT64_MIN} {INT64_MAX}\n{2**53 + 1} -3\n")
+    points = wagener.read_points(text, precision="int64")
+    assert points.dtype == np.int64 and points.tolist() == [[INT64_MIN, INT64_MAX], [2**53 + 1, -3]]
+    binary = tmp_path / "points.i64"
+    binary.write_bytes(points.tobytes())
+    np.testing.assert_array_equal(wagener.read_points(binary, precision="int64"), points)
+    small = tmp_path / "small.csv"
+    small.write_text("x,y\n1,-2\n3,4\n")
+    assert wagener.read_points(small, precision="int32").dtype == np.int32
+    bad = tmp_path / "bad.txt"
+    bad.write_text("1 2\n3 4.5\n")
+    with pytest.raises(wagener.InputError, match=r"bad\.txt:2: not an integer: \"4\.5\""):
+        wagener.read_points(bad, precision="int64")
+    with pytest.raises(wagener.InputError, match="has no exact double"):
+        wagener.read_points(binary, precision="double")
+    with pytest.raises(ValueError, match="unknown precision"):
+        wagener.read_points(text, precision="int16")

@@ -277,19 +277,22 @@ def read_points(
     format: str = "auto",
     columns: tuple[str | int, str | int] | None = None,
 ) -> np.ndarray:
-    """The points of a file as an (n, 2) array (float64, or float32 with ``precision="float"``).
+    """The points of a file as an (n, 2) array: float64, or float32 with ``precision="float"``, int32
+    or int64 with ``precision="int32"`` or ``"int64"`` (decimal integers in text and csv; a token that
+    is not an integer, or beyond the type's range, raises InputError naming the line).
 
     Formats as the command line reads them (docs/formats.md): "text" (the seed's counted format or
-    plain ``x y`` lines), "csv" (with or without a header), "f32" and "f64" (raw little-endian x,y
-    pairs); "auto" goes by the extension (.csv, .f32, .f64, else text). ``columns=("lon", "lat")``
+    plain ``x y`` lines), "csv" (with or without a header), "f32", "f64", "i32" and "i64" (raw
+    little-endian x,y pairs); "auto" goes by the extension (.csv, .f32, .f64, .i32, .i64, else text).
+    A value the precision cannot hold exactly raises InputError (doubles read as float are rounded). ``columns=("lon", "lat")``
     selects two columns of csv or text by header name or 0-based index (the CLI's ``--columns``).
     "-" reads standard input. Bad input (a missing file, garbage, NaN or infinity, a wrong count,
     truncated binary) raises ``InputError`` (a ValueError) whose message names the file and line.
     """
-    if precision not in ("double", "float"):
-        raise ValueError(f'unknown precision "{precision}" (double, float)')
+    if precision not in ("double", "float", "int32", "int64"):
+        raise ValueError(f'unknown precision "{precision}" (double, float, int32, int64)')
     selection = None if columns is None else (str(columns[0]), str(columns[1]))
-    return _wagener.read_points(os.fspath(path), precision == "float", str(format), selection)
+    return _wagener.read_points(os.fspath(path), precision, str(format), selection)
 
 
 def orient2d(a: Any, b: Any, c: Any) -> int:

@@ -65,8 +65,8 @@ def convex_hulls(
 def read_points(
     path: str | os.PathLike[str],
     *,
-    precision: Literal["double", "float"] = ...,
-    format: Literal["auto", "text", "csv", "f32", "f64"] = ...,
+    precision: Literal["double", "float", "int32", "int64"] = ...,
+    format: Literal["auto", "text", "csv", "f32", "f64", "i32", "i64"] = ...,
     columns: tuple[str | int, str | int] | None = ...,
 ) -> np.ndarray: ...
 def orient2d(a: npt.ArrayLike, b: npt.ArrayLike, c: npt.ArrayLike) -> Literal[-1, 0, 1]: ...
