@@ -336,6 +336,18 @@ WAGENER_HD inline bool difference_fits(std::int64_t a, std::int64_t b, std::int6
   return ((a ^ b) & (a ^ d)) >= 0;
 }
 
+/// orient2d's four differences a - c and b - c, when all of them fit in 64 bits (else false).
+struct Differences {
+  std::int64_t acx, acy, bcx, bcy;
+};
+
+WAGENER_HD inline bool differences_fit(std::int64_t ax, std::int64_t ay, std::int64_t bx, std::int64_t by,
+                                       std::int64_t cx, std::int64_t cy, Differences& d) {
+  // (& rather than &&: all four are computed anyway, and the branch is one.)
+  return difference_fits(ax, cx, d.acx) & difference_fits(ay, cy, d.acy) & difference_fits(bx, cx, d.bcx) &
+         difference_fits(by, cy, d.bcy);
+}
+
 /// The sign of a - b, and its magnitude, which always fits in 64 unsigned bits (at most 2^64 - 1).
 WAGENER_HD inline int signed_magnitude(std::int64_t a, std::int64_t b, std::uint64_t& magnitude) {
   const auto ua = static_cast<std::uint64_t>(a), ub = static_cast<std::uint64_t>(b);
@@ -364,11 +376,9 @@ WAGENER_HD inline int compare_wide_products(int p_sign, std::uint64_t p, int q_s
 /// magnitude, and the products are compared as 128-bit magnitudes.
 WAGENER_HD inline int orient2d_int64(std::int64_t ax, std::int64_t ay, std::int64_t bx, std::int64_t by,
                                      std::int64_t cx, std::int64_t cy) {
-  std::int64_t acx, acy, bcx, bcy;
-  // (& rather than &&: all four are computed anyway, and the branch is one.)
-  if (difference_fits(ax, cx, acx) & difference_fits(ay, cy, acy) & difference_fits(bx, cx, bcx) &
-      difference_fits(by, cy, bcy)) {
-    const Wide left = multiply_wide(acx, bcy), right = multiply_wide(acy, bcx);
+  Differences d;
+  if (differences_fit(ax, ay, bx, by, cx, cy, d)) {
+    const Wide left = multiply_wide(d.acx, d.bcy), right = multiply_wide(d.acy, d.bcx);
     if (left.hi != right.hi) return left.hi > right.hi ? 1 : -1;
     return (left.lo > right.lo) - (left.lo < right.lo);
   }
@@ -403,13 +413,10 @@ WAGENER_HD inline int orient2d_certified(const Point2<T>& a, const Point2<T>& b,
     return orient2d_certified(static_cast<double>(a.x), static_cast<double>(a.y), static_cast<double>(b.x),
                               static_cast<double>(b.y), static_cast<double>(c.x), static_cast<double>(c.y));
   } else {
-    std::int64_t acx, acy, bcx, bcy;
-    if (!(detail::difference_fits(a.x, c.x, acx) & detail::difference_fits(a.y, c.y, acy) &
-          detail::difference_fits(b.x, c.x, bcx) & detail::difference_fits(b.y, c.y, bcy))) {
-      return 0;
-    }
-    return orient2d_certified_differences(static_cast<double>(acx), static_cast<double>(acy),
-                                          static_cast<double>(bcx), static_cast<double>(bcy));
+    detail::Differences d;
+    if (!detail::differences_fit(a.x, a.y, b.x, b.y, c.x, c.y, d)) return 0;
+    return orient2d_certified_differences(static_cast<double>(d.acx), static_cast<double>(d.acy),
+                                          static_cast<double>(d.bcx), static_cast<double>(d.bcy));
   }
 }
 
