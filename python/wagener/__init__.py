@@ -284,8 +284,9 @@ def read_points(
     Formats as the command line reads them (docs/formats.md): "text" (the seed's counted format or
     plain ``x y`` lines), "csv" (with or without a header), "f32", "f64", "i32" and "i64" (raw
     little-endian x,y pairs); "auto" goes by the extension (.csv, .f32, .f64, .i32, .i64, else text).
-    A value the precision cannot hold exactly raises InputError (doubles read as float are rounded). ``columns=("lon", "lat")``
-    selects two columns of csv or text by header name or 0-based index (the CLI's ``--columns``).
+    A value the precision cannot hold exactly raises InputError (doubles read as float are rounded).
+    ``columns=("lon", "lat")`` selects two columns of csv or text by header name or 0-based index
+    (the CLI's ``--columns``).
     "-" reads standard input. Bad input (a missing file, garbage, NaN or infinity, a wrong count,
     truncated binary) raises ``InputError`` (a ValueError) whose message names the file and line.
     """

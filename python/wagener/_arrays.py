@@ -255,7 +255,8 @@ class _Device:
             hull_offsets = self.index_to_device(np.zeros(g + 1, np.int64), points)
             if n == 0:  # only empty groups: nothing for the device to do
                 empty = self.index_to_device(np.zeros(0, np.int64), points)
-                return self.like_input(points[:0], input_points), hull_offsets, empty if return_indices else None, labels
+                vertices = self.like_input(points[:0], input_points)
+                return vertices, hull_offsets, empty if return_indices else None, labels
             out = self.empty_like(points)
             indices = self.empty_index(n, points) if return_indices else None
             device_offsets = self.index_to_device(host_offsets, points)  # held until the call returns
