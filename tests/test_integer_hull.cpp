@@ -100,7 +100,7 @@ TEST(IntegerOrientation, Int64NearCollinearAtThe2To62ScaleAndSteepLinesNudgedByO
     const std::int64_t k = big(rng) / (std::int64_t{1} << 33);
     expect_orientation(ax, ay, ax + dx, ay + dy, ax + k * dx + nudge(rng), ay + k * dy + nudge(rng));
     // Steep: a slope of 2^40, the points a unit apart in x.
-    const std::int64_t slope = std::int64_t{1} << 40, x0 = big(rng) / (std::int64_t{1} << 22);
+    const std::int64_t slope = std::int64_t{1} << 40, x0 = big(rng) / (std::int64_t{1} << 40);  // |y| < 2^63
     expect_orientation(x0, x0 * slope, x0 + 1, (x0 + 1) * slope, x0 + 2, (x0 + 2) * slope + nudge(rng));
     if (HasFatalFailure()) return;
   }
