@@ -4,7 +4,9 @@ set -euo pipefail
 packages=(cmake g++ make libgtest-dev libgmock-dev libbenchmark-dev libcli11-dev libcgal-dev libgmp-dev
           libqhull-dev libxml2-utils librsvg2-bin ghostscript gnuplot-nox python3
           python3-dev python3-pybind11 pybind11-dev python3-pytest python3-numpy python3-scipy python3-hypothesis
-          python3-dask python3-distributed
+          python3-dask python3-distributed python3-shapely python3-geopandas
+          python3-pip python3-venv python3-setuptools python3-wheel python3-build ccache
+          chromium python3-websocket  # the rounds page's browser tests (tests/browser/)
           python3-opencv  # a peer of bench/python/bench_python.py (cv2.convexHull on int32 points)
           libopenmpi-dev openmpi-bin
           clang libclang-rt-dev)  # clang and libFuzzer: scripts/fuzz.sh

@@ -24,7 +24,7 @@ esac
 scripts/setup.sh
 
 if [ $sanitize -eq 0 ]; then
-  scripts/build.sh
+  scripts/build.sh -DWAGENER_BUILD_TESTS=ON -DWAGENER_MPI=AUTO -DWAGENER_CUDA=AUTO  # whatever run.sh left
   (cd build && ctest --output-on-failure -j "$(nproc)" --timeout 1500)
   scripts/fuzz.sh
   exit 0

@@ -1,12 +1,13 @@
 // The cost model behind Backend::automatic: predicted milliseconds of one hull call on the CPU and
-// on the GPU, from host memory, for the process as it stands (cores, the device's start-up so far).
-// Every constant is a measurement on the H100 machine (16 cores) or the 2-core machine, named in
-// bench/NOTES.md ("auto's cost model"); bench/RESULTS.md shows the choices against both backends.
+// on the GPU, from host memory, for the process as it stands (the device's start-up so far). The
+// rates are measured on the machine where it runs (src/calibration.hpp), not constants measured
+// elsewhere: a model whose rates came from a 16-core host picked the slower backend on a 32-core one.
 #pragma once
 
 #include <algorithm>
-#include <cmath>
 #include <cstddef>
+
+#include "wagener/calibration.hpp"
 
 namespace wagener::cost {
 
@@ -19,45 +20,34 @@ struct Workload {
   bool single_precision = false;
 };
 
-// CPU: the filter pass streams the input at about 3.5 GB/s per core up to 21 GB/s (10^7 f64 points
-// in 23 ms on 2 cores; 10^8 in 75 ms on 16), the presorted upper chain at 4 GB/s on one core; each
-// survivor costs about 110 ns to sort and chain (a 10^7-point circle in 1.11 s on 16 cores).
-constexpr double kCpuStreamPerCoreGBs = 3.5;
-constexpr double kCpuStreamMaxGBs = 21;
-constexpr double kCpuSerialScanGBs = 4;
-constexpr double kCpuNsPerSurvivor = 110;
-constexpr double kCpuFixedMs = 0.2;
-
-// GPU from host memory: the driver and context start in 320-350 ms; the two pinned staging
-// buffers (64 MB each) cost about 0.55 ms per MB to allocate; the staged copy with the filter overlapped runs
-// at about 25 GB/s; each survivor costs about 25 ns (double: a 10^7-point circle's sort and chains took 321
-// ms) or 1 ns (float); the launches, sample polygon and copies back about 3 ms.
-constexpr double kDeviceStartupMs = 350;
-constexpr double kStagingMsPerMB = 0.55;
-constexpr double kStagingMaxMB = 128;
-constexpr double kCopyGBs = 25;
-constexpr double kCudaNsPerSurvivorDouble = 25;
-constexpr double kCudaNsPerSurvivorFloat = 1;
-constexpr double kCudaFixedMs = 3;
-
 inline double input_megabytes(const Workload& w) {
   return w.points * w.point_bytes / 1e6;
 }
 
-inline double cpu_milliseconds(const Workload& w, unsigned cores) {
-  if (w.sorted_upper) return kCpuFixedMs + input_megabytes(w) / kCpuSerialScanGBs;
-  const double stream_gbs = std::min(kCpuStreamMaxGBs, kCpuStreamPerCoreGBs * std::max(1u, cores));
-  return kCpuFixedMs + input_megabytes(w) / stream_gbs +
-         w.points * w.survivor_fraction * kCpuNsPerSurvivor * 1e-6;
+inline double cpu_milliseconds(const Workload& w, const wagener::CpuRates& r) {
+  if (w.sorted_upper) return r.fixed_ms + input_megabytes(w) / r.serial_scan_gbs;
+  return r.fixed_ms + input_megabytes(w) / r.stream_gbs + w.points * w.survivor_fraction * r.ns_per_survivor * 1e-6;
 }
 
-/// `startup_elapsed_ms`: how long the device has been starting (0 if not yet begun).
-inline double cuda_milliseconds(const Workload& w, double startup_elapsed_ms) {
-  const double startup = std::max(0.0, kDeviceStartupMs - startup_elapsed_ms);
-  const double staging = kStagingMsPerMB * std::min(kStagingMaxMB, 2 * input_megabytes(w));
-  const double per_survivor = w.single_precision ? kCudaNsPerSurvivorFloat : kCudaNsPerSurvivorDouble;
+/// `startup_elapsed_ms`: how long the device has been starting (0 if not yet begun); `first_call`:
+/// whether this process has yet to run a hull on the device.
+inline double cuda_milliseconds(const Workload& w, const wagener::GpuRates& r, double startup_elapsed_ms, bool first_call) {
+  const double startup = std::max(0.0, r.startup_ms - startup_elapsed_ms);
+  const double per_survivor = w.single_precision ? r.ns_per_survivor_float : r.ns_per_survivor_double;
   const double survivors = w.sorted_upper ? 0 : w.points * w.survivor_fraction * per_survivor * 1e-6;
-  return startup + staging + input_megabytes(w) / kCopyGBs + survivors + kCudaFixedMs;
+  return startup + (first_call ? r.first_call_ms : 0) + r.fixed_ms + input_megabytes(w) / r.copy_gbs + survivors;
+}
+
+/// Both predictions for one call, from this machine's rates.
+struct Prediction {
+  double cpu_ms = 0;
+  double cuda_ms = 0;
+  bool cuda_first() const { return cuda_ms < cpu_ms; }
+};
+
+inline Prediction predict(const Workload& w, const wagener::MachineRates& rates, double startup_elapsed_ms,
+                          bool first_call) {
+  return {cpu_milliseconds(w, rates.cpu), cuda_milliseconds(w, rates.gpu, startup_elapsed_ms, first_call)};
 }
 
 }  // namespace wagener::cost

@@ -2,7 +2,9 @@
 #include "wagener/hull.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <charconv>
+#include <cstdio>
 #include <chrono>
 #include <functional>
 #include <stdexcept>
@@ -14,6 +16,7 @@
 #include "cpu/monotone_chain.hpp"
 #include "cuda/cuda_backend.hpp"
 #include "pram/pram_hull.hpp"
+#include "wagener/calibration.hpp"
 #include "wagener/error.hpp"
 
 namespace wagener {
@@ -43,34 +46,65 @@ double estimated_survivor_fraction(std::span<const Point2<T>> points) {
   return share >= kHullLikeFraction ? 1.0 : share * kSurvivorsPerSampleVertex;
 }
 
-/// auto without a trace: the GPU when the cost model predicts it finishes first, counting what is
-/// left of the device's start-up; the CPU for small inputs, without a device, or while the device's
-/// start-up alone would outlast the CPU's whole call.
+// Whether this process has run a hull on the device: its first call pays for pinned staging and
+// workspaces (GpuRates::first_call_ms).
+std::atomic<bool> device_used{false};
+
+std::string prediction_basis(const cost::Workload& work, const MachineRates& rates, bool estimated) {
+  char survivors[96], source[64], numbers[256];
+  if (estimated) {
+    std::snprintf(survivors, sizeof survivors, "survivors ~%.3g %% (a sample of %zu points)",
+                  work.survivor_fraction * 100, kEstimateSample);
+  } else {
+    std::snprintf(survivors, sizeof survivors, "survivors not estimated (they could not change the choice)");
+  }
+  std::snprintf(source, sizeof source, "rates of this machine, %s %s", rates.measuring_ms > 0 ? "measured" : "cached",
+                rates.measured_at.c_str());
+  std::snprintf(numbers, sizeof numbers,
+                "cpu %.3g GB/s, %.3g ns a survivor; cuda start %.0f ms, first call %.0f ms, %.3g GB/s, %.3g ns a "
+                "survivor",
+                rates.cpu.stream_gbs, rates.cpu.ns_per_survivor, rates.gpu.startup_ms, rates.gpu.first_call_ms,
+                rates.gpu.copy_gbs,
+                work.single_precision ? rates.gpu.ns_per_survivor_float : rates.gpu.ns_per_survivor_double);
+  return std::string(survivors) + "; " + source +
+         (rates.cache_path.empty() ? std::string(" (no cache folder)") : " (" + rates.cache_path + ")") + ": " +
+         numbers;
+}
+
+/// auto without a trace: the GPU when the cost model, with the rates measured on this machine,
+/// predicts it finishes first, counting what is left of the device's start-up; the CPU for small
+/// inputs, without a device, or while the device's start-up alone would outlast the CPU's whole call.
 template <class T>
 Backend choose_backend(std::span<const Point2<T>> points, bool sorted_upper, HullStats& stats) {
   const std::size_t n = points.size();
   if (n < kMinPointsForGpu) return Backend::cpu;
-  auto startup = cuda::device_startup();
-  if (startup.state == cuda::DeviceStartup::State::failed) return Backend::cpu;
+  if (cuda::device_startup().state == cuda::DeviceStartup::State::failed) return Backend::cpu;
+  // Cached rates cost a file read; missing ones are measured now (the device's with it, so the
+  // device is started and waited for only on a machine whose GPU rates are not known yet).
+  const MachineRates rates = machine_rates(/*with_gpu=*/true);
+  if (!rates.gpu.measured()) return Backend::cpu;  // no usable device when they were measured
   cost::Workload work;
   work.points = static_cast<double>(n);
   work.point_bytes = sizeof(Point2<T>);
   work.sorted_upper = sorted_upper;
   work.single_precision = sizeof(T) == sizeof(float);
-  const unsigned cores = detail::hardware_threads();
+  const bool first_call = !device_used.load(std::memory_order_relaxed);
+  auto startup = cuda::device_startup();
   // Survivors cost the CPU more than the GPU. Spend a sample on estimating them only when they can
   // change the answer: the GPU loses with none and would win with all.
   const auto gpu_wins = [&](double fraction) {
     cost::Workload w = work;
     w.survivor_fraction = fraction;
-    return cost::cuda_milliseconds(w, startup.elapsed_milliseconds) < cost::cpu_milliseconds(w, cores);
+    return cost::predict(w, rates, startup.elapsed_milliseconds, first_call).cuda_first();
   };
-  if (!sorted_upper && !gpu_wins(0.0) && gpu_wins(1.0))
-    work.survivor_fraction = estimated_survivor_fraction(points);
+  const bool estimate = !sorted_upper && !gpu_wins(0.0) && gpu_wins(1.0);
+  if (estimate) work.survivor_fraction = estimated_survivor_fraction(points);
   startup = cuda::device_startup();
-  stats.predicted_cpu_milliseconds = cost::cpu_milliseconds(work, cores);
-  stats.predicted_cuda_milliseconds = cost::cuda_milliseconds(work, startup.elapsed_milliseconds);
-  if (stats.predicted_cuda_milliseconds >= stats.predicted_cpu_milliseconds) return Backend::cpu;
+  const cost::Prediction prediction = cost::predict(work, rates, startup.elapsed_milliseconds, first_call);
+  stats.predicted_cpu_milliseconds = prediction.cpu_ms;
+  stats.predicted_cuda_milliseconds = prediction.cuda_ms;
+  stats.prediction_basis = prediction_basis(work, rates, estimate);
+  if (!prediction.cuda_first()) return Backend::cpu;
   // Worth waiting for: the start-up finishes (or fails) inside device_available().
   return cuda::device_available() ? Backend::cuda : Backend::cpu;
 }
@@ -252,6 +286,7 @@ std::vector<Point2<T>> hull_vertices(std::span<const Point2<T>> points, const Hu
       return upper ? upper_chain_of_hull(std::move(hull)) : hull;
     });
   }
+  if (stats.backend == Backend::cuda) device_used.store(true, std::memory_order_relaxed);
   return timed(stats, [&] {
     if (!upper) return full_hull(points, options, stats);
     if (options.presorted) return upper_hull_of_sorted(points, options, stats);

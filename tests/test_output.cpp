@@ -814,9 +814,14 @@ TEST_F(WriteHull, FilesHoldWhatFormatHullGives) {
   const std::vector<std::int64_t> indices = {3, 1, 4, 1, 5};
   write_indices((dir_ / "indices.csv").string(), indices, {OutputFormat::csv});
   EXPECT_EQ(slurp(dir_ / "indices.csv"), "index\n3\n1\n4\n1\n5\n");
+  // Enough items for several threads and rounds of blocks: the file is written in place, mapped.
+  std::vector<std::int64_t> many(200003);
+  for (std::size_t i = 0; i < many.size(); ++i) many[i] = static_cast<std::int64_t>(i * 7919 % 200003);
+  write_indices((dir_ / "indices.json").string(), many, {OutputFormat::json, true, 3});
+  EXPECT_EQ(slurp(dir_ / "indices.json"), format_indices(many, {OutputFormat::json, true, 1}));
   // Nothing left beside the files.
   EXPECT_EQ(std::distance(fs::directory_iterator(dir_), fs::directory_iterator()),
-            std::ssize(kAllFormats) + 1);
+            std::ssize(kAllFormats) + 2);
 }
 
 TEST_F(WriteHull, FailuresLeaveTheOldFileAndNoTemporaries) {

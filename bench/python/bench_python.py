@@ -714,6 +714,86 @@ def device_part(args, failures: list[str]) -> tuple[list[str], dict[str, str]]:
 
 
 # ---------------------------------------------------------------------------------------------------
+# GIS: wagener.gis against GeoPandas on GeoSeries and GeoDataFrames of shapely geometries.
+
+
+def gis_workloads(n: int):
+    """(name, GeoPandas call, wagener.gis call) on n geometries (fixed seed): one hull per polygon,
+    and hulls per group of 100 rows (n / 100 groups) of points and of polygons, as dissolve makes them."""
+    import geopandas
+    from shapely.geometry import Polygon
+
+    import wagener.gis
+
+    rng = np.random.default_rng(SEED + 3)
+    groups = max(1, n // 100)
+    label = rng.integers(0, groups, n)
+    centre = rng.uniform(-1000, 1000, (groups, 2))
+    # Star-shaped polygons of 12 vertices (most of them not hull vertices) and convex ones (regular
+    # 12-gons, valid for GEOS's union), around their group's centre.
+    k = 12
+    angles = np.sort(rng.uniform(0, 2 * np.pi, (n, k)), axis=1)
+    offsets = centre[label] + rng.normal(0, 3, (n, 2))
+    star = np.stack((np.cos(angles), np.sin(angles)), axis=2) * rng.uniform(0.3, 1, (n, k, 1)) + offsets[:, None]
+    regular = np.linspace(0, 2 * np.pi, k, endpoint=False)
+    convex = np.stack((np.cos(regular), np.sin(regular)), axis=1)[None] + offsets[:, None]
+    stars = geopandas.GeoSeries([Polygon(ring) for ring in star])
+    points = geopandas.GeoDataFrame({"group": label}, geometry=geopandas.points_from_xy(*(centre[label] + rng.normal(0, 3, (n, 2))).T))
+    polygons = geopandas.GeoDataFrame({"group": label}, geometry=geopandas.GeoSeries([Polygon(ring) for ring in convex]))
+    return [
+        (f"one hull per polygon ({n} star-shaped 12-gons)", "GeoSeries.convex_hull", "wagener.gis.convex_hulls(series)",
+         lambda: stars.convex_hull, lambda: wagener.gis.convex_hulls(stars)),
+        (f"hulls of groups of points ({n} points, {groups} groups)", "dissolve(by=...).convex_hull",
+         "wagener.gis.convex_hulls(frame, by=...)",
+         lambda: points.dissolve(by="group").convex_hull, lambda: wagener.gis.convex_hulls(points, by="group")),
+        (f"hulls of groups of polygons ({n} convex 12-gons, {groups} groups)", "dissolve(by=...).convex_hull",
+         "wagener.gis.convex_hulls(frame, by=...)",
+         lambda: polygons.dissolve(by="group").convex_hull, lambda: wagener.gis.convex_hulls(polygons, by="group")),
+    ]
+
+
+def gis_part(args, failures: list[str]) -> tuple[list[str], dict[str, str]]:
+    try:
+        import geopandas
+        import shapely
+    except ImportError as error:
+        return [f"Not run: {error} (Debian: python3-shapely python3-geopandas)."], {}
+    notes = {"geopandas": geopandas.__version__, "shapely": shapely.__version__}
+    log(f"GIS: generating {args.gis_geometries} geometries")
+    lines = ["| workload | GeoPandas call | GeoPandas (s) | wagener.gis (s) | GeoPandas / wagener.gis | check |",
+             "|---|---|---:|---:|---:|---|"]
+    ratios = []
+    for name, theirs_call, ours_call, theirs, ours in gis_workloads(args.gis_geometries):
+        log(f"GIS: {name}: GeoPandas")
+        peer = Peer("geopandas", theirs_call, lambda _: theirs())
+        expected, t_theirs, runs_theirs, _ = time_peer(peer, None, args.gis_runs, args.max_seconds)
+        log(f"GIS: {name}: wagener.gis")
+        result, t_ours, _, _ = time_peer(Peer("wagener", ours_call, lambda _: ours()), None, args.gis_runs, args.max_seconds)
+        differ = sum(not same_geometry(a, b) for a, b in zip(result, expected))
+        index_ok = result.index.equals(expected.index)
+        check = "identical (WKB)" if differ == 0 and index_ok else f"**{differ} differ{'' if index_ok else ', index differs'}**"
+        if differ or not index_ok:
+            failures.append(f"GIS {name}: {differ} geometries differ from GeoPandas'")
+        ratios.append((name, t_theirs / t_ours))
+        lines.append(f"| {name} | `{theirs_call}` vs `{ours_call}` | {seconds(t_theirs)}"
+                     f"{f' ({runs_theirs} run)' if runs_theirs == 1 else ''} | {seconds(t_ours)} | "
+                     f"{t_theirs / t_ours:.1f}× | {check} |")
+    best = max(r for _, r in ratios)
+    lines += ["", f"**GeoPandas / wagener.gis at {exponent(args.gis_geometries)} geometries: "
+              + ", ".join(f"{r:.1f}× ({name.split(' (')[0]})" for name, r in ratios)
+              + f" (target: at least 50×) — {'met' if best >= 50 else 'not met'}.**"]
+    return lines, notes
+
+
+def same_geometry(a, b) -> bool:
+    if a is None or b is None:
+        return a is None and b is None
+    if b.is_empty:
+        return a.is_empty and a.geom_type == b.geom_type
+    return a.wkb == b.wkb
+
+
+# ---------------------------------------------------------------------------------------------------
 
 
 def main() -> int:
@@ -734,6 +814,10 @@ def main() -> int:
     parser.add_argument("--no-host", action="store_true", help="skip the host part")
     parser.add_argument("--no-int", action="store_true", help="skip the integer part (int32 against OpenCV)")
     parser.add_argument("--no-device", action="store_true", help="skip the device part")
+    parser.add_argument("--gis-geometries", type=parse_count, default=10**5,
+                        help="GIS part: geometries per workload (default 10^5)")
+    parser.add_argument("--gis-runs", type=int, default=3, help="GIS part: timed runs per call after one warm-up")
+    parser.add_argument("--no-gis", action="store_true", help="skip the GIS part (wagener.gis against GeoPandas)")
     args = parser.parse_args()
     args.sizes = sorted(parse_count(s) for s in args.sizes.split(",") if s.strip())
     args.int_sizes = sorted(parse_count(s) for s in args.int_sizes.split(",") if s.strip())
@@ -753,6 +837,9 @@ def main() -> int:
     device_lines, device_notes = ([], {})
     if not args.no_device:
         device_lines, device_notes = device_part(args, failures)
+    gis_lines, gis_notes = ([], {})
+    if not args.no_gis:
+        gis_lines, gis_notes = gis_part(args, failures)
     other = share.stop()
     load_after = load_average()
 
@@ -806,6 +893,17 @@ def main() -> int:
         out += [f"Not run: {why} ({libs_note}).", ""]
     else:
         out += [f"{device_notes.get('device', 'CUDA device')}; {libs_note}.", ""] + device_lines + [""]
+    out += ["### GIS: GeoPandas and shapely geometries", ""]
+    if args.no_gis:
+        out += ["Not run (`--no-gis`).", ""]
+    else:
+        out += [
+            f"GeoPandas {gis_notes.get('geopandas', 'n/a')}, shapely {gis_notes.get('shapely', 'n/a')}. Seconds per call, "
+            f"median of {args.gis_runs} runs after one warm-up (one run where a call took over {args.max_seconds:g} s); "
+            "the geometries are built beforehand. Check: every result geometry byte for byte (WKB) and the index "
+            "against GeoPandas'.",
+            "",
+        ] + gis_lines + [""]
     if failures:
         out += ["**Wrong results:** " + "; ".join(failures), ""]
     text = "\n".join(out)

@@ -2,6 +2,8 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
+#include <vector>
 
 #include "wagener/config.hpp"
 #include "wagener/hull.hpp"
@@ -42,5 +44,23 @@ template <class T>
 index_t convex_hulls_device(const Point2<T>* d_points, const std::int64_t* d_offsets, index_t n,
                             index_t groups, Point2<T>* d_hull, std::int64_t* d_hull_offsets,
                             std::int64_t* d_indices, HullPart part = HullPart::full, void* stream = nullptr);
+
+/// One device's share of a point set already in GPU memory (data spread over several GPUs, e.g. a
+/// CuPy or PyTorch array per device).
+template <class T>
+struct DevicePoints {
+  const Point2<T>* points = nullptr;  ///< in the memory of the device that holds them (found from the pointer)
+  index_t count = 0;
+  void* stream = nullptr;  ///< a cudaStream_t of that device on which the points are ready (nullptr: default)
+};
+
+/// The convex hull of the union of several parts in device memory, each hulled on the device that
+/// holds it, all at once (a host thread each: two devices take about half the time of one), the
+/// hulls merged by merge_hulls(). The vertices come back to the host, in convex_hull()'s convention.
+/// Parts may share a device. Throws input_error for a non-finite point (naming its part and index),
+/// std::invalid_argument for a pointer that is not device memory, cuda_error on a CUDA failure.
+/// `stats` (optional): survivors summed, device time the slowest part's.
+template <class T>
+std::vector<Point2<T>> convex_hull_of_parts(std::span<const DevicePoints<T>> parts, HullStats* stats = nullptr);
 
 }  // namespace wagener::cuda

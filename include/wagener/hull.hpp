@@ -43,6 +43,11 @@ struct HullStats {
   /// e.g. for small inputs or without a device).
   double predicted_cpu_milliseconds = 0;
   double predicted_cuda_milliseconds = 0;
+  /// automatic, with a prediction: why. The survivor estimate, and the measured rates the model
+  /// used (wagener/calibration.hpp): where they came from and what they are.
+  std::string prediction_basis;
+  /// hull_of_file() (wagener/stream.hpp): how the file was read ("" when compute_hull() alone ran).
+  std::string reading;
 };
 
 /// The merge the pram backend emulates.

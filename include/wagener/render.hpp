@@ -54,4 +54,32 @@ template <class T>
 std::string render(std::span<const Point2<T>> points, std::span<const Point2<T>> hull,
                    std::span<const TraceRound<T>> trace, const RenderOptions& options);
 
+/// What a rounds page (render_rounds_page) holds. Its size grows with the hoods it draws, not with n:
+/// beyond max_dots the points are a density raster, and the hoods' corners are drawn up to
+/// max_corners in all, the rounds with the fewest corners first.
+struct RoundsPageOptions {
+  /// Up to this many points each is drawn as a dot (a canvas keeps 10^5 of them smooth through
+  /// zooming and panning); beyond, a density raster of raster_bins along the plot's longer side.
+  index_t max_dots = 100000;
+  int raster_bins = 400;
+  /// The corners of the hoods (of every round but round 0, whose hoods are the points) and the
+  /// hull's vertices drawn as lines, at most; a round left out says so and shows its counts.
+  index_t max_corners = 100000;
+  /// The hull is a closed polygon (convex hull: upper, then lower chain) or an upper hull.
+  bool closed = true;
+  /// The page's title and one line under it (as RenderOptions::caption).
+  std::string title = "Wagener's rounds";
+  std::string caption;
+};
+
+/// One self-contained HTML page (no network, no external script or style) that steps through the
+/// rounds: a slider, buttons and the arrow keys; each round's hoods, its bridges highlighted, the
+/// pairs of blocks it merged; then the hull. Zoom (wheel) and pan (drag). A legend names the
+/// seed's phases, mam 0-6 (docs/algorithm.md). The layout is in docs/formats.md.
+/// Pre: points finite; hull the hull of points in the convention `closed` names (any backend's);
+///      rounds empty or the trace of the same points (a pram or cuda trace).
+template <class T>
+std::string render_rounds_page(std::span<const Point2<T>> points, std::span<const Point2<T>> hull,
+                               std::span<const TraceRound<T>> rounds, const RoundsPageOptions& options);
+
 }  // namespace wagener

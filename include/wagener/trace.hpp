@@ -90,4 +90,13 @@ std::string format_trace_text(std::span<const TraceRound<T>> rounds, index_t poi
 template <class T>
 std::string format_trace_json(std::span<const TraceRound<T>> rounds, index_t points);
 
+/// The layouts a trace file can have: the seed's text stream, JSON, or a page to watch the rounds in
+/// a browser (render_rounds_page in wagener/render.hpp).
+enum class TraceFormat { text, json, html };
+
+/// Parses "text", "json", "html"; throws std::invalid_argument otherwise.
+TraceFormat parse_trace_format(std::string_view name);
+/// By extension: .json is JSON, .html and .htm a page, anything else text.
+TraceFormat guess_trace_format(std::string_view path);
+
 }  // namespace wagener

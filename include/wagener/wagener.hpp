@@ -1,6 +1,7 @@
 // Umbrella header: everything a user of the library needs.
 #pragma once
 
+#include "wagener/calibration.hpp"
 #include "wagener/cuda.hpp"
 #include "wagener/error.hpp"
 #include "wagener/generate.hpp"

@@ -21,12 +21,25 @@ struct ArrayHullRequest {
   bool presorted = false;
   std::string backend = "auto";
   bool indices = false;
+  TraceSink* trace = nullptr;  ///< Wagener's rounds, for wagener.trace (pram and cuda only)
 };
 
-/// compute_hull() on the array's own memory: `data` holds shape[0] rows of 2 values each, C order.
-/// Point2<T> asks for an alignment of 2*sizeof(T); numpy guarantees only sizeof(T), so an array that
-/// starts between two points (a view at an odd offset into a buffer) is copied into aligned storage
-/// first. numpy's own allocations are aligned.
+/// The n points at `data` (2n values, C order) as Point2<T>: the caller's memory where it is aligned
+/// for Point2<T>, else a copy in `storage`. Point2<T> asks for an alignment of 2*sizeof(T); numpy
+/// guarantees only sizeof(T), so an array that starts between two points (a view at an odd offset
+/// into a buffer) is copied. numpy's own allocations are aligned.
+template <class T>
+std::span<const Point2<T>> aligned_points(const T* data, std::size_t n, std::vector<Point2<T>>& storage) {
+  if (n == 0) return {};
+  if (reinterpret_cast<std::uintptr_t>(data) % alignof(Point2<T>) == 0)
+    return {reinterpret_cast<const Point2<T>*>(data), n};
+  storage.resize(n);
+  std::memcpy(storage.data(), data, n * sizeof(Point2<T>));
+  return storage;
+}
+
+/// compute_hull() on the array's own memory (aligned_points): `data` holds shape[0] rows of 2 values
+/// each, C order.
 /// Throws std::invalid_argument (Python's ValueError) for a shape other than (n, 2) or an unknown
 /// backend, and what compute_hull() throws (input_error for non-finite or, presorted, unsorted
 /// points).
@@ -40,13 +53,9 @@ HullResult<T> hull_of_array(const T* data, std::span<const std::int64_t> shape,
   options.part = request.upper ? HullPart::upper : HullPart::full;
   options.presorted = request.presorted;
   options.indices = request.indices;
-  const auto n = static_cast<std::size_t>(shape[0]);
-  if (n == 0) return compute_hull<T>(std::span<const Point2<T>>(), options);
-  if (reinterpret_cast<std::uintptr_t>(data) % alignof(Point2<T>) == 0)
-    return compute_hull<T>(std::span<const Point2<T>>(reinterpret_cast<const Point2<T>*>(data), n), options);
-  std::vector<Point2<T>> aligned(n);
-  std::memcpy(aligned.data(), data, n * sizeof(Point2<T>));
-  return compute_hull<T>(aligned, options);
+  options.trace = request.trace;
+  std::vector<Point2<T>> storage;
+  return compute_hull<T>(aligned_points(data, static_cast<std::size_t>(shape[0]), storage), options);
 }
 
 }  // namespace wagener::python

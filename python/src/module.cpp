@@ -21,6 +21,8 @@
 #include <vector>
 
 #include "array_hull.hpp"
+#include "numpy_arrays.hpp"
+#include "pictures.hpp"
 #include "wagener/cuda.hpp"
 #include "wagener/error.hpp"
 #include "wagener/grouped.hpp"
@@ -30,24 +32,16 @@
 
 namespace py = pybind11;
 
+namespace wagener::python {
+void bind_hull_queries(py::module_& m);  // hull_queries.cpp: what wagener.ConvexHull needs
+}
+
 namespace {
 
 template <class T>
 using PointArray = py::array_t<T, py::array::c_style>;
 
-template <class T>
-py::array_t<T> copy_to_array(std::span<const wagener::Point2<T>> points) {
-  py::array_t<T> out({static_cast<py::ssize_t>(points.size()), py::ssize_t{2}});
-  if (!points.empty()) std::memcpy(out.mutable_data(), points.data(), points.size_bytes());
-  return out;
-}
-
-py::array_t<std::int64_t> copy_to_array(const std::vector<std::int64_t>& indices) {
-  py::array_t<std::int64_t> out(static_cast<py::ssize_t>(indices.size()));
-  if (!indices.empty())
-    std::memcpy(out.mutable_data(), indices.data(), indices.size() * sizeof(std::int64_t));
-  return out;
-}
+using wagener::python::copy_to_array;
 
 /// compute_hull() on the array's own memory (array_hull.hpp), without the GIL.
 template <class T>
@@ -88,15 +82,8 @@ py::tuple grouped_hulls(const PointArray<T>& array, const std::optional<IndexArr
   wagener::GroupedHulls<T> result;
   {
     py::gil_scoped_release release;
-    std::vector<wagener::Point2<T>> aligned;
-    std::span<const wagener::Point2<T>> points;
-    if (reinterpret_cast<std::uintptr_t>(data) % alignof(wagener::Point2<T>) == 0) {
-      points = {reinterpret_cast<const wagener::Point2<T>*>(data), n};
-    } else {
-      aligned.resize(n);
-      std::memcpy(aligned.data(), data, n * sizeof(wagener::Point2<T>));
-      points = aligned;
-    }
+    std::vector<wagener::Point2<T>> storage;
+    const auto points = wagener::python::aligned_points(data, n, storage);
     result = offsets ? wagener::convex_hulls<T>(points, group_span, options)
                      : wagener::convex_hulls_by_id<T>(points, group_span, options);
   }
@@ -295,6 +282,7 @@ PYBIND11_MODULE(_wagener, m) {
       },
       py::arg("path"), py::arg("precision"), py::arg("format"), py::arg("columns"));
   m.def("orient2d", &orient2d, py::arg("a"), py::arg("b"), py::arg("c"));
+  wagener::python::add_pictures(m);
   m.def(
       "cuda_available",
       [] {
@@ -302,4 +290,5 @@ PYBIND11_MODULE(_wagener, m) {
         return wagener::cuda_available();
       },
       "True when this build has the CUDA backend and a CUDA device is usable");
+  wagener::python::bind_hull_queries(m);
 }

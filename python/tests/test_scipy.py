@@ -56,7 +56,7 @@ def test_convex_hull_geometry():
     np.testing.assert_array_equal(hull.equations, [[0, -1, 0], [1, 0, -4], [0, 1, -3], [-1, 0, 0]])
     inside = hull.points @ hull.equations[:, :2].T + hull.equations[:, 2]
     assert (inside <= 0).all()
-    assert hull.vertices.dtype == np.int64 and hull.simplices.shape == (4, 2)
+    assert hull.vertices.dtype == np.intc and hull.simplices.shape == (4, 2)  # scipy's C int
 
 
 @pytest.mark.parametrize("points", [[[1, 1]], [[0, 0], [1, 1]], [[0, 0], [1, 1], [3, 3], [2, 2]], [[5, 5]] * 4])

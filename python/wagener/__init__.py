@@ -13,8 +13,9 @@ integers, integer arithmetic). Integer points are hulled as integers, never roun
            [0, 2]])
 
 Functions: ``convex_hull``, ``convex_hulls`` (one hull per group), ``merge_hulls``, ``read_points``, ``orient2d``,
-``cuda_available``; the class
-``ConvexHull`` (the attributes of ``scipy.spatial.ConvexHull`` in 2D, computed exactly). Errors:
+``cuda_available``, ``trace`` (Wagener's rounds, shown in a notebook as a page to step through); the class
+``ConvexHull`` (``scipy.spatial.ConvexHull`` in 2D, computed exactly; drawn in a notebook); the modules
+``wagener.gis`` (shapely and GeoPandas) and ``wagener.dask``. Errors:
 bad input raises ``ValueError`` (``wagener.InputError``, a subclass, when the library found it),
 a CUDA failure ``wagener.CudaError`` and a request this build cannot serve (the CUDA backend
 without CUDA) ``wagener.UnsupportedError``, both subclasses of ``RuntimeError``.
@@ -30,11 +31,13 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from . import _arrays, _wagener
+from ._scipy_hull import ConvexHull
+from ._pictures import Round, Rounds, trace
 from ._wagener import CudaError, InputError, UnsupportedError, __version__
 
-for _error in (CudaError, InputError, UnsupportedError):
-    _error.__module__ = __name__
-del _error
+for _public in (ConvexHull, CudaError, InputError, UnsupportedError):
+    _public.__module__ = __name__
+del _public
 
 __all__ = [
     "ConvexHull",
@@ -49,6 +52,9 @@ __all__ = [
     "merge_hulls",
     "orient2d",
     "read_points",
+    "Round",
+    "Rounds",
+    "trace",
 ]
 
 
@@ -131,10 +137,11 @@ def merge_hulls(hulls: Any) -> np.ndarray:
     ``hulls`` is a sequence of (k, 2) array-likes (any point sets are accepted; hulls in
     ``convex_hull``'s order merge fastest). float32 when every array is float32; integers when every
     array holds integers (int32 when every one is hulled as int32, else int64; the result in the
-    arrays' common dtype, ``numpy.result_type``); else float64 (the dtype rule of ``convex_hull``),
-    where an integer beyond 2**53 in magnitude raises ValueError rather than be rounded. Returns the
-    vertices as ``convex_hull`` of all the points would: counter-clockwise from the lexicographically
-    smallest. NaN or infinity raises ValueError naming the array and row.
+    arrays' common dtype, ``numpy.result_type``, or int64 for int64 with uint64); else float64 (the
+    dtype rule of ``convex_hull``), where an integer beyond 2**53 in magnitude raises ValueError
+    rather than be rounded. Returns the vertices as ``convex_hull`` of all the points would:
+    counter-clockwise from the lexicographically smallest. NaN or infinity raises ValueError naming
+    the array and row.
     """
     typed = [_arrays.host_coordinates(h) for h in hulls]
     if not typed:
@@ -144,7 +151,9 @@ def merge_hulls(hulls: Any) -> np.ndarray:
     if kinds == {"i"}:
         dtype = np.int32 if all(a.dtype == np.int32 for a in arrays) else np.int64
         merged = _wagener.merge_hulls([np.ascontiguousarray(a, dtype=dtype) for a in arrays])
-        return _arrays.in_dtype(merged, np.result_type(*(d for _, d in typed)))
+        common = np.result_type(*(d for _, d in typed))
+        # int64 with uint64 is float64 to numpy, which would round: int64 holds both (checked).
+        return _arrays.in_dtype(merged, common if common.kind in "iu" else np.dtype(np.int64))
     if "i" in kinds:
         for k, a in enumerate(arrays):
             if a.dtype.kind == "i" and a.size and max(int(a.max()), -int(a.min())) > 2**53:
@@ -336,83 +345,3 @@ def _rational_orientation(coordinates: list[Any]) -> int:
 def cuda_available() -> bool:
     """True when this build has the CUDA backend and a CUDA device is usable."""
     return bool(_wagener.cuda_available())
-
-
-class ConvexHull:
-    """The 2D ``scipy.spatial.ConvexHull`` attributes user code reads, from the exact hull.
-
-    Attributes
-    ----------
-    points : (n, 2) float64 array, or the input's integer dtype
-        The input points (as scipy keeps them); integer points are kept as integers, and the hull is
-        theirs, exactly (scipy's float64 would round them beyond 2**53).
-    vertices : (h,) int64 array
-        Indices of the hull's vertices, counter-clockwise (scipy's 2D order), starting at the
-        lexicographically smallest vertex (scipy may start elsewhere); of repeated points, the first.
-        Only strict vertices: points in the middle of an edge are not vertices.
-    simplices : (h, 2) int64 array
-        The edges as index pairs in the order of ``vertices``: ``[vertices[i], vertices[i + 1]]``.
-    neighbors : (h, 2) int64 array
-        For each edge, the edges opposite its two ends (scipy's meaning): ``[i + 1, i - 1]`` mod h.
-    equations : (h, 3) float64 array
-        ``[nx, ny, offset]`` per edge with the unit outward normal: ``nx*x + ny*y + offset <= 0``
-        inside (rounded to float64 like scipy's).
-    volume : float
-        The enclosed area.
-    area : float
-        The perimeter.
-    npoints, ndim, nsimplex, min_bound, max_bound
-        As scipy's (min_bound and max_bound in float64, rounded for integers beyond 2**53).
-
-    Unlike scipy (whose Qhull raises QhullError), input whose points all lie on one line, or fewer
-    than three points, raises ValueError. Floating-point input is converted to float64 first (scipy
-    does the same), so float32 points give the same hull as in float32; integer input is hulled as
-    integers (uint64 beyond int64 raises ValueError), and equations, volume and area, rounded to
-    float64, come from the exact integer differences.
-    """
-
-    def __init__(self, points: Any) -> None:
-        if _arrays.device_library(points) is not None:
-            raise TypeError("ConvexHull takes host arrays (its attributes are numpy arrays, as scipy's); "
-                            "copy the points to the host, or use convex_hull for CUDA arrays")
-        source, _ = _arrays.host_input(points)
-        array = source if isinstance(source, np.ndarray) else np.asarray(source)
-        _arrays.coordinate_dtype(array.dtype)  # TypeError for bool, complex, object
-        _arrays.check_shape(array.shape)
-        integer = array.dtype.kind in "iu"
-        self.points: np.ndarray = np.ascontiguousarray(array, dtype=None if integer else np.float64)
-        hull, indices = convex_hull(self.points, return_indices=True)
-        if len(hull) < 3:
-            raise ValueError(
-                "ConvexHull needs at least 3 points not all on one line "
-                f"(got {len(self.points)} points with {len(hull)} distinct hull vertices)"
-            )
-        h = len(hull)
-        following = np.roll(np.arange(h), -1)
-        self.vertices: np.ndarray = indices
-        self.simplices: np.ndarray = np.stack((indices, indices[following]), axis=1)
-        self.neighbors: np.ndarray = np.stack((following, np.roll(np.arange(h), 1)), axis=1).astype(np.int64)
-        # Integers as Python ints: their differences and products never overflow, and are exact.
-        exact = hull.astype(object) if integer else hull
-        edge = (exact[following] - exact).astype(np.float64)
-        length = np.hypot(edge[:, 0], edge[:, 1])
-        normal = np.stack((edge[:, 1], -edge[:, 0]), axis=1) / length[:, None]
-        corner = hull.astype(np.float64)
-        offset = -(normal[:, 0] * corner[:, 0] + normal[:, 1] * corner[:, 1])
-        self.equations: np.ndarray = np.column_stack((normal, offset))
-        self.area: float = math.fsum(length.tolist())
-        # The shoelace formula about the first vertex (smaller terms, less cancellation).
-        rel = exact - exact[0]
-        cross = rel[:-1, 0] * rel[1:, 1] - rel[:-1, 1] * rel[1:, 0]
-        # Integers: the exact doubled area, rounded once.
-        self.volume: float = float(Fraction(int(cross.sum()), 2)) if integer else 0.5 * math.fsum(cross.tolist())
-        self.npoints: int = len(self.points)
-        self.ndim: int = 2
-        self.nsimplex: int = h
-        # The extreme coordinates of the points are those of the hull's vertices: O(h), where a
-        # reduction over the (n, 2) points took 19 ms of every million.
-        self.min_bound: np.ndarray = hull.min(axis=0).astype(np.float64)
-        self.max_bound: np.ndarray = hull.max(axis=0).astype(np.float64)
-
-    def __repr__(self) -> str:
-        return f"wagener.ConvexHull({self.npoints} points, {self.nsimplex} vertices)"

@@ -1,6 +1,6 @@
 # Type stubs of the wagener package (see __init__.py for the documentation).
 import os
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any, Literal, NamedTuple, overload
 
 import numpy as np
@@ -72,17 +72,48 @@ def read_points(
 def orient2d(a: npt.ArrayLike, b: npt.ArrayLike, c: npt.ArrayLike) -> Literal[-1, 0, 1]: ...
 def cuda_available() -> bool: ...
 
+class Round(NamedTuple):
+    chain: Literal["upper", "lower"]
+    round: int
+    block_width: int
+    corners: np.ndarray
+    hood_sizes: npt.NDArray[np.int64]
+    bridge_hoods: npt.NDArray[np.int64]
+    bridges: np.ndarray
+    def hood(self, k: int) -> np.ndarray: ...
+
+class Rounds:
+    points: np.ndarray
+    hull: np.ndarray
+    rounds: list[Round]
+    upper: bool
+    def __len__(self) -> int: ...
+    def __getitem__(self, i: int) -> Round: ...
+    def __iter__(self) -> Iterator[Round]: ...
+    def html(self, *, title: str = ..., max_dots: int | None = ..., max_corners: int | None = ...) -> str: ...
+    def save(
+        self, path: str | os.PathLike[str], *, title: str = ..., max_dots: int | None = ..., max_corners: int | None = ...
+    ) -> None: ...
+    def _repr_html_(self) -> str: ...
+
+def trace(points: HostPoints, *, upper: bool = ..., presorted: bool = ..., backend: Backend = ...) -> Rounds: ...
+
 class ConvexHull:
     points: npt.NDArray[np.float64] | npt.NDArray[np.integer[Any]]  # integer input stays integer
-    vertices: npt.NDArray[np.int64]
-    simplices: npt.NDArray[np.int64]
-    neighbors: npt.NDArray[np.int64]
+    vertices: npt.NDArray[np.intc]
+    simplices: npt.NDArray[np.intc]
+    neighbors: npt.NDArray[np.intc]
     equations: npt.NDArray[np.float64]
+    coplanar: npt.NDArray[np.intc]
+    good: npt.NDArray[np.bool_] | None
     volume: float
     area: float
     npoints: int
     ndim: int
     nsimplex: int
-    min_bound: npt.NDArray[np.float64]
-    max_bound: npt.NDArray[np.float64]
-    def __init__(self, points: npt.ArrayLike) -> None: ...
+    min_bound: npt.NDArray[np.float64] | npt.NDArray[np.integer[Any]]  # the points' dtype
+    max_bound: npt.NDArray[np.float64] | npt.NDArray[np.integer[Any]]
+    def __init__(self, points: npt.ArrayLike, incremental: bool = ..., qhull_options: str | bytes | None = ...) -> None: ...
+    def add_points(self, points: npt.ArrayLike, restart: bool = ...) -> None: ...
+    def close(self) -> None: ...
+    def _repr_svg_(self) -> str: ...

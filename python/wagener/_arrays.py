@@ -54,9 +54,17 @@ def check_shape(shape: tuple[int, ...]) -> None:
         raise ValueError(f"points must be an array of shape (n, 2), got shape {tuple(shape)}")
 
 
+def refuse_masked(points: Any) -> None:
+    """numpy's masked arrays hold no values at their masked entries: hulling them would hull garbage.
+    Refused with scipy's ValueError."""
+    if np.ma.isMaskedArray(points):
+        raise ValueError("points cannot be a masked array: its masked entries hold no values (drop those rows first)")
+
+
 def host_coordinates(points: Any) -> tuple[np.ndarray, np.dtype]:
     """A C-contiguous (n, 2) array of the coordinate dtype (coordinate_dtype), `points` itself when
     it already is one, and the dtype its vertices are returned in (result_dtype)."""
+    refuse_masked(points)
     array = points if isinstance(points, np.ndarray) else np.asarray(points)
     dtype = coordinate_dtype(array.dtype)
     if array.ndim == 1 and array.size == 0:  # [] is no points

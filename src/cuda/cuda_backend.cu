@@ -48,6 +48,7 @@ namespace {
 struct StartupState {
   std::once_flag started;
   std::chrono::steady_clock::time_point since;
+  std::chrono::steady_clock::time_point finished;  // written before `outcome` is made ready
   std::shared_future<std::string> outcome;  // "" once the device is ready, else why it is not
 };
 
@@ -95,13 +96,18 @@ void start_device() {
   StartupState& state = startup_state();
   std::call_once(state.started, [&state] {
     state.since = std::chrono::steady_clock::now();
-    std::packaged_task<std::string()> task(start_driver_and_context);
+    const auto timed_start = [&state] {
+      std::string outcome = start_driver_and_context();
+      state.finished = std::chrono::steady_clock::now();
+      return outcome;
+    };
+    std::packaged_task<std::string()> task(timed_start);
     state.outcome = task.get_future().share();
     try {
       std::thread(std::move(task)).detach();
     } catch (const std::system_error&) {
       // No thread to be had: start the device here instead.
-      std::packaged_task<std::string()> inline_task(start_driver_and_context);
+      std::packaged_task<std::string()> inline_task(timed_start);
       state.outcome = inline_task.get_future().share();
       inline_task();
     }
@@ -120,6 +126,7 @@ DeviceStartup device_startup() {
   }
   out.reason = state.outcome.get();
   out.state = out.reason.empty() ? DeviceStartup::State::ready : DeviceStartup::State::failed;
+  out.startup_milliseconds = std::chrono::duration<double, std::milli>(state.finished - state.since).count();
   return out;
 }
 
@@ -143,6 +150,15 @@ void choose_device_for_local_rank(int rank) {
 
 int chosen_device_ordinal() {
   return device_available() ? chosen_device.load() : -1;
+}
+
+std::string device_description() {
+  const int device = chosen_device_ordinal();
+  if (device < 0) return {};
+  cudaDeviceProp properties{};
+  WAGENER_CUDA_CHECK(cudaGetDeviceProperties(&properties, device));
+  return std::string(properties.name) + ", " + std::to_string(properties.multiProcessorCount) + " SMs, " +
+         std::to_string(properties.totalGlobalMem >> 30) + " GiB";
 }
 
 void require_device() {

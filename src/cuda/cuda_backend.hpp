@@ -18,6 +18,7 @@ struct DeviceStartup {
   State state = State::not_started;
   double elapsed_milliseconds = 0;  ///< since start_device() began it
   std::string reason;               ///< failed: why no device can be used
+  double startup_milliseconds = 0;  ///< ready or failed: how long the start-up itself took
 };
 
 /// Begins the device's start-up on a background thread; returns at once. Idempotent.
@@ -33,6 +34,9 @@ void require_device();
 void choose_device_for_local_rank(int local_rank);
 /// The device this process uses (starts it and waits), or -1 without one.
 int chosen_device_ordinal();
+/// The device this process uses, in words ("NVIDIA H100 80GB HBM3, 132 SMs, 79 GiB"), or "" without
+/// one (starts it and waits). Names the device that auto's measured GPU rates belong to.
+std::string device_description();
 
 /// Upper hull of sorted host points on the device (copied in through pinned staging).
 template <class T>

@@ -30,6 +30,10 @@ int chosen_device_ordinal() {
   return -1;
 }
 
+std::string device_description() {
+  return {};
+}
+
 template <class T>
 std::vector<Point2<T>> upper_hull(std::span<const Point2<T>>, HullStats*) {
   no_cuda();
@@ -85,6 +89,14 @@ template std::vector<Point2<double>> upper_hull(std::span<const Point2<double>>,
 template std::vector<Point2<float>> convex_hull(std::span<const Point2<float>>, HullStats*);
 template std::vector<Point2<double>> convex_hull(std::span<const Point2<double>>, HullStats*);
 
+template <class T>
+std::vector<Point2<T>> convex_hull_of_parts(std::span<const DevicePoints<T>>, HullStats*) {
+  no_cuda();
+}
+
+template std::vector<Point2<float>> convex_hull_of_parts(std::span<const DevicePoints<float>>, HullStats*);
+template std::vector<Point2<double>> convex_hull_of_parts(std::span<const DevicePoints<double>>, HullStats*);
+
 #define WAGENER_INSTANTIATE_INTEGERS(T)                                                                    \
   template std::vector<Point2<T>> upper_hull_traced(std::span<const Point2<T>>,                            \
                                                     const std::function<void(TraceRound<T> &&)>&);         \
@@ -94,7 +106,8 @@ template std::vector<Point2<double>> convex_hull(std::span<const Point2<double>>
   template std::vector<Point2<T>> convex_hull_on_devices(std::span<const Point2<T>>, std::span<const int>, \
                                                          HullStats*);                                      \
   template std::vector<Point2<T>> upper_hull(std::span<const Point2<T>>, HullStats*);                      \
-  template std::vector<Point2<T>> convex_hull(std::span<const Point2<T>>, HullStats*);
+  template std::vector<Point2<T>> convex_hull(std::span<const Point2<T>>, HullStats*);                     \
+  template std::vector<Point2<T>> convex_hull_of_parts(std::span<const DevicePoints<T>>, HullStats*);
 WAGENER_INSTANTIATE_INTEGERS(std::int32_t)
 WAGENER_INSTANTIATE_INTEGERS(std::int64_t)
 #undef WAGENER_INSTANTIATE_INTEGERS

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <exception>
+#include <functional>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -13,6 +14,7 @@
 #include "cpu/monotone_chain.hpp"
 #include "cuda/check.cuh"
 #include "cuda/cuda_backend.hpp"
+#include "cuda/device_workers.cuh"
 #include "wagener/error.hpp"
 #include "wagener/hull.hpp"
 
@@ -51,25 +53,21 @@ std::vector<Point2<T>> convex_hull_on_devices(std::span<const Point2<T>> points,
   std::vector<std::vector<Point2<T>>> hulls(k);
   std::vector<HullStats> slice_stats(k);
   std::vector<std::exception_ptr> errors(k);
-  {
-    std::vector<std::jthread> threads;
-    threads.reserve(k);
-    for (std::size_t i = 0; i < k; ++i) {
-      const std::size_t first = points.size() / k * i + std::min(i, points.size() % k);
-      const std::size_t count = points.size() / k + (i < points.size() % k ? 1 : 0);
-      if (count == 0) continue;
-      threads.emplace_back([&, i, first, count] {
-        try {
-          // The CUDA backend keeps its streams and buffers per thread and device (per_device.cuh),
-          // so each thread works in its own device's state.
-          WAGENER_CUDA_CHECK(cudaSetDevice(ids[i]));
-          hulls[i] = convex_hull(points.subspan(first, count), &slice_stats[i]);
-        } catch (...) {
-          errors[i] = std::current_exception();
-        }
-      });
-    }
-  }  // joins
+  std::vector<std::pair<int, std::function<void()>>> jobs;
+  for (std::size_t i = 0; i < k; ++i) {
+    const std::size_t first = points.size() / k * i + std::min(i, points.size() % k);
+    const std::size_t count = points.size() / k + (i < points.size() % k ? 1 : 0);
+    if (count == 0) continue;
+    // Each device's worker keeps its streams, workspaces and staging from call to call.
+    jobs.emplace_back(ids[i], [&, i, first, count] {
+      try {
+        hulls[i] = convex_hull(points.subspan(first, count), &slice_stats[i]);
+      } catch (...) {
+        errors[i] = std::current_exception();
+      }
+    });
+  }
+  run_on_devices(std::move(jobs));
   for (const auto& error : errors) {
     if (!error) continue;
     try {

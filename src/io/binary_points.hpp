@@ -7,8 +7,10 @@
 #include <limits>
 #include <span>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
+#include "wagener/io.hpp"
 #include "wagener/point.hpp"
 
 namespace wagener::reading {
@@ -17,6 +19,13 @@ namespace wagener::reading {
 static_assert(std::endian::native == std::endian::little, "binary point files are little-endian");
 static_assert(std::numeric_limits<float>::is_iec559 && std::numeric_limits<double>::is_iec559);
 static_assert(sizeof(Point2<float>) == 2 * sizeof(float) && sizeof(Point2<double>) == 2 * sizeof(double));
+
+/// The binary format whose records are T's points, which are read in place (without conversion).
+template <class T>
+constexpr Format kNativeFormat = std::is_same_v<T, float>          ? Format::f32
+                                 : std::is_same_v<T, double>       ? Format::f64
+                                 : std::is_same_v<T, std::int32_t> ? Format::i32
+                                                                   : Format::i64;
 
 /// The bytes of one record, a point of F (float, double, int32 or int64) values.
 template <class F>

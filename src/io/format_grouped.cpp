@@ -13,6 +13,7 @@
 
 #include "core/parallel_slices.hpp"
 #include "io/decimal.hpp"
+#include "io/json_text.hpp"
 #include "io/ordered_blocks.hpp"
 #include "io/output_file.hpp"
 #include "wagener/output.hpp"
@@ -45,25 +46,6 @@ void append_csv_field(std::string& out, std::string_view text, bool starts_file 
   for (const char c : text) {
     if (c == '"') out += '"';
     out += c;
-  }
-  out += '"';
-}
-
-void append_json_string(std::string& out, std::string_view text) {
-  constexpr char kHex[] = "0123456789abcdef";
-  out += '"';
-  for (const char c : text) {
-    const auto u = static_cast<unsigned char>(c);
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (u < 0x20) {
-      out += "\\u00";
-      out += kHex[u >> 4];
-      out += kHex[u & 15];
-    } else {
-      out += c;
-    }
   }
   out += '"';
 }
@@ -112,7 +94,7 @@ void append_group(std::string& out, const GroupedOutput<T>& hulls, std::size_t g
   const auto end = static_cast<std::size_t>(hulls.offsets[g + 1]);
   if (format == OutputFormat::json) {
     if (g > 0) out += ',';
-    append_json_string(out, id);
+    detail::append_json_string(out, id);
     out += ":[";
     for (std::size_t v = begin; v < end; ++v) {
       if (v > begin) out += ',';

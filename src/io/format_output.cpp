@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <optional>
 #include <span>
@@ -17,6 +18,7 @@
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "core/parallel_slices.hpp"
@@ -167,6 +169,8 @@ class StringSink {
     advise_huge_pages(out_.data(), out_.capacity());
   }
   void append(std::string_view bytes) { out_.append(bytes); }
+  char* map(std::size_t) { return nullptr; }  // appended to, in order
+  void finish_mapped(std::size_t) {}
 
  private:
   std::string& out_;
@@ -179,6 +183,8 @@ class FileSink {
   explicit FileSink(const std::string& path) : path_(path) {}
   void reserve(std::size_t) {}
   void append(std::string_view bytes) { file().append(bytes); }
+  char* map(std::size_t max_bytes) { return file().map_for_writing(max_bytes); }
+  void finish_mapped(std::size_t bytes) { file().finish_mapped(bytes); }
   void commit() { file().commit(); }
 
  private:
@@ -190,31 +196,80 @@ class FileSink {
   std::optional<detail::OutputFile> file_;
 };
 
+// Items [begin, end) at p, each but the first after layout.between; returns the end.
+template <class WriteItem>
+char* write_items(char* p, const Layout& layout, std::size_t begin, std::size_t end, const WriteItem& write_item) {
+  for (std::size_t k = begin; k < end; ++k) {
+    if (k != 0) p = put(p, layout.between);
+    p = write_item(p, k);
+  }
+  return p;
+}
+
+// A round of the mapped output formats this many blocks a thread, then copies them into place.
+constexpr std::size_t kMappedBlocksPerThread = 2;
+
+// emit_items into `out`, a mapping of the output file of at least the items' maximal size: rounds of
+// blocks formatted on all threads into buffers of their own, placed by the prefix sums of their sizes
+// and copied into the file by all threads at once. A write() of the blocks in order was the output's
+// bottleneck on many cores (bench/NOTES.md, "Output on many cores"). Returns the bytes written.
+template <class WriteItem>
+std::size_t emit_items_mapped(char* out, const Layout& layout, std::size_t count, std::size_t max_chars,
+                              std::size_t slices, const WriteItem& write_item) {
+  char* p = put(out, layout.head);
+  const std::size_t blocks = (count + kItemsPerBlock - 1) / kItemsPerBlock;
+  const std::size_t per_round = std::min(blocks, slices * kMappedBlocksPerThread);
+  std::vector<std::string> text(per_round);
+  std::vector<std::size_t> size(per_round), offset(per_round);
+  for (std::size_t first = 0; first < blocks; first += per_round) {
+    const std::size_t round = std::min(per_round, blocks - first);
+    detail::run_slices(round, std::min(slices, round), [&](std::size_t, std::size_t begin, std::size_t end) {
+      for (std::size_t b = begin; b < end; ++b) {
+        const std::size_t item = (first + b) * kItemsPerBlock;
+        const std::size_t last = std::min(count, item + kItemsPerBlock);
+        text[b].resize((last - item) * max_chars);
+        size[b] = static_cast<std::size_t>(write_items(text[b].data(), layout, item, last, write_item) - text[b].data());
+      }
+    });
+    std::size_t at = 0;
+    for (std::size_t b = 0; b < round; ++b) offset[b] = std::exchange(at, at + size[b]);
+    detail::run_slices(round, std::min(slices, round), [&](std::size_t, std::size_t begin, std::size_t end) {
+      for (std::size_t b = begin; b < end; ++b) std::memcpy(p + offset[b], text[b].data(), size[b]);
+    });
+    p += at;
+  }
+  p = put(p, layout.tail);
+  return static_cast<std::size_t>(p - out);
+}
+
 // The layout's head, items [0, count) and tail into sink. write_item(p, k) writes item k at p, at most
 // max_item_chars characters, and returns the end. Threads format blocks of items, each into its own
-// buffer, and the blocks reach the sink in order: whatever the number of threads, the same bytes.
+// buffer, and the blocks reach the sink in order (or, into a mapped file, its place): whatever the
+// number of threads, the same bytes.
 template <class WriteItem, class Sink>
 void emit_items(const Layout& layout, std::size_t count, std::size_t max_item_chars, unsigned threads,
                 const WriteItem& write_item, Sink& sink) {
   const std::size_t max_chars = layout.between.size() + max_item_chars;
-  sink.reserve(layout.head.size() + count * max_chars + layout.tail.size());
+  const std::size_t max_bytes = layout.head.size() + count * max_chars + layout.tail.size();
+  const std::size_t slices = detail::slice_count(count, detail::resolve_threads(threads), kMinItemsPerThread);
+  if (slices > 1) {
+    if (char* out = sink.map(max_bytes)) {
+      sink.finish_mapped(emit_items_mapped(out, layout, count, max_chars, slices, write_item));
+      return;
+    }
+  }
+  sink.reserve(max_bytes);
   sink.append(layout.head);
   const auto make_formatter = [&] {
     return [&, text = std::string(std::min(count, kItemsPerBlock) * max_chars, '\0')](
                std::uint64_t block) mutable {
       const std::size_t begin = static_cast<std::size_t>(block) * kItemsPerBlock;
       const std::size_t end = std::min(count, begin + kItemsPerBlock);
-      char* p = text.data();
-      for (std::size_t k = begin; k < end; ++k) {
-        if (k != 0) p = put(p, layout.between);
-        p = write_item(p, k);
-      }
+      const char* p = write_items(text.data(), layout, begin, end, write_item);
       return std::string_view(text.data(), static_cast<std::size_t>(p - text.data()));
     };
   };
-  detail::produce_blocks((count + kItemsPerBlock - 1) / kItemsPerBlock,
-                         detail::slice_count(count, detail::resolve_threads(threads), kMinItemsPerThread),
-                         /*ordered=*/true, make_formatter,
+  detail::produce_blocks((count + kItemsPerBlock - 1) / kItemsPerBlock, slices, /*ordered=*/true, make_formatter,
                          [&](std::uint64_t, std::string_view bytes) { sink.append(bytes); });
   sink.append(layout.tail);
 }

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -19,9 +20,21 @@ struct InputBytes {
   std::string_view bytes;
 };
 
+/// How a regular file's bytes get into memory.
+enum class FileAccess {
+  automatic,  ///< mapped where the page cache holds it (or it is larger than half the free memory),
+              ///< else read
+  mapped,     ///< a mapping (populated when cached)
+  read,       ///< read into anonymous memory by many reads at once (read_ahead.hpp)
+};
+
 /// The content of the file at `path`, or of standard input for "-". Throws input_error naming the
 /// file when it cannot be opened or read.
-InputBytes read_file(const std::string& path);
+InputBytes read_file(const std::string& path, FileAccess access = FileAccess::automatic);
+
+/// automatic's choice for a regular file of `size` bytes of which the page cache holds
+/// `cached_share`, with `available` bytes of memory free.
+FileAccess choose_file_access(std::uint64_t size, double cached_share, std::uint64_t available);
 
 /// The size of a memory page, read once.
 std::size_t page_size();

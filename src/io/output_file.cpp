@@ -3,6 +3,7 @@
 #include "io/output_file.hpp"
 
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -110,6 +111,7 @@ OutputFile::OutputFile(const std::string& path) : path_(path) {
 }
 
 OutputFile::~OutputFile() {
+  if (mapped_ != nullptr) ::munmap(mapped_, static_cast<std::size_t>(mapped_bytes_));
   if (fd_ >= 0) ::close(fd_);
   if (!temp_path_.empty()) ::unlink(temp_path_.c_str());
 }
@@ -124,6 +126,27 @@ void OutputFile::append(std::string_view bytes) {
 
 void OutputFile::write_at(std::uint64_t offset, std::string_view bytes) {
   if (const int error = write_all_at(fd_, offset, bytes); error != 0) fail_write(path_, error);
+}
+
+char* OutputFile::map_for_writing(std::uint64_t max_bytes) {
+  if (kind_ != Kind::temporary || max_bytes == 0) return nullptr;
+  // fallocate reserves the blocks (a full disk fails here, not as SIGBUS in a page fault later); a
+  // file system without it (EOPNOTSUPP) is written the ordinary way.
+  if (::fallocate(fd_, 0, 0, static_cast<off_t>(max_bytes)) != 0) return nullptr;
+  void* address = ::mmap(nullptr, static_cast<std::size_t>(max_bytes), PROT_READ | PROT_WRITE, MAP_SHARED, fd_, 0);
+  if (address == MAP_FAILED) {
+    if (::ftruncate(fd_, 0) != 0) fail_write(path_, errno);
+    return nullptr;
+  }
+  mapped_ = static_cast<char*>(address);
+  mapped_bytes_ = max_bytes;
+  return mapped_;
+}
+
+void OutputFile::finish_mapped(std::uint64_t size) {
+  ::munmap(mapped_, static_cast<std::size_t>(mapped_bytes_));
+  mapped_ = nullptr;
+  if (::ftruncate(fd_, static_cast<off_t>(size)) != 0) fail_write(path_, errno);
 }
 
 void OutputFile::commit() {

@@ -30,6 +30,15 @@ class OutputFile {
   /// not mixed with append(), whose position it does not move.
   void write_at(std::uint64_t offset, std::string_view bytes);
 
+  /// A regular temporary file's first `max_bytes`, mapped for writing by several threads at once (a
+  /// write() or pwrite() into one file is serialised by the file system); null where that cannot be
+  /// (standard output, a device, a file system that cannot reserve the space: then append()). The
+  /// space is reserved first, so that a full disk is an error here, never a fault while writing.
+  /// Not mixed with append() or write_at().
+  char* map_for_writing(std::uint64_t max_bytes);
+  /// After map_for_writing(): unmaps, and cuts the file to the `size` bytes written.
+  void finish_mapped(std::uint64_t size);
+
   /// Flushes and closes; a temporary file is renamed over the target.
   void commit();
 
@@ -40,6 +49,8 @@ class OutputFile {
   std::string temp_path_;  // empty once renamed, or when there is none
   int fd_ = -1;
   Kind kind_ = Kind::temporary;
+  char* mapped_ = nullptr;
+  std::uint64_t mapped_bytes_ = 0;
 };
 
 }  // namespace wagener::detail

@@ -229,13 +229,8 @@ PointSet<T> read_points(const std::string& path, const ReadOptions& options) {
   const Format format = options.format == Format::automatic ? guess_format(path) : options.format;
   check_selection(options.columns, format, name);
   InputBytes input = read_file(path);
-  // The file format whose records are T's points, read in place.
-  constexpr Format kNative = std::is_same_v<T, float>          ? Format::f32
-                             : std::is_same_v<T, double>       ? Format::f64
-                             : std::is_same_v<T, std::int32_t> ? Format::i32
-                                                               : Format::i64;
   const bool aligned = reinterpret_cast<std::uintptr_t>(input.bytes.data()) % alignof(Point2<T>) == 0;
-  if (format == kNative && input.owner && aligned) {
+  if (format == kNativeFormat<T> && input.owner && aligned) {
     // Zero copy: the points are a view of the input's memory, which they keep alive.
     check_whole_records<T>(input.bytes.size(), name);
     const std::span<const Point2<T>> view(reinterpret_cast<const Point2<T>*>(input.bytes.data()),

@@ -7,6 +7,8 @@
 #include <string>
 #include <type_traits>
 
+#include "io/path_suffix.hpp"
+
 namespace wagener {
 namespace {
 
@@ -40,6 +42,20 @@ constexpr const char* precision_name() {
 
 std::string_view chain_name(Chain chain) {
   return chain == Chain::upper ? "upper" : "lower";
+}
+
+TraceFormat parse_trace_format(std::string_view name) {
+  if (name == "text") return TraceFormat::text;
+  if (name == "json") return TraceFormat::json;
+  if (name == "html") return TraceFormat::html;
+  throw std::invalid_argument("unknown trace format \"" + std::string(name) + "\" (text, json, html)");
+}
+
+TraceFormat guess_trace_format(std::string_view path) {
+  using detail::ends_with_ignoring_case;
+  if (ends_with_ignoring_case(path, ".json")) return TraceFormat::json;
+  if (ends_with_ignoring_case(path, ".html") || ends_with_ignoring_case(path, ".htm")) return TraceFormat::html;
+  return TraceFormat::text;
 }
 
 template <class T>

@@ -65,5 +65,7 @@ std::unique_ptr<Canvas> make_postscript_canvas(double width, double height);
 /// A PNG file of an 8-bit grey image (stored, uncompressed deflate: no zlib needed).
 std::string encode_grey_png(int columns, int rows, std::span<const std::uint8_t> grey);
 std::string base64(std::string_view bytes);
+/// Text as XML and HTML take it in content and in quoted attributes: < > & " escaped.
+void append_markup_escaped(std::string& out, std::string_view text);
 
 }  // namespace wagener::draw

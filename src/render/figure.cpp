@@ -4,12 +4,12 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
-#include <limits>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "render/canvas.hpp"
+#include "render/layout.hpp"
 #include "wagener/render.hpp"
 
 namespace wagener {
@@ -27,26 +27,12 @@ constexpr Rgb kBridge{214, 39, 40};
 constexpr double kMargin = 16;         // around the whole picture
 constexpr double kAxisSpace = 56;      // left of the plot: tick labels
 constexpr double kBottomSpace = 44;    // below the plot: tick labels and the caption
-constexpr double kPadFraction = 0.04;  // the data range is widened by this much on each side
 constexpr double kTickSpacing = 90;    // pixels between ticks, about
 constexpr double kFontSize = 12;
 constexpr int kPanelColumns = 3;
 constexpr double kPanelGap = 14;
 constexpr double kPanelTitle = 18;
 constexpr std::size_t kMaxMarkedVertices = 100;  // beyond, vertex dots would blur the hull's edges
-
-struct Box {
-  double x0 = std::numeric_limits<double>::infinity(), y0 = x0;
-  double x1 = -x0, y1 = -x0;
-  bool empty() const { return !(x0 <= x1); }
-  template <class T>
-  void add(const Point2<T>& p) {
-    x0 = std::min(x0, static_cast<double>(p.x));
-    x1 = std::max(x1, static_cast<double>(p.x));
-    y0 = std::min(y0, static_cast<double>(p.y));
-    y1 = std::max(y1, static_cast<double>(p.y));
-  }
-};
 
 /// The data range (padded) and where it goes on the canvas.
 struct Frame {
@@ -67,38 +53,6 @@ struct Frame {
     return out;
   }
 };
-
-/// Widens a degenerate range (one point, a vertical or horizontal line) and pads it, so that
-/// nothing sits on the frame and every division below is by a positive width. Computed as
-/// half-widths around the centre, so that ranges near the largest doubles do not overflow.
-Box padded(Box box) {
-  if (box.empty()) box = {0, 0, 1, 1};
-  const double cx = box.x0 / 2 + box.x1 / 2, cy = box.y0 / 2 + box.y1 / 2;
-  double hx = box.x1 / 2 - box.x0 / 2, hy = box.y1 / 2 - box.y0 / 2;
-  if (hx == 0 && hy == 0) hx = hy = std::max(1.0, std::abs(cx) + std::abs(cy)) * 0.5;
-  if (hx == 0) hx = hy;
-  if (hy == 0) hy = hx;
-  hx *= 1 + 2 * kPadFraction;
-  hy *= 1 + 2 * kPadFraction;
-  constexpr double kMax = std::numeric_limits<double>::max();
-  return {std::max(cx - hx, -kMax), std::max(cy - hy, -kMax), std::min(cx + hx, kMax),
-          std::min(cy + hy, kMax)};
-}
-
-/// The plot's size for a data range: one scale for x and y unless the aspect is extreme.
-/// Returns false when the axes are scaled independently.
-bool plot_size(const Box& view, double max_width, double& width, double& height) {
-  const double aspect = (view.y1 / 2 - view.y0 / 2) / (view.x1 / 2 - view.x0 / 2);
-  if (aspect >= 1 / RenderOptions::kMaxAspect && aspect <= RenderOptions::kMaxAspect) {
-    // The plot fits in a max_width square; the longer data side spans it.
-    width = aspect <= 1 ? max_width : max_width / aspect;
-    height = aspect <= 1 ? max_width * aspect : max_width;
-    return true;
-  }
-  width = max_width;
-  height = aspect > 1 ? max_width : max_width / RenderOptions::kMaxAspect;
-  return false;
-}
 
 std::string tick_label(double v, double step) {
   char buffer[40];
@@ -151,30 +105,10 @@ void draw_axes(Canvas& canvas, const Frame& f) {
   canvas.end_group();
 }
 
-/// Counts of points per bin over the frame's view, one pass over the points.
 template <class T>
 void draw_density(Canvas& canvas, const Frame& f, std::span<const Point2<T>> points, int bins) {
-  const int columns = f.width >= f.height ? bins : std::max(1, static_cast<int>(bins * f.width / f.height));
-  const int rows = f.height >= f.width ? bins : std::max(1, static_cast<int>(bins * f.height / f.width));
-  std::vector<std::uint32_t> count(static_cast<std::size_t>(columns) * rows, 0);
-  // Halves, as in Frame::map, so that huge coordinates do not overflow.
-  const double sx = columns / (f.view.x1 / 2 - f.view.x0 / 2), sy = rows / (f.view.y1 / 2 - f.view.y0 / 2);
-  const double hx0 = f.view.x0 / 2, hy1 = f.view.y1 / 2;
-  for (const auto& p : points) {
-    const int cx = std::clamp(static_cast<int>((static_cast<double>(p.x) / 2 - hx0) * sx), 0, columns - 1);
-    const int cy = std::clamp(static_cast<int>((hy1 - static_cast<double>(p.y) / 2) * sy), 0, rows - 1);
-    ++count[static_cast<std::size_t>(cy) * columns + cx];
-  }
-  // Shade by the count relative to the fullest bin, within a light range so that the hull stays the
-  // darkest thing on the page; any non-empty bin is at least kLightest, so lone points still show.
-  const double top = static_cast<double>(*std::max_element(count.begin(), count.end()));
-  std::vector<std::uint8_t> grey(count.size());
-  for (std::size_t i = 0; i < count.size(); ++i) {
-    constexpr double kLightest = 225, kDarkest = 80;
-    const double level = static_cast<double>(count[i]) / std::max(top, 1.0);
-    grey[i] = count[i] == 0 ? 255 : static_cast<std::uint8_t>(kLightest - (kLightest - kDarkest) * level);
-  }
-  canvas.raster({f.left, f.top}, {f.width, f.height}, columns, rows, grey);
+  const GreyRaster r = density_raster(points, f.view, f.width, f.height, bins);
+  canvas.raster({f.left, f.top}, {f.width, f.height}, r.columns, r.rows, r.grey);
 }
 
 template <class T>
@@ -247,15 +181,8 @@ std::string render(std::span<const Point2<T>> points, std::span<const Point2<T>>
                                 std::to_string(RenderOptions::kMaxTracePoints) + " points (got " +
                                 std::to_string(points.size()) + ")");
   }
-  // A convex hull spans the points' bounding box; an upper hull does not, so then scan the points.
-  Box box;
-  if (options.closed && !hull.empty()) {
-    for (const auto& p : hull) box.add(p);
-  } else {
-    for (const auto& p : points) box.add(p);
-  }
   Frame main;
-  main.view = padded(box);
+  main.view = padded(data_box(points, hull, options.closed));
   const double width = std::max(200.0, static_cast<double>(options.width));
   const double max_plot = width - kAxisSpace - 2 * kMargin;
   const bool same_scale = plot_size(main.view, max_plot, main.width, main.height);

@@ -14,18 +14,6 @@ std::string colour(Rgb c) {
   return buffer;
 }
 
-void append_escaped(std::string& out, std::string_view text) {
-  for (const char c : text) {
-    switch (c) {
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '&': out += "&amp;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
-    }
-  }
-}
-
 class SvgCanvas final : public Canvas {
  public:
   SvgCanvas(double width, double height) {
@@ -90,7 +78,7 @@ class SvgCanvas final : public Canvas {
     if (anchor == Anchor::middle) out_ += " text-anchor=\"middle\"";
     if (anchor == Anchor::end) out_ += " text-anchor=\"end\"";
     out_ += '>';
-    append_escaped(out_, text);
+    append_markup_escaped(out_, text);
     out_ += "</text>\n";
   }
 
@@ -114,7 +102,7 @@ class SvgCanvas final : public Canvas {
 
   void begin_group(std::string_view id) override {
     out_ += "<g id=\"";
-    append_escaped(out_, id);
+    append_markup_escaped(out_, id);
     out_ += "\">\n";
   }
   void end_group() override { out_ += "</g>\n"; }
@@ -143,6 +131,18 @@ class SvgCanvas final : public Canvas {
 };
 
 }  // namespace
+
+void append_markup_escaped(std::string& out, std::string_view text) {
+  for (const char c : text) {
+    switch (c) {
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '&': out += "&amp;"; break;
+      case '"': out += "&quot;"; break;
+      default: out += c;
+    }
+  }
+}
 
 std::unique_ptr<Canvas> make_svg_canvas(double width, double height) {
   return std::make_unique<SvgCanvas>(width, height);

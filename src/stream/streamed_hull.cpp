@@ -9,18 +9,23 @@
 #include <cerrno>
 #include <charconv>
 #include <chrono>
+#include <cstdio>
 #include <cstring>
+#include <functional>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <span>
 #include <stdexcept>
 #include <string>
 #include <utility>
 
-#include "core/inner_polygon.hpp"
 #include "cpu/monotone_chain.hpp"
+#include "io/binary_points.hpp"
 #include "io/point_pieces.hpp"
 #include "wagener/error.hpp"
+#include "stream/read_ahead_hull.hpp"
+#include "stream/running_hull.hpp"
 #include "wagener/stream.hpp"
 
 namespace wagener {
@@ -36,9 +41,6 @@ constexpr std::size_t kTextPieceShare = 16;
 constexpr std::size_t kHullShare = 8;
 // Without a limit: chunks of this many points (about what a core's caches and a merge amortise).
 constexpr std::size_t kUnlimitedChunkPoints = std::size_t{1} << 20;
-// The filter keeps the running hull's fan tables small enough for the cache; thinning the polygon
-// only weakens the filter, never its certificate.
-constexpr std::size_t kFilterVertices = 4096;
 
 template <class T>
 std::size_t chunk_points(std::size_t memory_limit) {
@@ -58,26 +60,6 @@ void check_options(const HullOptions& options) {
   check_limit(options.memory_limit);
 }
 
-/// Drops, in place, the points certified strictly inside the running hull; keeps the rest in order.
-/// The test runs in double, on the hull's vertices that double holds exactly (all of them but 64-bit
-/// integers beyond 2^53: a subset of a strictly convex polygon's vertices is one too, inside it), so
-/// that it certifies no rounded point (converts_exactly).
-template <class T>
-void drop_inside(std::vector<Point2<T>>& chunk, const std::vector<Point2<T>>& hull) {
-  if (hull.size() < 3) return;
-  std::vector<Point2<double>> polygon;
-  polygon.reserve(hull.size());
-  for (const Point2<T>& v : hull) {
-    if (converts_exactly(v)) polygon.push_back({static_cast<double>(v.x), static_cast<double>(v.y)});
-  }
-  if (polygon.size() < 3) return;
-  const core::InnerPolygon inner(std::move(polygon), kFilterVertices);
-  if (!inner.enabled()) return;
-  const core::InnerPolygonView view = inner.view();
-  std::erase_if(chunk, [&](const Point2<T>& p) {
-    return view.certainly_inside(static_cast<double>(p.x), static_cast<double>(p.y));
-  });
-}
 
 std::string bytes_text(std::size_t bytes) {
   return std::to_string(bytes) + " bytes";
@@ -122,60 +104,27 @@ HullResult<T> hull_of_chunks(const ChunkSource<T>& source, const HullOptions& op
   const auto start = std::chrono::steady_clock::now();
   const std::size_t max_points = std::max<std::size_t>(1, chunk_points<T>(options.memory_limit));
   const std::size_t hull_budget = options.memory_limit / kHullShare;
-  HullStats stats;
-  HullOptions chunk_options = options;
-  chunk_options.part = HullPart::full;
-  chunk_options.stats = &stats;
-  chunk_options.presorted = false;
-  std::vector<Point2<T>> hull;
-  std::vector<Point2<T>> chunk;
-  std::int64_t seen = 0;
-  std::int64_t kept = 0;
-  while (source(chunk, max_points)) {
-    // A non-finite point is named by its index in the whole stream, before the filter (which keeps
-    // such points: no test certifies them) could pass it to a chunk's hull under another index.
-    if (const std::int64_t bad = cpu::first_non_finite<T>(chunk); bad >= 0) {
-      throw input_error("point " + std::to_string(seen + bad) + " is not finite");
-    }
-    seen += static_cast<std::int64_t>(chunk.size());
-    drop_inside(chunk, hull);
-    kept += static_cast<std::int64_t>(chunk.size());
-    if (chunk.empty()) continue;
-    const auto chunk_hull = compute_hull<T>(chunk, chunk_options).vertices;
-    const std::span<const Point2<T>> parts[] = {hull, chunk_hull};
-    hull = merge_hulls<T>(parts);
+  // With a limit, each chunk is hulled as it comes (its survivors never wait beside the next chunk).
+  detail::RunningHull<T> running(options, options.memory_limit == 0 ? kUnlimitedChunkPoints : 0);
+  running.after_merge = [&](const std::vector<Point2<T>>& hull) {
     if (hull_budget != 0 && hull.size() * sizeof(Point2<T>) > hull_budget) {
-      throw memory_limit_error("the hull of the first " + std::to_string(seen) + " points already has " +
+      throw memory_limit_error("the hull of the first " + std::to_string(running.seen()) + " points already has " +
                                std::to_string(hull.size()) + " vertices (" +
                                bytes_text(hull.size() * sizeof(Point2<T>)) +
                                "), more than the memory limit of " + bytes_text(options.memory_limit) +
                                " leaves for it (an eighth): the input is "
                                "hull-like; raise the limit, or hull it without one");
     }
+  };
+  std::vector<Point2<T>> chunk;
+  while (source(chunk, max_points)) {
+    // A non-finite point is named by its index in the whole stream.
+    const std::int64_t before = running.seen();
+    running.add_in_place(chunk, [before](std::size_t i) {
+      throw input_error("point " + std::to_string(before + static_cast<std::int64_t>(i)) + " is not finite");
+    });
   }
-  HullResult<T> result;
-  if (options.part == HullPart::upper) {
-    // The hull's own vertices hold its upper chain: hull them again, a small input.
-    HullOptions upper = chunk_options;
-    upper.part = HullPart::upper;
-    upper.backend = Backend::cpu;
-    upper.devices.clear();
-    HullStats ignored;
-    upper.stats = &ignored;
-    result.vertices = compute_hull<T>(hull, upper).vertices;
-  } else {
-    result.vertices = std::move(hull);
-  }
-  if (options.stats) {
-    stats.points = seen;
-    stats.survivors = kept;
-    stats.hull_vertices = static_cast<std::int64_t>(result.vertices.size());
-    stats.milliseconds =
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-    stats.predicted_cpu_milliseconds = stats.predicted_cuda_milliseconds = 0;
-    *options.stats = stats;
-  }
-  return result;
+  return detail::running_result(running, options, start, "");
 }
 
 namespace {
@@ -282,6 +231,34 @@ ChunkSource<T> text_source(SequentialFile& file, bool csv, const ReadOptions& re
   };
 }
 
+
+/// The whole file in memory (mapped where the page cache holds it), then compute_hull().
+template <class T>
+HullResult<T> hull_of_whole_file(const std::string& path, const ReadOptions& read, const HullOptions& options) {
+  ReadOptions checked = read;
+  const auto start = std::chrono::steady_clock::now();
+  const auto points = read_points<T>(path, checked);
+  const double read_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  HullResult<T> result;
+  try {
+    result = compute_hull<T>(points.points(), options);
+  } catch (const input_error&) {
+    if (checked.check_values) throw;
+    // Binary points handed over unchecked (ReadOptions::check_values): the checking read names the
+    // file and byte offset of the problem.
+    checked.check_values = true;
+    read_points<T>(path, checked);
+    throw;
+  }
+  if (options.stats) {
+    char note[96];
+    std::snprintf(note, sizeof note, "%s in %.1f ms", points.mapped() ? "mapped or buffered whole" : "parsed whole",
+                  read_ms);
+    options.stats->reading = note;
+  }
+  return result;
+}
+
 }  // namespace
 
 template <class T>
@@ -293,20 +270,22 @@ HullResult<T> hull_of_file(const std::string& path, const ReadOptions& read, con
   }
   check_options(options);
   const std::string name = display_name(path);
-  if (options.memory_limit == 0) {
-    const auto points = read_points<T>(path, read);
-    return compute_hull<T>(points.points(), options);
-  }
   const Format format = read.format == Format::automatic ? guess_format(path) : read.format;
-  if (!read.columns.empty() && is_binary_format(format)) {
+  const bool binary = is_binary_format(format);
+  if (!read.columns.empty() && binary) {
     throw input_error(name + ": a column selection (--columns) applies to text and csv, not to binary " +
                       std::string(format_name(format)) + " input");
   }
+  if (options.memory_limit == 0) {
+    if (binary && path != "-") {
+      if (auto result = detail::hull_of_file_if_cold<T>(path, format, options)) return std::move(*result);
+    }
+    return hull_of_whole_file<T>(path, read, options);
+  }
   SequentialFile file(path, name);
   const ChunkSource<T> source =
-      is_binary_format(format)
-          ? binary_source<T>(file, format, name)
-          : text_source<T>(file, format == Format::csv, read, name, options.memory_limit / kTextPieceShare);
+      binary ? binary_source<T>(file, format, name)
+             : text_source<T>(file, format == Format::csv, read, name, options.memory_limit / kTextPieceShare);
   return hull_of_chunks<T>(source, options);
 }
 

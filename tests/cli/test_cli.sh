@@ -91,6 +91,38 @@ optimal_work=$(work --pram-merge optimal)
 [ -s "$dir/hull.txt" ] && [ ! -s "$dir/stdout" ] && pass || fail "--output"
 grep -q "pram rounds" "$dir/stats" && grep -q "total work" "$dir/stats" && pass || fail "--stats: $(cat "$dir/stats")"
 
+# --trace FILE.html: the rounds page (tests/browser/ loads it in a browser), the hull unchanged; the
+# same refusals as the other trace formats, leaving no file.
+out=$("$bin" hull "$dir/g.txt" --backend pram --trace "$dir/rounds.html")
+[ "$out" = "$("$bin" hull "$dir/g.txt" --backend cpu)" ] && pass || fail "--trace x.html changed the hull"
+head -1 "$dir/rounds.html" | grep -q '^<!DOCTYPE html>' && grep -q 'id="wagener-rounds"' "$dir/rounds.html" &&
+  ! grep -Eq '(src|href)=|https?:' "$dir/rounds.html" && pass || fail "--trace x.html: not a self-contained page"
+rounds_in_page=$(grep -o '"chain":"[a-z]*","round":[0-9]*' "$dir/rounds.html" | wc -l)
+"$bin" hull "$dir/g.txt" --backend pram --trace "$dir/rounds.txt" >/dev/null
+[ "$rounds_in_page" -gt 2 ] && [ "$rounds_in_page" -eq "$(grep -c '^# chain' "$dir/rounds.txt")" ] && pass ||
+  fail "--trace x.html: $rounds_in_page rounds, the text trace has $(grep -c '^# chain' "$dir/rounds.txt")"
+"$bin" hull "$dir/g.txt" --upper --trace "$dir/rounds.out" --trace-format html >/dev/null &&
+  grep -q '"closed":false' "$dir/rounds.out" && ! grep -q '"chain":"lower"' "$dir/rounds.out" && pass ||
+  fail "--trace-format html --upper"
+for refused in "--backend cpu" "--pram-merge optimal" "--memory-limit 8M"; do
+  # shellcheck disable=SC2086
+  "$bin" hull "$dir/g.txt" --trace "$dir/refused.html" --trace-format html $refused >"$dir/out" 2>"$dir/err"
+  code=$?
+  [ $code -eq 2 ] && [ "$(wc -l <"$dir/err")" -eq 1 ] && [ ! -s "$dir/out" ] && [ ! -e "$dir/refused.html" ] && pass ||
+    fail "--trace-format html with $refused: exit $code, '$(cat "$dir/err")'"
+done
+"$bin" hull "$dir/g.txt" --trace "$dir/refused.html" --trace-format svg >/dev/null 2>&1
+[ $? -eq 2 ] && [ ! -e "$dir/refused.html" ] && pass || fail "--trace-format svg should exit 2"
+"$bin" hull "$dir/missing.txt" --trace "$dir/refused.html" >/dev/null 2>&1
+[ $? -eq 2 ] && [ ! -e "$dir/refused.html" ] && pass || fail "--trace x.html of a missing file left a page"
+if nvidia-smi -L >/dev/null 2>&1 &&
+  ! "$bin" hull "$dir/square.txt" --backend cuda 2>&1 >/dev/null | grep -q "built without CUDA"; then
+  # The cuda backend writes the identical trace, so the identical page but for its caption.
+  "$bin" hull "$dir/g.txt" --backend cuda --trace "$dir/cuda.html" >/dev/null
+  strip() { sed 's/"caption":"[^"]*"//' "$1"; }
+  [ "$(strip "$dir/cuda.html")" = "$(strip "$dir/rounds.html")" ] && pass || fail "the cuda page differs from pram's"
+fi
+
 # --- bad input: exit 2, one line naming file and line, no hull -------------------------------------
 printf '0 0\n1 nan\n' >"$dir/nan.txt"
 expect_input_error nan "$dir/nan.txt" "nan.txt:2:"
@@ -360,7 +392,7 @@ code=$?
   grep -Eq "no CUDA device available: .|built without CUDA" "$dir/err" && pass ||
   fail "--backend cuda without a device: exit $code, '$(cat "$dir/err")'"
 (printf '0 0\n2 0\n'; sleep 1.6; printf '1 1\n') | "$bin" hull - --progress 2>"$dir/err" >/dev/null
-grep -q "wagener: reading standard input" "$dir/err" && pass || fail "--progress: '$(cat "$dir/err")'"
+grep -Eq "wagener: reading (and hulling )?standard input" "$dir/err" && pass || fail "--progress: '$(cat "$dir/err")'"
 (printf '0 0\n2 0\n'; sleep 1.6; printf '1 1\n') | "$bin" hull - --progress --quiet 2>"$dir/err" >/dev/null
 [ ! -s "$dir/err" ] && pass || fail "--quiet still printed '$(cat "$dir/err")'"
 

@@ -5,6 +5,8 @@
 // every point or every round in one process and are refused.
 #include <mpi.h>
 
+#include <CLI/CLI.hpp>
+
 #include <chrono>
 #include <cstdio>
 #include <exception>

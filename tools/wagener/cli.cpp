@@ -3,6 +3,8 @@
 
 #include <unistd.h>
 
+#include <CLI/CLI.hpp>
+
 #include <chrono>
 #include <cstdio>
 #include <span>
@@ -16,9 +18,9 @@
 namespace wagener::cli {
 namespace {
 
-bool wants_json(const HullCommand& cmd) {
-  if (cmd.trace_format != "auto") return cmd.trace_format == "json";
-  return cmd.trace.size() >= 5 && cmd.trace.compare(cmd.trace.size() - 5, 5, ".json") == 0;
+wagener::TraceFormat trace_format(const HullCommand& cmd) {
+  return cmd.trace_format == "auto" ? wagener::guess_trace_format(cmd.trace)
+                                    : wagener::parse_trace_format(cmd.trace_format);
 }
 
 template <class T>
@@ -72,10 +74,11 @@ void print_stats(const wagener::HullStats& s, const std::string& precision, bool
                  static_cast<long long>(s.rounds), static_cast<long long>(s.parallel_steps),
                  static_cast<long long>(s.work), static_cast<long long>(s.max_processors));
   }
+  if (!s.reading.empty()) std::fprintf(stderr, "reading         %s\n", s.reading.c_str());
   if (s.survivors > 0) std::fprintf(stderr, "filter kept     %lld\n", static_cast<long long>(s.survivors));
   if (s.predicted_cpu_milliseconds > 0) {
-    std::fprintf(stderr, "auto predicted  cpu %.1f ms, cuda %.1f ms\n", s.predicted_cpu_milliseconds,
-                 s.predicted_cuda_milliseconds);
+    std::fprintf(stderr, "auto predicted  cpu %.1f ms, cuda %.1f ms\nauto because    %s\n",
+                 s.predicted_cpu_milliseconds, s.predicted_cuda_milliseconds, s.prediction_basis.c_str());
   }
   if (s.backend == wagener::Backend::cuda && s.device_milliseconds > 0) {
     if (upper) {
@@ -109,8 +112,10 @@ wagener::ReadOptions read_options(const HullCommand& cmd) {
   read.require_sorted = cmd.presorted;
   if (!cmd.columns.empty()) read.columns = wagener::parse_column_selection(cmd.columns);
   // A binary file is checked for NaN and infinity by the hull's own pass, not by a pass of its own:
-  // one read of memory instead of two. A named file can be read again to name the byte at fault.
-  read.check_values = cmd.input == "-";
+  // one read of memory instead of two; hull_of_file reads a named file again to name the byte at
+  // fault. Where every point is kept (pictures, a trace, indices), the reader checks them.
+  read.check_values = cmd.input == "-" || cmd.render || !cmd.svg.empty() || !cmd.ps.empty() ||
+                      !cmd.trace.empty() || cmd.render_trace || cmd.indices;
   return read;
 }
 
@@ -208,31 +213,33 @@ int run_hull(const HullCommand& cmd) {
 
   ProgressLine progress(!cmd.quiet && (cmd.progress || ::isatty(STDERR_FILENO) == 1));
   if (!cmd.memory_limit.empty()) return run_streamed_hull<T>(cmd, output, progress);
-  progress.phase("reading " + (cmd.input == "-" ? std::string("standard input") : cmd.input));
-  wagener::ReadOptions read = read_options(cmd);
-  const auto points = wagener::read_points<T>(cmd.input, read);
-  const bool draws_rounds = cmd.render_trace || (!cmd.trace.empty() && (!cmd.svg.empty() || !cmd.ps.empty()));
-  if (draws_rounds &&
-      static_cast<wagener::index_t>(points.size()) > wagener::RenderOptions::kMaxTracePoints) {
-    throw usage_error("rounds are drawn for at most " +
-                      std::to_string(wagener::RenderOptions::kMaxTracePoints) + " points; this input has " +
-                      std::to_string(points.size()));
-  }
+  const std::string input_name = cmd.input == "-" ? std::string("standard input") : cmd.input;
+  const wagener::ReadOptions read = read_options(cmd);
   wagener::HullStats stats;
   wagener::TraceLog<T> trace;
   const wagener::HullOptions options = hull_options(cmd, &stats, tracing ? &trace : nullptr);
-  progress.phase("hulling " + std::to_string(points.size()) + " points");
-  const auto result = [&] {
-    try {
-      return wagener::compute_hull<T>(points.points(), options);
-    } catch (const wagener::input_error&) {
-      if (read.check_values) throw;
-      // Unchecked binary input: the checking read names the file and byte offset of the problem.
-      read.check_values = true;
-      wagener::read_points<T>(cmd.input, read);
-      throw;
+  const bool draws_rounds = cmd.render_trace || (!cmd.trace.empty() && (!cmd.svg.empty() || !cmd.ps.empty()));
+  // Only pictures, a trace, indices and the check of --presorted need every point at once; the hull
+  // alone comes from hull_of_file, which reads the file as suits it (mapped where the page cache
+  // holds it, else filtered block by block as many reads in flight bring it in).
+  const bool hull_only = !tracing && !cmd.render && cmd.svg.empty() && cmd.ps.empty() && !cmd.indices && !cmd.presorted;
+  wagener::PointSet<T> points;
+  wagener::HullResult<T> result;
+  if (hull_only) {
+    progress.phase("reading and hulling " + input_name);
+    result = wagener::hull_of_file<T>(cmd.input, read, options);
+  } else {
+    progress.phase("reading " + input_name);
+    points = wagener::read_points<T>(cmd.input, read);
+    if (draws_rounds &&
+        static_cast<wagener::index_t>(points.size()) > wagener::RenderOptions::kMaxTracePoints) {
+      throw usage_error("rounds are drawn for at most " +
+                        std::to_string(wagener::RenderOptions::kMaxTracePoints) + " points; this input has " +
+                        std::to_string(points.size()));
     }
-  }();
+    progress.phase("hulling " + std::to_string(points.size()) + " points");
+    result = wagener::compute_hull<T>(points.points(), options);  // values checked while reading
+  }
   const auto& hull = result.vertices;
 
   progress.phase("writing " + (cmd.output == "-" ? std::string("the hull") : cmd.output));
@@ -260,9 +267,16 @@ int run_hull(const HullCommand& cmd) {
   }
   if (!cmd.trace.empty()) {
     const auto n = static_cast<wagener::index_t>(points.size());
-    wagener::write_file_atomically(cmd.trace, wants_json(cmd)
-                                                  ? wagener::format_trace_json<T>(trace.rounds(), n)
-                                                  : wagener::format_trace_text<T>(trace.rounds(), n));
+    const auto format = trace_format(cmd);
+    wagener::RoundsPageOptions page;
+    page.closed = !cmd.upper;
+    page.title = "Wagener's rounds: " + (cmd.input == "-" ? std::string("standard input") : cmd.input);
+    page.caption = caption<T>(stats, cmd.upper);
+    wagener::write_file_atomically(
+        cmd.trace, format == wagener::TraceFormat::html
+                       ? wagener::render_rounds_page<T>(points.points(), hull, trace.rounds(), page)
+                   : format == wagener::TraceFormat::json ? wagener::format_trace_json<T>(trace.rounds(), n)
+                                                          : wagener::format_trace_text<T>(trace.rounds(), n));
   }
   const double output_ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
@@ -354,6 +368,30 @@ int run_demo(const DemoCommand& cmd) {
               static_cast<long long>(cmd.points), static_cast<unsigned long long>(cmd.seed), hull.size(),
               stats.milliseconds, std::string(wagener::backend_name(stats.backend)).c_str());
   std::printf("hull written to %s\n", cmd.output.c_str());
+  return 0;
+}
+
+struct CalibrateCommand {
+  bool cpu_only = false;
+};
+
+/// Measures auto's rates on this machine now (wagener/calibration.hpp), caches them and prints them.
+int run_calibrate(const CalibrateCommand& cmd) {
+  const wagener::MachineRates r = wagener::machine_rates(!cmd.cpu_only, /*remeasure=*/true);
+  std::printf("machine         %s\n", r.machine.c_str());
+  std::printf("measured        %s in %.0f ms\n", r.measured_at.c_str(), r.measuring_ms);
+  std::printf("cached in       %s\n", r.cache_path.empty() ? "(nowhere: set XDG_CACHE_HOME or HOME)" : r.cache_path.c_str());
+  std::printf("cpu             %.3g GB/s filter, %.3g GB/s presorted scan, %.3g ns a survivor, %.3g ms a call\n",
+              r.cpu.stream_gbs, r.cpu.serial_scan_gbs, r.cpu.ns_per_survivor, r.cpu.fixed_ms);
+  if (r.gpu.measured()) {
+    std::printf("device          %s\n", r.device.c_str());
+    std::printf("cuda            start %.0f ms, first call %.0f ms, %.3g GB/s copy + filter, %.3g/%.3g ns a "
+                "survivor (double/float), %.3g ms a call\n",
+                r.gpu.startup_ms, r.gpu.first_call_ms, r.gpu.copy_gbs, r.gpu.ns_per_survivor_double,
+                r.gpu.ns_per_survivor_float, r.gpu.fixed_ms);
+  } else {
+    std::printf("cuda            %s\n", cmd.cpu_only ? "not measured (--cpu-only)" : "no usable device");
+  }
   return 0;
 }
 
@@ -459,11 +497,13 @@ void add_hull_options(CLI::App& command, HullCommand& hull) {
                    "Print backend, sizes and time to stderr; with pram also rounds, parallel steps and work");
   command.add_option("--trace", hull.trace,
                      "Write Wagener's rounds here: after each round the hoods (size, then corners) and each "
-                     "merge's bridge (docs/formats.md); needs the pram (auto) or cuda backend");
+                     "merge's bridge (docs/formats.md), or a page to step through them in a browser; needs "
+                     "the pram (auto) or cuda backend");
   command
       .add_option("--trace-format", hull.trace_format,
-                  "text (the seed's layout) or json; auto: json for .json")
-      ->check(CLI::IsMember({"auto", "text", "json"}))
+                  "text (the seed's layout), json, or html (one self-contained page: a slider and the "
+                  "arrow keys step through the rounds); auto: json for .json, html for .html and .htm")
+      ->check(CLI::IsMember({"auto", "text", "json", "html"}))
       ->capture_default_str();
   command.add_option("--svg", hull.svg,
                      "Also draw the points and the hull as SVG here (with --trace: the rounds too)");
@@ -535,7 +575,7 @@ int run(int argc, char** argv) {
       "  --upper:   the seed's hood: from the lexicographically smallest to the largest point,\n"
       "             clockwise over the top (left to right).\n"
       "Pictures: `wagener render FILE -o hull.svg` (or .ps); `wagener hull FILE --trace rounds.txt` writes\n"
-      "  the hoods after every round (docs/formats.md).\n"
+      "  the hoods after every round (docs/formats.md), `--trace rounds.html` a page that steps through them.\n"
       "Exit codes: 0 success, 2 bad input or usage (one message on stderr naming the file and line),\n"
       "            1 any other failure. No hull is printed after an error.");
 
@@ -590,6 +630,13 @@ int run(int argc, char** argv) {
       ->check(CLI::IsMember({"auto", "cpu", "pram", "cuda"}))
       ->capture_default_str();
 
+  CalibrateCommand calibrate;
+  auto* calibrate_cmd = app.add_subcommand(
+      "calibrate",
+      "Measure this machine's rates for --backend auto now (0.2-1 s), cache and print them; auto measures "
+      "them by itself when its cache lacks them");
+  calibrate_cmd->add_flag("--cpu-only", calibrate.cpu_only, "Measure the CPU backend only, not the device");
+
   GenerateCommand gen;
   auto* gen_cmd = app.add_subcommand("generate", "Write a random point set (for tests and benchmarks)");
   gen_cmd->add_option("--distribution", gen.distribution, "disk, square, gaussian, circle or parabola")
@@ -624,6 +671,7 @@ int run(int argc, char** argv) {
     if (*render_cmd) return run_hull_command(render);
     if (*demo_cmd) return run_demo(demo);
     if (*gen_cmd) return run_generate(gen);
+    if (*calibrate_cmd) return run_calibrate(calibrate);
     return kExitFailure;
   });
 }

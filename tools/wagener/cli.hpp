@@ -2,7 +2,6 @@
 // errors to exit codes, shared by the wagener executable, wagener-mpi and the command-line fuzzer.
 #pragma once
 
-#include <CLI/CLI.hpp>
 #include <cstdint>
 #include <functional>
 #include <stdexcept>
@@ -12,6 +11,12 @@
 #include "wagener/hull.hpp"
 #include "wagener/io.hpp"
 #include "wagener/output.hpp"
+
+// CLI11 is declared only: the executable's main() and other callers that never build options do
+// not compile it (it is header-only; in main.cpp alone it took 10 s of a 2-core machine's build).
+namespace CLI {
+class App;
+}
 
 namespace wagener::cli {
 
