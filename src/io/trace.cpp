@@ -1,23 +1,22 @@
 // Writing traces of Wagener's rounds: the seed's show_current_hoods stream, and JSON.
 #include "wagener/trace.hpp"
 
-#include <charconv>
-#include <limits>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
 
+#include "io/decimal.hpp"
 #include "io/path_suffix.hpp"
 
 namespace wagener {
 namespace {
 
-// Shortest round-trip decimal, as in point files, so that a trace reads back to the very same bits.
+// Shortest round-trip decimal (integers whole), as in point files, so that a trace reads back to the
+// very same values.
 template <class T>
 void append_number(std::string& out, T value) {
-  char buffer[std::numeric_limits<T>::max_digits10 + 16];
-  const auto end = std::to_chars(buffer, buffer + sizeof buffer, value).ptr;
-  out.append(buffer, end);
+  char buffer[detail::kMaxDecimalChars<T>];
+  out.append(buffer, detail::write_decimal(buffer, value));
 }
 
 void append_int(std::string& out, long long value) {
