@@ -9,6 +9,7 @@
 #include <functional>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 #include "core/chains.hpp"
 #include "core/parallel_slices.hpp"
@@ -87,7 +88,8 @@ Backend choose_backend(std::span<const Point2<T>> points, bool sorted_upper, Hul
   work.points = static_cast<double>(n);
   work.point_bytes = sizeof(Point2<T>);
   work.sorted_upper = sorted_upper;
-  work.single_precision = sizeof(T) == sizeof(float);
+  // The device's survivors cost float's rate for floats only: int32 points are tested in double.
+  work.single_precision = std::is_same_v<T, float>;
   const bool first_call = !device_used.load(std::memory_order_relaxed);
   auto startup = cuda::device_startup();
   // Survivors cost the CPU more than the GPU. Spend a sample on estimating them only when they can
