@@ -354,6 +354,25 @@ c=$("$bin" hull "$dir/small.i32" --precision double --backend cpu)
 # Streamed in bounded memory: the same hull.
 b=$("$bin" hull "$dir/big.i64" --precision int64 --memory-limit 1M)
 [ "$b" = "$("$bin" hull "$dir/big.i64" --precision int64)" ] && pass || fail "int64 --memory-limit differs"
+# Integers in every textual output format, exactly; --format i64 for a file of another extension.
+out=$("$bin" hull "$dir/i.txt" --precision int64 --output-format csv)
+[ "$out" = $'x,y\n0,0\n18014398509481985,0\n0,5' ] && pass || fail "int64 csv output: got '$out'"
+"$bin" hull "$dir/i.txt" --precision int64 -o "$dir/i.wkt" &&
+  [ "$(cat "$dir/i.wkt")" = 'POLYGON ((0 0, 18014398509481985 0, 0 5, 0 0))' ] && pass ||
+  fail "int64 wkt output (by extension): got '$(cat "$dir/i.wkt")'"
+cp "$dir/big.i64" "$dir/big.bin"
+[ "$("$bin" hull "$dir/big.bin" --format i64 --precision int64)" = "$("$bin" hull "$dir/big.i64" --precision int64)" ] &&
+  pass || fail "--format i64 of a .bin file"
+"$bin" hull "$dir/i.txt" --precision int64 --output-format i64 | cmp -s - <(python3 -c "
+import struct, sys
+sys.stdout.buffer.write(b''.join(struct.pack('<qq', x, y) for x, y in [(0, 0), (2**54 + 1, 0), (0, 5)]))") &&
+  pass || fail "--output-format i64 to standard output"
+# Pictures and the rounds of integer points: the trace's corners exact, the page's precision named.
+"$bin" hull "$dir/i.txt" --precision int64 --backend pram --trace "$dir/i.trace" --svg "$dir/i.svg" >/dev/null &&
+  grep -q '^18014398509481985 0$' "$dir/i.trace" && grep -q 'precision int64' "$dir/i.trace" &&
+  grep -q '<svg' "$dir/i.svg" && pass || fail "an int64 trace and picture: '$(head -3 "$dir/i.trace")'"
+"$bin" hull "$dir/small.i32" --precision int32 --trace "$dir/i32.html" >/dev/null &&
+  grep -q '"precision":"int32"' "$dir/i32.html" && pass || fail "the rounds page of int32 points"
 # Grouped.
 printf 'id,x,y\na,0,0\na,9223372036854775807,0\nb,-5,-5\na,0,9223372036854775807\nb,5,5\n' >"$dir/igroups.csv"
 out=$("$bin" hull "$dir/igroups.csv" --group-by id --precision int64)
