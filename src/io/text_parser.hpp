@@ -4,7 +4,9 @@
 //
 // Numbers: decimal only, with an optional leading '+'. Hexadecimal floats ("0x1p3") are rejected,
 // as are NaN and infinity in any spelling, and literals that overflow T or underflow to zero in T
-// (std::from_chars reports both as out of range; subnormal results are accepted).
+// (std::from_chars reports both as out of range; subnormal results are accepted). Integer T reads
+// decimal integers only: "1.5", "1e3" and "1.0" are not integers, and a value beyond T's range is
+// out of range (never rounded or wrapped).
 #pragma once
 
 #include <algorithm>
@@ -18,6 +20,7 @@
 #include <string>
 #include <string_view>
 #include <system_error>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -73,11 +76,12 @@ inline const char* skip_plus(const char* p, const char* end) {
 }
 
 // Whether a csv field is a number in the sense of the parser (finite or not, in range or not):
-// what tells a header line from a data line.
+// what tells a header line from a data line. For integer T any decimal number counts, so that a
+// line of "1.5,2.5" is data (and then refused as not integers), never a header.
 template <class T>
 bool looks_like_number(std::string_view field) {
   const char* end = field.data() + field.size();
-  T value{};
+  std::conditional_t<std::is_integral_v<T>, double, T> value{};
   const auto [ptr, ec] = std::from_chars(skip_plus(field.data(), end), end, value);
   return ec != std::errc::invalid_argument && ptr == end;
 }
@@ -760,6 +764,12 @@ class TextParser {
                                                           std::errc ec, bool whole_token) const {
     if (ec == std::errc::invalid_argument || !whole_token) {
       const std::string_view token(start, (kCsv ? end : token_end(start, end)) - start);
+      if constexpr (std::is_integral_v<T>) {
+        if (looks_like_number<double>(token)) {
+          fail_at_line(name_, line_,
+                       "not an integer: " + quote(token) + " (" + std::string(type_name<T>) + " points)");
+        }
+      }
       fail_at_line(
           name_, line_,
           "not a number: " + quote(token) +

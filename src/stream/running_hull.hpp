@@ -186,10 +186,19 @@ class RunningHull {
     }
     if (after_merge) after_merge(hull_);
     if (!last && hull_.size() >= 3) {  // the next points' filter
+      // In double, on the vertices double holds exactly (all but 64-bit integers beyond 2^53; a
+      // subset of a convex polygon's vertices is a convex polygon inside it), so that the filter
+      // certifies no rounded point (converts_exactly).
       std::vector<Point2<double>> polygon;
       polygon.reserve(hull_.size());
-      for (const Point2<T>& v : hull_) polygon.push_back({v.x, v.y});  // exact: float widens to double
-      inner_.emplace(std::move(polygon), kFilterVertices);
+      for (const Point2<T>& v : hull_) {
+        if (converts_exactly(v)) polygon.push_back({static_cast<double>(v.x), static_cast<double>(v.y)});
+      }
+      if (polygon.size() >= 3) {
+        inner_.emplace(std::move(polygon), kFilterVertices);
+      } else {
+        inner_.reset();
+      }
     }
   }
 
