@@ -57,13 +57,16 @@ fi
 
 if has sanitize; then
   step "compute-sanitizer"
+  # program:filter pairs; the newest entry points and the integer kernels (full, upper, grouped, parts)
+  checks=("test_device_parts:*NonFinite*:*Empty*:*Integer*" "test_cuda_hull:CudaTest.SanitizerSizedInputs:CudaTest.Int*"
+    "test_cuda_grouped:*Int*")
   for tool in memcheck racecheck; do
-    compute-sanitizer --tool $tool --error-exitcode 1 build-gpu/tests/test_device_parts \
-      --gtest_filter='*NonFinite*:*Empty*' >"$out/$tool-parts.log" 2>&1 || status=1
-    note "$tool test_device_parts: $(grep -E "ERROR SUMMARY|PASSED|FAILED" "$out/$tool-parts.log" | tail -2 | tr '\n' ' ')"
-    compute-sanitizer --tool $tool --error-exitcode 1 build-gpu/tests/test_cuda_hull \
-      --gtest_filter='CudaTest.SanitizerSizedInputs' >"$out/$tool-hull.log" 2>&1 || status=1
-    note "$tool test_cuda_hull: $(grep -E "ERROR SUMMARY|PASSED|FAILED" "$out/$tool-hull.log" | tail -2 | tr '\n' ' ')"
+    for check in "${checks[@]}"; do
+      program=${check%%:*} filter=${check#*:}
+      timeout 60 compute-sanitizer --tool $tool --error-exitcode 1 "build-gpu/tests/$program" \
+        --gtest_filter="$filter" >"$out/$tool-$program.log" 2>&1 || status=1
+      note "$tool $program: $(grep -E "ERROR SUMMARY|PASSED|FAILED" "$out/$tool-$program.log" | tail -2 | tr '\n' ' ')"
+    done
   done
 fi
 
