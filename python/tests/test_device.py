@@ -111,8 +111,8 @@ def test_device_entry_points_reject_bad_points(cudart):
     with DeviceCopy(cudart, points) as d_points, DeviceCopy(cudart, points) as d_hull:
         with pytest.raises(ValueError, match="point 77 is not finite"):
             _wagener.convex_hull_device(d_points.ptr.value, len(points), d_hull.ptr.value, 0, "float64")
-    with pytest.raises(TypeError):
-        _wagener.convex_hull_device(0, 0, 0, 0, "int32")
+    with pytest.raises(TypeError, match="float32, float64, int32 or int64, not float16"):
+        _wagener.convex_hull_device(0, 0, 0, 0, "float16")
 
 
 # --- CuPy and PyTorch arrays through wagener.convex_hull ----------------------------------------
