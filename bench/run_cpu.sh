@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # The CPU benchmark: wagener's cpu backend against CGAL's convex_hull_2 and Qhull, as whole processes
-# (binary f64 file in, printed hull out) and in memory (bench_cpu_peers). Rewrites only the CPU
-# section of bench/RESULTS.md, between <!-- cpu:begin --> and <!-- cpu:end -->, so that other
-# scripts (GPU tables) can keep their own sections in the same file.
+# (binary f64 file in, printed hull out) and in memory (bench_cpu_peers). Puts its tables in the block
+# SECTION of bench/RESULTS.md through bench/results_section.py, which moves the block's old table to
+# the archive (bench/archive/); the default block, cpu, has no place in RESULTS.md, so by default the
+# tables go to the archive of the month.
 #
 # Usage: bench/run_cpu.sh [--no-build]
-# Environment: BUILD_DIR (default build), RUNS (timed runs per command, default 7, at least 5),
+# Environment: SECTION (the block of bench/RESULTS.md, default cpu; bench/results_section.py --list
+#              names them), BUILD_DIR (default build), RUNS (timed runs per command, default 7, at least 5),
 #              N (points in the whole-process file, default 10000000), CMAKE_ARGS (extra configure flags),
 #              WAIT_IDLE (seconds to wait for other processes to leave the CPUs alone, default 0).
-# Run it on an otherwise idle machine: the script warns, and says in RESULTS.md, when it was not.
+# Run it on an otherwise idle machine: the script warns, and says in its table, when it was not.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -16,7 +18,7 @@ build=${BUILD_DIR:-build}
 runs=${RUNS:-7}
 n=${N:-10000000}
 target=3  # the issue's requirement: at least 3x faster than CGAL, whole process
-results=bench/RESULTS.md
+section_name=${SECTION:-cpu}
 
 if ((runs < 5)); then
   echo "run_cpu: RUNS must be at least 5 for a meaningful median" >&2
@@ -156,8 +158,7 @@ compiler_version=$("$compiler" --version | head -1)
 
 section=$tmp/section.md
 {
-  echo "<!-- cpu:begin -->"
-  echo "## CPU backend"
+  echo "### CPU backend: whole process and in memory against CGAL and Qhull"
   echo
   echo "Written by \`bench/run_cpu.sh\`; rerun it to update this section."
   echo
@@ -170,7 +171,7 @@ section=$tmp/section.md
   echo "- Other processes' share of the CPUs: ${busy_before}% just before, ${others}% during the run$interference"
   echo "- Timing: $timer, median of $runs runs after one warm-up"
   echo
-  echo "### Whole process: binary f64 file in, printed hull out"
+  echo "#### Whole process: binary f64 file in, printed hull out"
   echo
   echo "$n uniform-disk points (seed 1, $((bytes / 1000000)) MB, in the page cache), $vertices hull vertices;"
   echo "stdout to /dev/null. All three programs print the same hull (checked before timing). The peers read the"
@@ -185,28 +186,14 @@ section=$tmp/section.md
   echo
   echo "**Target: at least ${target}× faster than CGAL, whole process. Measured: ${ratio}× — $verdict.**"
   echo
-  echo "### In memory: the hull call alone (\`bench_cpu_peers\`)"
+  echo "#### In memory: the hull call alone (\`bench_cpu_peers\`)"
   echo
   echo "The same generated points, each tool given its native input type outside the timed region."
   echo
   cat "$tmp/in_memory.md"
-  echo "<!-- cpu:end -->"
 } >"$section"
 
-# Replace the old CPU section in place, or append one; everything outside the markers is kept.
-if [[ -f $results ]] && grep -q '^<!-- cpu:begin -->$' "$results"; then
-  awk -v section="$section" '
-    /^<!-- cpu:begin -->$/ { while ((getline line < section) > 0) print line; skip = 1; next }
-    /^<!-- cpu:end -->$/ { skip = 0; next }
-    !skip { print }' "$results" >"$tmp/results.md"
-else
-  {
-    if [[ -f $results ]]; then cat "$results"; else printf '# Benchmark results\n\n'; fi
-    cat "$section"
-  } >"$tmp/results.md"
-fi
-cp "$tmp/results.md" "$results"
+python3 bench/results_section.py "$section_name" "$section"
 
-sed -n '/^### Whole process/,/^### In memory/p' "$section" | sed '$d'
+sed -n '/^#### Whole process/,/^#### In memory/p' "$section" | sed '$d'
 cat "$tmp/in_memory.md"
-echo "run_cpu: wrote the CPU section of $results" >&2

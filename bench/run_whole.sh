@@ -4,7 +4,7 @@
 # -DWAGENER_BUILD_BENCH=ON) into BUILD_DIR and runs bench/whole_process.py with the arguments given.
 #
 # Usage: bench/run_whole.sh [--no-build] [whole_process.py options...]
-#   e.g. bench/run_whole.sh --sizes 1e6,1e7 --results bench/RESULTS.md --section whole-cpu
+#   e.g. bench/run_whole.sh --sizes 1e6,1e7 --results bench/RESULTS.md --section 2core-whole
 # Environment: BUILD_DIR (default build), CMAKE_ARGS (extra configure flags), NO_INSTALL=1 (install
 #              nothing, e.g. on a machine with apt-get but no network).
 # Where apt-get is missing or fails, nothing is installed and a missing peer is reported as n/a in its

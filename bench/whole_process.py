@@ -15,7 +15,7 @@ columns whose program is missing say why. bench/run_whole.sh installs the peers,
 this script.
 
     python3 bench/whole_process.py --wagener build/wagener --sizes 1e6,1e7 --runs 5 \\
-        --results bench/RESULTS.md --section whole-cpu
+        --results bench/RESULTS.md --section 2core-whole
 """
 
 import argparse
@@ -34,6 +34,9 @@ import sys
 import tempfile
 import threading
 import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import results_section  # noqa: E402  (bench/results_section.py, beside this script)
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MB = 1 << 20
@@ -762,27 +765,6 @@ def markdown(bench, args, header):
     return "\n".join(lines) + "\n"
 
 
-def replace_section(path, name, body):
-    begin, end = f"<!-- {name}:begin -->", f"<!-- {name}:end -->"
-    block = f"{begin}\n{body.rstrip()}\n{end}\n"
-    if os.path.exists(path):
-        with open(path) as f:
-            text = f.read()
-    else:
-        text = "# Benchmark results\n"
-    lines = text.splitlines(keepends=True)
-    starts = [i for i, line in enumerate(lines) if line.rstrip("\n") == begin]
-    ends = [i for i, line in enumerate(lines) if line.rstrip("\n") == end]
-    if starts and ends and ends[0] > starts[0]:
-        text = "".join(lines[: starts[0]]) + block + "".join(lines[ends[0] + 1 :])
-    else:
-        text = text.rstrip("\n") + "\n\n" + block
-    tmp = path + ".tmp"
-    with open(tmp, "w") as f:
-        f.write(text)
-    os.replace(tmp, path)
-
-
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -804,8 +786,12 @@ def main():
     parser.add_argument("--workdir", default=None, help="where the inputs go (default: a new temporary directory)")
     parser.add_argument("--keep", action="store_true", help="keep the generated files (reused by a later run)")
     parser.add_argument("--markdown", default=None, help="write the table to this file")
-    parser.add_argument("--results", default=None, help="a results file whose section --section is replaced")
-    parser.add_argument("--section", default="whole", help="the section's name (default: whole)")
+    parser.add_argument("--results", default=None,
+                        help="a results file (bench/RESULTS.md) whose block --section gets the table "
+                             "(bench/results_section.py: the table it replaces goes to the archive)")
+    parser.add_argument("--section", default="whole",
+                        help="the block, e.g. 2core-whole or gpu1-whole (default: whole, which "
+                             "RESULTS.md has no block for, so the table goes to the archive)")
     args = parser.parse_args()
 
     if args.runs < 1:
@@ -860,15 +846,18 @@ def main():
               f"commit {git_commit()}; command: `{command}`.{load}")
     table = markdown(bench, args, header)
     print(table, end="")
-    body = "## Whole process: a file in, the hull printed\n\nWritten by `bench/run_whole.sh` " \
-           "(`bench/whole_process.py`); rerun it to update this section.\n\n" + table
+    body = "### Whole process: a file in, the hull printed, against `cat` and the peers\n\nWritten by " \
+           "`bench/run_whole.sh` (`bench/whole_process.py`); rerun it to update this section.\n\n" + table
     if args.markdown:
         with open(args.markdown, "w") as f:
             f.write(table)
         log(f"wrote {args.markdown}")
     if args.results:
-        replace_section(args.results, args.section, body)
-        log(f"wrote section {args.section} of {args.results}")
+        what, archive = results_section.put(args.results, args.section, body)
+        if what == "replaced":
+            log(f"wrote block {args.section} of {args.results}" + (f"; the old one went to {archive}" if archive else ""))
+        else:
+            log(f"{args.results} has no block {args.section}: the table went to {archive}")
     if bench.failures:
         log(f"{len(bench.failures)} failure(s)")
         return 1

@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets (fuzz/) with clang into build-fuzz/ and fuzzes each for
-# WAGENER_FUZZ_SECONDS (default 45) from its committed seed corpus. Without clang++ and libFuzzer it
+# WAGENER_FUZZ_SECONDS (default 45) from its committed seed corpus, as many targets at once as there
+# are cores (each fuzzer is one process on one core). Without clang++ and libFuzzer it
 # reports "skipped" and succeeds. A finding (a crash, a sanitizer error or a violated property) is
 # saved under build-fuzz/findings/ and the message says how to run it again. The same clang build
 # compiles the library and the command line, with warnings as errors where WAGENER_WERROR=ON (CI).
 # Usage: scripts/fuzz.sh [TARGET...]   (default: every target)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/steps.sh
 root=$PWD
 seconds=${WAGENER_FUZZ_SECONDS:-45}
 
@@ -16,28 +18,35 @@ if ! command -v clang++ >/dev/null || [ -z "$libfuzzer" ]; then
   exit 0
 fi
 
-launcher=()
-command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
-cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ -DWAGENER_FUZZ=ON \
-  -DWAGENER_CUDA=OFF -DWAGENER_BUILD_TESTS=OFF -DWAGENER_BUILD_PYTHON=OFF -DWAGENER_WERROR="${WAGENER_WERROR:-OFF}" \
-  "${launcher[@]}" >/dev/null
+trap step_summary EXIT
+# Line tables only (-g1), as the sanitizer builds of scripts/test.sh: a finding's stack names files and lines.
+build_fuzzers() {
+  cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG" \
+    -DCMAKE_CXX_COMPILER=clang++ -DWAGENER_FUZZ=ON \
+    -DWAGENER_CUDA=OFF -DWAGENER_BUILD_TESTS=OFF -DWAGENER_BUILD_PYTHON=OFF -DWAGENER_WERROR="${WAGENER_WERROR:-OFF}" >/dev/null
+  cmake --build build-fuzz -j "$(nproc)" --target "$@" wagener_cli
+}
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=(fuzz_read_points fuzz_read_grouped fuzz_cli fuzz_array_hull fuzz_merge_hulls)
-cmake --build build-fuzz -j "$(nproc)" --target "${targets[@]}" wagener_cli
+step fuzz-build build_fuzzers "${targets[@]}"
 
-mkdir -p build-fuzz/findings
-failed=()
-for target in "${targets[@]}"; do
+fuzz_one() {  # fuzz_one TARGET: its output in build-fuzz/TARGET.log
+  local target=$1 work=build-fuzz/corpus/$1
   # A working copy of the seeds: what the run adds stays in build-fuzz/, the committed corpus is as is.
-  work=build-fuzz/corpus/$target
   mkdir -p "$work"
   cp -n fuzz/corpus/"$target"/* "$work"/ 2>/dev/null || true
-  echo "fuzz: $target for ${seconds} s"
   # fuzz_cli runs in its own temporary folder, so every path it gets is absolute; its standard
   # output and error (the command line's messages) are closed, sanitizer reports still show.
-  if build-fuzz/fuzz/"$target" -max_total_time="$seconds" -timeout=20 -rss_limit_mb=4096 -close_fd_mask=3 \
-       -print_final_stats=1 -artifact_prefix="$root/build-fuzz/findings/$target-" "$root/$work" \
-       >"build-fuzz/$target.log" 2>&1; then
+  build-fuzz/fuzz/"$target" -max_total_time="$seconds" -timeout=20 -rss_limit_mb=4096 -close_fd_mask=3 \
+    -print_final_stats=1 -artifact_prefix="$root/build-fuzz/findings/$target-" "$root/$work" \
+    >"build-fuzz/$target.log" 2>&1
+}
+mkdir -p build-fuzz/findings
+echo "fuzz: ${targets[*]}, ${seconds} s each, $(nproc) at once"
+step fuzz-runs in_parallel "$(nproc)" fuzz_one "${targets[@]}"
+failed=()
+for target in "${targets[@]}"; do
+  if [ "${parallel_status[$target]}" = 0 ]; then
     grep -E '^stat::number_of_executed_units' "build-fuzz/$target.log" | sed "s/^/fuzz: $target /" || true
   else
     tail -n 40 "build-fuzz/$target.log"

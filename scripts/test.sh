@@ -8,11 +8,15 @@
 # allocations would read as leaks):
 #   build-asan/  gcc, AddressSanitizer + UndefinedBehaviorSanitizer, the whole C++ suite;
 #   build-tsan/  gcc, ThreadSanitizer, the threaded CPU backend and concurrent library calls
-#                (test_concurrency, test_hull, test_io, test_output, test_generate).
+#                (test_concurrency, test_hull, test_io, test_output, test_generate), as many at once
+#                as there are cores.
 # The first error ends the test that made it (-fno-sanitize-recover=all), so a test cannot pass
-# after undefined behaviour, a bad access or a data race.
+# after undefined behaviour, a bad access or a data race. Either way, the last lines list each
+# step's wall and processor time.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/steps.sh
+trap step_summary EXIT
 
 sanitize=0
 case "${1:-}" in
@@ -21,43 +25,72 @@ case "${1:-}" in
   *) echo "usage: scripts/test.sh [--sanitize]" >&2; exit 2 ;;
 esac
 
-scripts/setup.sh
+step setup scripts/setup.sh
 
 if [ $sanitize -eq 0 ]; then
-  scripts/build.sh -DWAGENER_BUILD_TESTS=ON -DWAGENER_MPI=AUTO -DWAGENER_CUDA=AUTO  # whatever run.sh left
-  (cd build && ctest --output-on-failure -j "$(nproc)" --timeout 1500)
-  scripts/fuzz.sh
+  step build scripts/build.sh -DWAGENER_BUILD_TESTS=ON -DWAGENER_MPI=AUTO -DWAGENER_CUDA=AUTO  # whatever run.sh left
+  step ctest ctest --test-dir build --output-on-failure -j "$(nproc)" --timeout 1500
+  step fuzz scripts/fuzz.sh
   exit 0
 fi
 
-launcher=()
-command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
-configure() {  # configure DIR SANITIZERS
-  cmake -S . -B "$1" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=g++ -DWAGENER_SANITIZE="$2" \
-    -DWAGENER_CUDA=OFF -DWAGENER_BUILD_PYTHON=OFF -DWAGENER_MPI=OFF "${launcher[@]}" >/dev/null
+# Optimised as RelWithDebInfo, with line tables only (-g1): a report names the file and line of every
+# frame, and the builds compile a fifth faster than with full debug information (bench/NOTES.md, "CI
+# time"); a debugger's view of local variables needs -g.
+configure_and_build() {  # configure_and_build DIR SANITIZERS [TARGET...]
+  local dir=$1 sanitizers=$2
+  shift 2
+  cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG" \
+    -DCMAKE_CXX_COMPILER=g++ -DWAGENER_SANITIZE="$sanitizers" -DWAGENER_CUDA=OFF -DWAGENER_BUILD_PYTHON=OFF \
+    -DWAGENER_MPI=OFF >/dev/null
+  if (($#)); then
+    cmake --build "$dir" -j "$(nproc)" --target "$@"
+  else
+    cmake --build "$dir" -j "$(nproc)"
+  fi
 }
 
 echo "sanitize: AddressSanitizer + UndefinedBehaviorSanitizer, the whole suite (build-asan/)"
-SECONDS=0
-configure build-asan address,undefined
-cmake --build build-asan -j "$(nproc)"
+step asan-build configure_and_build build-asan address,undefined
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:detect_stack_use_after_return=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-(cd build-asan && ctest --output-on-failure -j "$(nproc)" --timeout 3000)
-echo "sanitize: ASan + UBSan done in ${SECONDS} s"
+step asan-ctest ctest --test-dir build-asan --output-on-failure -j "$(nproc)" --timeout 3000
 
 echo "sanitize: ThreadSanitizer, threaded CPU backend and concurrent calls (build-tsan/)"
-SECONDS=0
 tsan_tests=(test_concurrency test_hull test_io test_output test_generate)
-configure build-tsan thread
-cmake --build build-tsan -j "$(nproc)" --target "${tsan_tests[@]}"
+step tsan-build configure_and_build build-tsan thread "${tsan_tests[@]}"
 export TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1
 # ThreadSanitizer maps its shadow memory at fixed addresses; where the kernel randomises mappings
 # more than it expects (vm.mmap_rnd_bits above 28), it runs only without address randomisation.
 no_aslr=()
 setarch "$(uname -m)" -R true 2>/dev/null && no_aslr=(setarch "$(uname -m)" -R)
+# Each test program in shards (GTEST_TOTAL_SHARDS: every test runs in exactly one shard), as many at
+# once as there are cores: one program at a time left a core idle, test_hull's alone for minutes.
+shards=$((2 * $(nproc)))
+tsan_one() {  # tsan_one TEST:SHARD, its output in build-tsan/TEST.SHARD.log
+  local test=${1%:*} shard=${1#*:}
+  GTEST_TOTAL_SHARDS=$shards GTEST_SHARD_INDEX=$shard "${no_aslr[@]}" "build-tsan/tests/$test" --gtest_brief=1 \
+    >"build-tsan/$test.$shard.log" 2>&1
+}
+jobs_list=()
 for test in "${tsan_tests[@]}"; do
-  echo "sanitize: tsan $test"
-  "${no_aslr[@]}" "build-tsan/tests/$test" --gtest_brief=1
+  for ((shard = 0; shard < shards; shard++)); do jobs_list+=("$test:$shard"); done
 done
-echo "sanitize: TSan done in ${SECONDS} s"
+step tsan-runs in_parallel "$(nproc)" tsan_one "${jobs_list[@]}"
+failed=()
+for test in "${tsan_tests[@]}"; do
+  passed=0 ok=1
+  for ((shard = 0; shard < shards; shard++)); do
+    log=build-tsan/$test.$shard.log
+    if [ "${parallel_status[$test:$shard]}" = 0 ]; then
+      count=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) tests\{0,1\}\..*/\1/p' "$log" | head -n1)
+      passed=$((passed + ${count:-0}))
+    else
+      cat "$log"
+      echo "sanitize: tsan $test, shard $shard of $shards, FAILED (exit ${parallel_status[$test:$shard]}; $log)"
+      ok=0
+    fi
+  done
+  if ((ok)); then echo "sanitize: tsan $test: $passed tests passed"; else failed+=("$test"); fi
+done
+[ ${#failed[@]} -eq 0 ]
