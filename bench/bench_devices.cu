@@ -91,9 +91,15 @@ int run(int log2, int runs) {
     const std::vector<wagener::cuda::DevicePoints<T>> two = {{whole, static_cast<wagener::index_t>(half)},
                                                              {on[1], static_cast<wagener::index_t>(n - half)}};
     std::vector<Point2<T>> hull;
-    const double two_ms = median_ms(runs, [&] { hull = wagener::cuda::convex_hull_of_parts<T>(two); });
+    // Half the points on one device: what each device of two would take if nothing were shared.
+    const std::vector<wagener::cuda::DevicePoints<T>> half_on_0 = {{whole, static_cast<wagener::index_t>(half)}};
+    const double half_ms = median_ms(runs, [&] { hull = wagener::cuda::convex_hull_of_parts<T>(half_on_0); });
+    wagener::HullStats stats;
+    const double two_ms = median_ms(runs, [&] { hull = wagener::cuda::convex_hull_of_parts<T>(two, &stats); });
     same &= hull == expected;
-    std::printf("| device data, 2 GPUs | %.2f ms | %.2fx one GPU |\n", two_ms, two_ms / one_ms);
+    std::printf("| device data, half on 1 GPU | %.2f ms | %.2fx one GPU |\n", half_ms, half_ms / one_ms);
+    std::printf("| device data, 2 GPUs | %.2f ms | %.2fx one GPU | slowest part %.2f ms (last call) |\n", two_ms,
+                two_ms / one_ms, stats.device_milliseconds);
     check(cudaFree(on[1]), "cudaFree");
     check(cudaSetDevice(0), "cudaSetDevice");
   }

@@ -34,6 +34,7 @@ import shutil
 import statistics
 import subprocess
 import sys
+import threading
 import time
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -93,13 +94,22 @@ def drop_page_cache():
 
 
 def run(argv, stdout=subprocess.DEVNULL, capture_stderr=False, timeout=600):
+    # Not subprocess.run(timeout=...): its wait polls with sleeps growing to 50 ms, which rounded
+    # every time up to the next poll (16, 32, 64, 114, 164 ms, ...). A blocking wait, and a timer
+    # that kills a process that hangs.
     t0 = time.perf_counter()
-    p = subprocess.run(argv, stdout=stdout, stderr=subprocess.PIPE if capture_stderr else subprocess.DEVNULL,
-                       timeout=timeout, text=capture_stderr)
+    p = subprocess.Popen(argv, stdout=stdout, stderr=subprocess.PIPE if capture_stderr else subprocess.DEVNULL,
+                         text=capture_stderr)
+    timer = threading.Timer(timeout, p.kill)
+    timer.start()
+    try:
+        _, stderr = p.communicate()
+    finally:
+        timer.cancel()
     seconds = time.perf_counter() - t0
     if p.returncode != 0:
-        raise RuntimeError(f"{' '.join(argv)} exited with {p.returncode}: {p.stderr if capture_stderr else ''}")
-    return seconds, (p.stderr if capture_stderr else "")
+        raise RuntimeError(f"{' '.join(argv)} exited with {p.returncode}: {stderr if capture_stderr else ''}")
+    return seconds, (stderr if capture_stderr else "")
 
 
 def main():

@@ -1,5 +1,6 @@
 // Fuzz target: the C++ behind the Python module's hull() (python/src/array_hull.hpp): an array of
-// any shape, at any byte offset (numpy views need not be aligned), with any of the module's options.
+// float, double, int32 or int64, of any shape, at any byte offset (numpy views need not be aligned),
+// with any of the module's options.
 // The call must throw std::invalid_argument for a shape other than (n, 2), input_error for a
 // non-finite point or (presorted) unsorted input, and otherwise return the serial reference's hull,
 // with each index the smallest holding its vertex.
@@ -52,8 +53,8 @@ void check_array(FuzzedDataProvider& data) {
     shape = data.ConsumeBool() ? std::vector<std::int64_t>{2 * shape[0]}
                                : std::vector<std::int64_t>{shape[0], 1, 2};
 
-  const bool finite = std::all_of(points.begin(), points.end(),
-                                  [](const auto& p) { return std::isfinite(p.x) && std::isfinite(p.y); });
+  const bool finite =
+      std::all_of(points.begin(), points.end(), [](const auto& p) { return wagener::is_finite(p); });
   const bool sorted = std::is_sorted(points.begin(), points.end(), wagener::lex_less<T>);
   wagener::HullResult<T> result;
   try {
@@ -99,9 +100,11 @@ void check_array(FuzzedDataProvider& data) {
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* bytes, std::size_t size) {
   FuzzedDataProvider data(bytes, size);
-  if (data.ConsumeBool())
-    check_array<double>(data);
-  else
-    check_array<float>(data);
+  switch (data.ConsumeIntegralInRange<int>(0, 3)) {
+    case 0: check_array<double>(data); break;
+    case 1: check_array<float>(data); break;
+    case 2: check_array<std::int32_t>(data); break;
+    default: check_array<std::int64_t>(data);
+  }
   return 0;
 }

@@ -200,7 +200,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* bytes, std::size_t siz
   std::optional<wagener::cli::HullCommand> cmd;
   std::optional<std::string> expected;
   if (!render && (cmd = parse_hull(args))) {
-    expected = cmd->precision == "float" ? expected_output<float>(*cmd) : expected_output<double>(*cmd);
+    expected =
+        wagener::cli::with_precision(cmd->precision, [&]<class T>(T) { return expected_output<T>(*cmd); });
   }
 
   std::vector<std::string> argv_strings{"wagener", render ? "render" : "hull"};

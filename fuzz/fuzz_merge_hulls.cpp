@@ -1,6 +1,6 @@
-// Fuzz target: merge_hulls, the hull of hulls. Two (sometimes three) point sets from the fuzz data,
-// each given as its hull, as its upper chain, or as the raw points (merge_hulls takes any point set);
-// the merge must equal the serial reference's hull of the union.
+// Fuzz target: merge_hulls, the hull of hulls, of float, double, int32 and int64 points. One to three
+// point sets from the fuzz data, each given as its hull, as its upper chain, or as the raw points
+// (merge_hulls takes any point set); the merge must equal the serial reference's hull of the union.
 #include <cstdint>
 #include <span>
 #include <string>
@@ -53,9 +53,11 @@ void check_merge(FuzzedDataProvider& data) {
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* bytes, std::size_t size) {
   FuzzedDataProvider data(bytes, size);
-  if (data.ConsumeBool())
-    check_merge<double>(data);
-  else
-    check_merge<float>(data);
+  switch (data.ConsumeIntegralInRange<int>(0, 3)) {
+    case 0: check_merge<double>(data); break;
+    case 1: check_merge<float>(data); break;
+    case 2: check_merge<std::int32_t>(data); break;
+    default: check_merge<std::int64_t>(data);
+  }
   return 0;
 }

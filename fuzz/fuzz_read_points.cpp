@@ -1,8 +1,9 @@
 // Fuzz target: the point readers (text, csv with or without a column selection, f32, f64), in float
-// and double. The first byte picks the format, the precision, the column selection and the sorted
-// check; the rest is the file. A read either throws input_error or returns finite points that
+// and double, and (the first byte's top bit) text, csv, i32 and i64 in int32 and int64. The first byte
+// picks the format, the precision, the column selection and the sorted check; the rest is the file.
+// A read either throws input_error or returns finite points that
 //  * text and csv: written as "x y" lines and read back as text, are the same values, bit for bit;
-//  * f32 and f64: are the file's values (converted to the precision read);
+//  * f32, f64, i32 and i64: are the file's values (converted to the precision read);
 //  * with the sorted check: are sorted by (x, y).
 #include <cmath>
 #include <cstdint>
@@ -45,14 +46,15 @@ void check_read(std::string_view file, const wagener::ReadOptions& options) {
     return;
   }
   const auto points = set.points();
-  for (const auto& p : points)
-    require(std::isfinite(p.x) && std::isfinite(p.y), "a non-finite point was accepted");
+  for (const auto& p : points) require(wagener::is_finite(p), "a non-finite point was accepted");
   if (options.require_sorted)
     for (std::size_t i = 1; i < points.size(); ++i)
       require(!wagener::lex_less(points[i], points[i - 1]), "unsorted points passed the sorted check");
   switch (options.format) {
     case wagener::Format::f32: check_binary<T, float>(file, points); return;
     case wagener::Format::f64: check_binary<T, double>(file, points); return;
+    case wagener::Format::i32: check_binary<T, std::int32_t>(file, points); return;
+    case wagener::Format::i64: check_binary<T, std::int64_t>(file, points); return;
     default: break;
   }
   // Shortest round-trip decimal, read back: the same values.
@@ -71,13 +73,23 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* bytes, std::size_t siz
   const std::uint8_t choice = bytes[0];
   const std::string_view file(reinterpret_cast<const char*>(bytes + 1), size - 1);
   wagener::ReadOptions options;
-  options.format = static_cast<wagener::Format>(1 + (choice & 3));  // text, csv, f32, f64
+  const bool integers = (choice & 128) != 0;
+  const wagener::Format formats[2][4] = {
+      {wagener::Format::text, wagener::Format::csv, wagener::Format::f32, wagener::Format::f64},
+      {wagener::Format::text, wagener::Format::csv, wagener::Format::i32, wagener::Format::i64}};
+  options.format = formats[integers][choice & 3];
   options.require_sorted = (choice & 4) != 0;
   const bool text_like = options.format == wagener::Format::text || options.format == wagener::Format::csv;
   if (text_like) options.columns = kSelections[(choice >> 4) % std::size(kSelections)];
-  if (choice & 8)
+  if (integers) {
+    if (choice & 8)
+      check_read<std::int32_t>(file, options);
+    else
+      check_read<std::int64_t>(file, options);
+  } else if (choice & 8) {
     check_read<float>(file, options);
-  else
+  } else {
     check_read<double>(file, options);
+  }
   return 0;
 }

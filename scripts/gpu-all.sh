@@ -5,6 +5,7 @@
 # of several GPUs (bench_devices) and of the whole process on this host (bench/host_whole.py, warm and
 # cold). Logs and tables go to $OUT (or ./gpu-all-out); the last lines summarise.
 #   GPU_ALL_STEPS   which steps, default "build tests sanitize bench host"
+#   GPU_ALL_TESTS   "cuda": build only the GPU tests and the host tests run with them; default all
 #   HOST_INPUTS, HOST_RUNS, HOST_COLD as scripts/gpu-host.sh takes them
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -25,7 +26,12 @@ if has build; then
     -DWAGENER_TEST_ORACLES=OFF -DWAGENER_BUILD_BENCH=ON -DWAGENER_MPI=OFF "${python_args[@]}" \
     >"$out/configure.log" 2>&1 || { tail -30 "$out/configure.log"; exit 1; }
   targets=(wagener_cli bench_devices)
-  for t in $(grep -ohE "wagener_test\((test_[a-z_0-9]+)" tests/CMakeLists.txt | cut -d'(' -f2 | sort -u); do
+  # GPU_ALL_TESTS=cuda: only the GPU tests' programs and the host tests run beside them (a quarter of
+  # the build); default every test program.
+  pattern="wagener_test\((test_[a-z_0-9]+)"
+  [ "${GPU_ALL_TESTS:-all}" = cuda ] && pattern="wagener_test\((test_[a-z_0-9]+)[^)]*LABELS cuda" &&
+    targets+=(test_calibration test_cost_model test_hull test_output test_stream test_read_ahead)
+  for t in $(grep -ohE "$pattern" tests/CMakeLists.txt | cut -d'(' -f2 | cut -d' ' -f1 | sort -u); do
     grep -q "^$t:" <(cmake --build build-gpu --target help 2>/dev/null | sed 's/^\.\.\. //; s/$/:/') && targets+=("$t")
   done
   grep -q "Python package ON" "$out/configure.log" && targets+=(_wagener)
@@ -51,13 +57,16 @@ fi
 
 if has sanitize; then
   step "compute-sanitizer"
+  # program:filter pairs; the newest entry points and the integer kernels (full, upper, grouped, parts)
+  checks=("test_device_parts:*NonFinite*:*Empty*:*Integer*" "test_cuda_hull:CudaTest.SanitizerSizedInputs:CudaTest.Int*"
+    "test_cuda_grouped:*Int*")
   for tool in memcheck racecheck; do
-    compute-sanitizer --tool $tool --error-exitcode 1 build-gpu/tests/test_device_parts \
-      --gtest_filter='*NonFinite*:*Empty*' >"$out/$tool-parts.log" 2>&1 || status=1
-    note "$tool test_device_parts: $(grep -E "ERROR SUMMARY|PASSED|FAILED" "$out/$tool-parts.log" | tail -2 | tr '\n' ' ')"
-    compute-sanitizer --tool $tool --error-exitcode 1 build-gpu/tests/test_cuda_hull \
-      --gtest_filter='CudaTest.SanitizerSizedInputs' >"$out/$tool-hull.log" 2>&1 || status=1
-    note "$tool test_cuda_hull: $(grep -E "ERROR SUMMARY|PASSED|FAILED" "$out/$tool-hull.log" | tail -2 | tr '\n' ' ')"
+    for check in "${checks[@]}"; do
+      program=${check%%:*} filter=${check#*:}
+      timeout 60 compute-sanitizer --tool $tool --error-exitcode 1 "build-gpu/tests/$program" \
+        --gtest_filter="$filter" >"$out/$tool-$program.log" 2>&1 || status=1
+      note "$tool $program: $(grep -E "ERROR SUMMARY|PASSED|FAILED" "$out/$tool-$program.log" | tail -2 | tr '\n' ' ')"
+    done
   done
 fi
 

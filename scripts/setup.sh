@@ -7,6 +7,7 @@ packages=(cmake g++ make libgtest-dev libgmock-dev libbenchmark-dev libcli11-dev
           python3-dask python3-distributed python3-shapely python3-geopandas
           python3-pip python3-venv python3-setuptools python3-wheel python3-build ccache
           chromium python3-websocket  # the rounds page's browser tests (tests/browser/)
+          python3-opencv  # a peer of bench/python/bench_python.py (cv2.convexHull on int32 points)
           libopenmpi-dev openmpi-bin
           clang libclang-rt-dev)  # clang and libFuzzer: scripts/fuzz.sh
 missing=()

@@ -183,6 +183,8 @@ GroupedHulls<T> convex_hulls_by_id(std::span<const Point2<T>> points, std::span<
                                               const HullOptions&);
 WAGENER_INSTANTIATE(float)
 WAGENER_INSTANTIATE(double)
+WAGENER_INSTANTIATE(std::int32_t)
+WAGENER_INSTANTIATE(std::int64_t)
 #undef WAGENER_INSTANTIATE
 
 }  // namespace wagener

@@ -9,6 +9,7 @@
 #include <functional>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 #include "core/chains.hpp"
 #include "core/parallel_slices.hpp"
@@ -87,7 +88,8 @@ Backend choose_backend(std::span<const Point2<T>> points, bool sorted_upper, Hul
   work.points = static_cast<double>(n);
   work.point_bytes = sizeof(Point2<T>);
   work.sorted_upper = sorted_upper;
-  work.single_precision = sizeof(T) == sizeof(float);
+  // The device's survivors cost float's rate for floats only: int32 points are tested in double.
+  work.single_precision = std::is_same_v<T, float>;
   const bool first_call = !device_used.load(std::memory_order_relaxed);
   auto startup = cuda::device_startup();
   // Survivors cost the CPU more than the GPU. Spend a sample on estimating them only when they can
@@ -395,11 +397,14 @@ bool warm_up_pending() {
   return cuda::device_startup().state == cuda::DeviceStartup::State::pending;
 }
 
-template HullResult<float> compute_hull(std::span<const Point2<float>>, const HullOptions&);
-template HullResult<double> compute_hull(std::span<const Point2<double>>, const HullOptions&);
-template std::vector<Point2<float>> upper_hull(std::span<const Point2<float>>, const HullOptions&);
-template std::vector<Point2<double>> upper_hull(std::span<const Point2<double>>, const HullOptions&);
-template std::vector<Point2<float>> convex_hull(std::span<const Point2<float>>, const HullOptions&);
-template std::vector<Point2<double>> convex_hull(std::span<const Point2<double>>, const HullOptions&);
+#define WAGENER_INSTANTIATE(T)                                                                \
+  template HullResult<T> compute_hull(std::span<const Point2<T>>, const HullOptions&);        \
+  template std::vector<Point2<T>> upper_hull(std::span<const Point2<T>>, const HullOptions&); \
+  template std::vector<Point2<T>> convex_hull(std::span<const Point2<T>>, const HullOptions&);
+WAGENER_INSTANTIATE(float)
+WAGENER_INSTANTIATE(double)
+WAGENER_INSTANTIATE(std::int32_t)
+WAGENER_INSTANTIATE(std::int64_t)
+#undef WAGENER_INSTANTIATE
 
 }  // namespace wagener

@@ -302,6 +302,82 @@ TYPED_TEST(FilterPass,
   EXPECT_GT(certified, 0u);  // the probes just inside the tests' boundaries were certified somewhere
 }
 
+/// Integer points through every kernel: the polygon is the hull of a sample of the points exact in
+/// double (as the backend samples them), every kernel keeps what the scalar kernel keeps, and a
+/// discarded point is strictly inside that hull, decided in the integers. For 64-bit points some lie
+/// just beyond 2^53, where double rounds them, and right at its edge: none of them may be discarded
+/// on the strength of its rounding.
+template <class T>
+void expect_integer_kernels_discard_only_inside(const std::vector<Point2<T>>& pts, std::size_t stride) {
+  std::vector<Point2<T>> sample;
+  for (std::size_t i = 0; i < pts.size(); i += stride) {
+    if (converts_exactly(pts[i])) sample.push_back(pts[i]);
+  }
+  const auto hull = cpu::convex_hull_serial<T>(sample);
+  std::vector<Point2<double>> polygon;
+  for (const auto& v : hull) polygon.push_back({static_cast<double>(v.x), static_cast<double>(v.y)});
+  const core::InnerPolygon inner(polygon);
+  if (!inner.enabled()) return;
+  const std::size_t n = pts.size();
+  std::vector<Point2<T>> expected(n);
+  expected.resize(cpu::keep_uncertified(inner.view(), pts.data(), n, expected.data(), FilterKernel::scalar));
+  std::size_t k = 0;
+  for (const Point2<T>& p : pts) {
+    if (k < expected.size() && expected[k] == p) {
+      ++k;
+      continue;
+    }
+    bool inside = hull.size() >= 3;
+    for (std::size_t i = 0; i < hull.size() && inside; ++i)
+      inside = orient2d(hull[i], hull[(i + 1) % hull.size()], p) > 0;
+    ASSERT_TRUE(inside) << "discarded (" << p.x << ", " << p.y << ")";
+  }
+  ASSERT_EQ(k, expected.size());
+  for (const FilterKernel kernel : kKernels) {
+    if (!cpu::filter_kernel_supported(kernel)) continue;
+    SCOPED_TRACE("kernel " + kernel_name(kernel));
+    std::vector<Point2<T>> kept(n);
+    kept.resize(cpu::keep_uncertified(inner.view(), pts.data(), n, kept.data(), kernel));
+    ASSERT_EQ(kept, expected);
+    auto in_place = pts;
+    in_place.resize(
+        cpu::keep_uncertified(inner.view(), in_place.data(), n, in_place.data(), kernel, 1 << 24));
+    ASSERT_EQ(in_place, expected);
+  }
+}
+
+TEST(FilterPassIntegers, EveryKernelKeepsWhatTheScalarKernelKeepsAndNoRoundedPointIsDiscarded) {
+  const auto seed = testing::fresh_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> u(-1, 1);
+  for (const std::size_t n : {0, 15, 17, 4099, 20011}) {
+    SCOPED_TRACE("n=" + std::to_string(n));
+    // int32: a disk over the whole range, its edge rounded.
+    std::vector<Point2<std::int32_t>> small(n);
+    for (auto& p : small)
+      p = {static_cast<std::int32_t>(u(rng) * 0x1p31 * 0.7),
+           static_cast<std::int32_t>(u(rng) * 0x1p31 * 0.7)};
+    expect_integer_kernels_discard_only_inside(small, 7);
+    if (HasFatalFailure()) return;
+    // int64: a square of side 2^54 around the origin, so that a quarter of the points are exact in
+    // double and the rest rounded; and points a unit either side of 2^53.
+    std::vector<Point2<std::int64_t>> wide(n);
+    std::uniform_int_distribution<std::int64_t> coordinate(-(std::int64_t{1} << 54), std::int64_t{1} << 54);
+    std::uniform_int_distribution<int> edge(-2, 2), pick(0, 3);
+    const std::int64_t bound = std::int64_t{1} << 53;
+    for (auto& p : wide) {
+      p = {coordinate(rng), coordinate(rng)};
+      if (pick(rng) == 0) p = {bound + edge(rng), coordinate(rng) / 4};
+      if (pick(rng) == 0) p = {coordinate(rng) / 4, -bound + edge(rng)};
+    }
+    for (const std::size_t stride : {std::size_t{1}, std::size_t{7}}) {
+      expect_integer_kernels_discard_only_inside(wide, stride);
+      if (HasFatalFailure()) return;
+    }
+  }
+}
+
 TEST(InnerPolygon, TheRingCertifiesOnlyPointsStrictlyInsideAndMostOfWhatTheDiskLeavesNearARoundHull) {
   const auto seed = testing::fresh_seed();
   SCOPED_TRACE("seed " + std::to_string(seed));

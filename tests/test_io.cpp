@@ -272,6 +272,30 @@ TEST_F(ReadPoints, LiteralsOutOfRangeForTheTypeAreRejected) {
             (std::vector<Pd>{{1e39, 4.9e-324}}));
 }
 
+// An integer literal a double cannot hold exactly would be rounded silently: it is bad input naming
+// the line (and int64 reads it exactly). Integers a double holds, however long, are kept.
+TEST_F(ReadPoints, IntegersADoubleCannotHoldAreRejectedNotRounded) {
+  const std::string hint = "is not exactly a double (beyond 2^53)";
+  expect_error<double>("above.txt", "0 0\n9007199254740993 1\n", ":2: ", "integer \"9007199254740993\" " + hint);
+  expect_error<double>("below.csv", "x,y\n0,0\n1,-9007199254740993\n", ":3: ",
+                       "integer \"-9007199254740993\" " + hint);
+  expect_error<double>("huge.txt", "1 2\n3 123456789012345678901234567890\n", ":2: ", hint);
+  expect_error<double>("grouped.csv", "x,y\n0,0\n+18014398509481985,0\n", ":3: ", hint);
+  // Exactly doubles: 2^53, 2^53 + 2, 10^22, 2^70, with leading zeros and signs; a decimal point or an
+  // exponent makes a decimal, rounded as decimals are.
+  EXPECT_EQ(to_vector(read_points<double>(write("exact.txt",
+                                                "9007199254740992 -9007199254740994\n"
+                                                "10000000000000000000000 +1180591620717411303424\n"
+                                                "00000000000000000000001 9007199254740993.0\n"
+                                                "9007199254740993e0 0\n"))),
+            (std::vector<Pd>{{9007199254740992.0, -9007199254740994.0},
+                             {1e22, 1180591620717411303424.0},
+                             {1.0, 9007199254740992.0},
+                             {9007199254740992.0, 0.0}}));
+  EXPECT_EQ(to_vector(read_points<std::int64_t>(write("exact64.txt", "9007199254740993 1\n"))),
+            (std::vector<Point2<std::int64_t>>{{9007199254740993, 1}}));
+}
+
 TEST_F(ReadPoints, GarbageTokensAreRejected) {
   expect_error<double>("abc.txt", "0 0\n1 1\nabc 2\n", ":3: ", "not a number: \"abc\"");
   expect_error<double>("tail.txt", "0 1.5abc\n", ":1: ", "not a number: \"1.5abc\"");

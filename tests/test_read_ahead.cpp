@@ -7,16 +7,19 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include <cstdint>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <limits>
 #include <random>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "cpu/monotone_chain.hpp"
 #include "generators.hpp"
+#include "integer_reference.hpp"
 #include "io/input_bytes.hpp"
 #include "io/read_ahead.hpp"
 #include "stream/read_ahead_hull.hpp"
@@ -206,6 +209,98 @@ TEST_F(ReadAheadTest, HullsEveryFamilyAsTheWholeFileDoes) {
   SCOPED_TRACE("WAGENER_TEST_SEED=" + std::to_string(seed_));
 }
 
+// Whether T holds the integer v exactly (T as wide as F, or double).
+template <class T, class F>
+bool holds(F v) {
+  if constexpr (std::is_integral_v<T>) {
+    return v >= std::numeric_limits<T>::min() && v <= std::numeric_limits<T>::max();
+  } else {
+    const T rounded = static_cast<T>(v);  // 2^63 at most, which has no int64: compared first
+    return rounded < -static_cast<T>(std::numeric_limits<F>::min()) && static_cast<F>(rounded) == v;
+  }
+}
+
+// Integer files (i32, i64) read block by block: the exact hull of every integer family, in the file's
+// own type and in wider ones. An i64 file read as double has records of a double's size: its values
+// must be converted (exactly), never taken as the bytes of doubles.
+template <class T, class F>
+void hulls_every_integer_family(ReadAheadTest& test, std::mt19937_64& rng) {
+  const Format format = sizeof(F) == 4 ? Format::i32 : Format::i64;
+  for (const auto& family : testing::integer_families<F>()) {
+    for (const std::size_t n : {std::size_t{1}, std::size_t{3}, std::size_t{1000}, std::size_t{20001}}) {
+      const auto points = family.make(n, rng);
+      const std::string path = test.write_points<F>("points", points);
+      std::vector<Point2<T>> as_t(points.size());
+      bool exact = true;  // every value held by T exactly, else the read refuses the file
+      for (std::size_t i = 0; i < points.size(); ++i) {
+        as_t[i] = {static_cast<T>(points[i].x), static_cast<T>(points[i].y)};
+        exact = exact && holds<T>(points[i].x) && holds<T>(points[i].y);
+      }
+      for (const HullPart part : {HullPart::full, HullPart::upper}) {
+        HullOptions options{Backend::cpu, nullptr};
+        options.part = part;
+        for (const std::size_t block : {std::size_t{4096}, std::size_t{1} << 16}) {
+          const std::string what = family.name + " n=" + std::to_string(n) + " block " +
+                                   std::to_string(block) + (part == HullPart::upper ? " upper" : "") + " (" +
+                                   std::string(format_name(format)) + " as " + std::to_string(sizeof(T)) +
+                                   "-byte " + (std::is_integral_v<T> ? "integers)" : "floats)");
+          if (!exact) {
+            EXPECT_THROW(detail::hull_of_binary_read_ahead<T>(path, format, options, block, 3), input_error)
+                << what;
+            continue;
+          }
+          const auto got = detail::hull_of_binary_read_ahead<T>(path, format, options, block, 3).vertices;
+          if constexpr (std::is_integral_v<T>) {
+            EXPECT_EQ(got, testing::reference_hull(as_t, part == HullPart::upper)) << what;
+          } else {
+            EXPECT_EQ(got, compute_hull<T>(as_t, options).vertices) << what;
+          }
+        }
+      }
+    }
+  }
+}
+
+TEST_F(ReadAheadTest, HullsEveryIntegerFamilyExactly) {
+  hulls_every_integer_family<std::int32_t, std::int32_t>(*this, rng_);
+  hulls_every_integer_family<std::int64_t, std::int64_t>(*this, rng_);
+  hulls_every_integer_family<std::int64_t, std::int32_t>(*this, rng_);  // an i32 file at int64
+  hulls_every_integer_family<double, std::int64_t>(*this, rng_);        // 16-byte records, not doubles
+  hulls_every_integer_family<double, std::int32_t>(*this, rng_);
+  SCOPED_TRACE("WAGENER_TEST_SEED=" + std::to_string(seed_));
+}
+
+// The filter of the blocks after the first is the hull so far, whose vertices beyond 2^53 (which
+// double would round) it must leave out: the hull stays exact.
+TEST_F(ReadAheadTest, AnI64FileWithVerticesBeyond2To53IsHulledExactly) {
+  using P64 = Point2<std::int64_t>;
+  std::vector<P64> points;
+  constexpr std::int64_t kBig = std::int64_t{1} << 53;
+  for (std::int64_t k = 0; k < 64; ++k) {  // in the first block: the first hull's vertices
+    points.push_back({kBig + 2 * k + 1, (kBig >> 3) + k * k});
+    points.push_back({-kBig - 2 * k - 1, (kBig >> 3) - k * k});
+  }
+  points.push_back({0, kBig * 4 + 1});
+  points.push_back({1, -kBig * 4 - 1});
+  const auto disk = testing::integer_disk<std::int64_t>(200000, 0x1p52, 0, 0, rng_);
+  points.insert(points.end(), disk.begin(), disk.end());
+  // Points one unit off the first hull's edges, outside it, late in the file.
+  const auto first_hull = testing::reference_hull(std::vector<P64>(points.begin(), points.begin() + 130));
+  for (std::size_t i = 0; i < first_hull.size(); ++i) {
+    const P64 a = first_hull[i], b = first_hull[(i + 1) % first_hull.size()];
+    points.push_back({a.x / 2 + b.x / 2 + (b.y > a.y ? 1 : -1), a.y / 2 + b.y / 2 + (b.x < a.x ? 1 : -1)});
+  }
+  const std::string path = write_points<std::int64_t>("beyond.i64", points);
+  const auto expected = testing::reference_hull(points);
+  for (const std::size_t block : {std::size_t{4096}, std::size_t{1} << 16}) {
+    EXPECT_EQ(
+        detail::hull_of_binary_read_ahead<std::int64_t>(path, Format::i64, {Backend::cpu, nullptr}, block, 3)
+            .vertices,
+        expected)
+        << "block " << block << ", seed " << seed_;
+  }
+}
+
 template <class T>
 std::string read_points_message(const std::string& path, Format format) {
   try {
@@ -253,8 +348,25 @@ TEST_F(ReadAheadTest, BadInputIsNamedAsAWholeFileReadNamesIt) {
   // A cut record, and a file that is not there.
   const std::string cut = write("cut.f64", random_bytes(16 * 300 + 9));
   EXPECT_EQ(read_ahead_message<double>(cut, Format::f64), read_points_message<double>(cut, Format::f64));
+  // Integers: a value the precision cannot hold exactly, at a seam too.
+  std::vector<Point2<std::int64_t>> integers(2000, {5, -5});
+  integers[256].y = std::int64_t{1} << 40;         // beyond int32
+  integers[1500].x = (std::int64_t{1} << 53) + 1;  // beyond double
+  const std::string i64 = write_points<std::int64_t>("bad.i64", integers);
+  EXPECT_EQ(read_ahead_message<std::int32_t>(i64, Format::i64),
+            read_points_message<std::int32_t>(i64, Format::i64));
+  EXPECT_EQ(read_ahead_message<double>(i64, Format::i64), read_points_message<double>(i64, Format::i64));
+  std::vector<Point2<double>> fractions(2000, {1, 2});
+  fractions[300].x = 0.5;
+  const std::string half = write_points<double>("half.f64", fractions);
+  EXPECT_EQ(read_ahead_message<std::int64_t>(half, Format::f64),
+            read_points_message<std::int64_t>(half, Format::f64));
+  const std::string cut64 = write("cut.i64", random_bytes(16 * 300 + 8));
+  EXPECT_EQ(read_ahead_message<std::int64_t>(cut64, Format::i64),
+            read_points_message<std::int64_t>(cut64, Format::i64));
   const std::string missing = folder_ + "/missing.f64";
-  EXPECT_EQ(read_ahead_message<double>(missing, Format::f64), read_points_message<double>(missing, Format::f64));
+  EXPECT_EQ(read_ahead_message<double>(missing, Format::f64),
+            read_points_message<double>(missing, Format::f64));
 }
 
 // hull_of_file picks its way by the page cache; either way the hull is the same.

@@ -3,7 +3,11 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdint>
+#include <limits>
 #include <random>
+#include <string>
+#include <vector>
 
 #include "cpu/monotone_chain.hpp"
 #include "generators.hpp"
@@ -223,6 +227,27 @@ TEST(TraceFormat, TextIsTheSeedsStreamWithCommentedLabelsAndBridges) {
             "1\n3\n0 0\n1 1.5\n2 0.25\n"
             "# bridge 0 1 1.5 2 0.25\n\n"
             "0\n");
+}
+
+// Integer corners in full, however many digits: int64's extremes in text and JSON.
+TEST(TraceFormat, IntegerCornersAreWrittenWhole) {
+  constexpr std::int64_t kMin = std::numeric_limits<std::int64_t>::min(),
+                         kMax = std::numeric_limits<std::int64_t>::max();
+  const std::vector<Point2<std::int64_t>> two = {{kMin, kMax}, {kMax, kMin}};
+  TraceLog<std::int64_t> log;
+  upper_hull<std::int64_t>(two, {Backend::pram, nullptr, &log});
+  EXPECT_EQ(format_trace_text<std::int64_t>(log.rounds(), 2),
+            "# wagener trace: 2 points, precision int64\n"
+            "# chain upper round 0 width 1\n"
+            "2\n1\n-9223372036854775808 9223372036854775807\n1\n9223372036854775807 -9223372036854775808\n\n"
+            "# chain upper round 1 width 2\n"
+            "1\n2\n-9223372036854775808 9223372036854775807\n9223372036854775807 -9223372036854775808\n"
+            "# bridge 0 -9223372036854775808 9223372036854775807 9223372036854775807 -9223372036854775808\n\n"
+            "0\n");
+  EXPECT_NE(format_trace_json<std::int64_t>(log.rounds(), 2)
+                .find("\"a\": [-9223372036854775808,9223372036854775807], \"b\": "
+                      "[9223372036854775807,-9223372036854775808]"),
+            std::string::npos);
 }
 
 TEST(TraceFormat, JsonHoldsTheSameRounds) {

@@ -345,6 +345,175 @@ def check_host(family: str, n: int, results: dict, failures: list[str]) -> str:
 
 
 # ---------------------------------------------------------------------------------------------------
+# Integer part: int32 points against OpenCV's convexHull
+
+
+INT32_MAX = np.iinfo(np.int32).max
+
+
+def int_disk(n: int, radius: float, stream: int) -> np.ndarray:
+    """n points of the disk of `radius` around the origin, rounded to int32."""
+    rng = np.random.default_rng([SEED, n, stream])
+    r, a = radius * np.sqrt(rng.random(n)), 2 * np.pi * rng.random(n)
+    return np.rint(np.column_stack((r * np.cos(a), r * np.sin(a)))).astype(np.int32)
+
+
+def int_square(n: int) -> np.ndarray:
+    """n points uniform over the whole int32 range."""
+    rng = np.random.default_rng([SEED, n, 4])
+    return rng.integers(-INT32_MAX - 1, INT32_MAX, size=(n, 2), dtype=np.int32, endpoint=True)
+
+
+def int_contour(n: int) -> np.ndarray:
+    """n pixels of an image contour, as cv2.findContours gives one: the boundary of a wavy blob
+    (r = R (1 + 0.25 sin 5a + 0.1 sin 17a)) walked pixel by pixel, 8-connected, each pixel once; R
+    makes the boundary a little longer than n pixels, and its first n are taken."""
+    rng = np.random.default_rng([SEED, n, 5])
+    radius = n / (2 * np.pi * 1.9)  # the boundary is about 2 pi R 2 pixels long (measured)
+    phase = rng.random(2) * 2 * np.pi
+    a = np.linspace(0, 2 * np.pi, 4 * n, endpoint=False)
+    r = radius * (1 + 0.25 * np.sin(5 * a + phase[0]) + 0.1 * np.sin(17 * a + phase[1]))
+    pixels = np.rint(np.column_stack((r * np.cos(a), r * np.sin(a)))).astype(np.int32)
+    keep = np.any(pixels != np.roll(pixels, 1, axis=0), axis=1)  # repeated consecutive pixels once
+    return np.ascontiguousarray(pixels[keep][:n])
+
+
+INT_FAMILIES = {
+    "disk (radius 2^20)": lambda n: int_disk(n, 2**20, 3),
+    "square (whole int32 range)": int_square,
+    "disk (radius 2^31 - 1)": lambda n: int_disk(n, INT32_MAX, 6),
+    "contour": int_contour,
+}
+
+
+def exact_int_hull(points: np.ndarray) -> list[tuple[int, int]]:
+    """The exact hull in Python integers (Andrew's monotone chain): strict vertices, counter-clockwise
+    from the lexicographically smallest."""
+    pts = sorted(set(map(tuple, points.tolist())))
+    if len(pts) <= 2:
+        return pts
+
+    def chain(seq):
+        out = []
+        for p in seq:
+            while len(out) >= 2 and (out[-1][0] - out[-2][0]) * (p[1] - out[-2][1]) - (out[-1][1] - out[-2][1]) * (
+                p[0] - out[-2][0]
+            ) <= 0:
+                out.pop()
+            out.append(p)
+        return out
+
+    return chain(pts)[:-1] + chain(reversed(pts))[:-1]
+
+
+def classify_against(hull: list[tuple[int, int]], points: list[tuple[int, int]]) -> dict[str, int]:
+    """Each point against the strictly convex, counter-clockwise `hull`, in exact integers: on one
+    of its edges, strictly inside, or outside it."""
+    counts = {"on an edge": 0, "inside": 0, "outside": 0}
+    h = len(hull)
+    for p in points:
+        sides = []
+        for i in range(h):
+            a, b = hull[i], hull[(i + 1) % h]
+            sides.append((b[0] - a[0]) * (p[1] - a[1]) - (b[1] - a[1]) * (p[0] - a[0]))
+        if min(sides) < 0:
+            counts["outside"] += 1
+        elif min(sides) == 0:
+            counts["on an edge"] += 1
+        else:
+            counts["inside"] += 1
+    return counts
+
+
+def check_int(points: np.ndarray, wagener_hull: np.ndarray, opencv_hull: np.ndarray | None, exact_max: int,
+              failures: list[str], label: str) -> str:
+    """wagener's hull against the exact one (up to exact_max points), and OpenCV's against wagener's,
+    each difference decided in exact integers."""
+    mine = [tuple(map(int, p)) for p in wagener_hull]
+    notes = [f"h = {len(mine)}"]
+    if len(points) <= exact_max:
+        if mine == exact_int_hull(points):
+            notes.append("wagener = exact")
+        else:
+            failures.append(f"{label}: wagener's int32 hull differs from the exact hull")
+            notes.append("**wagener ≠ exact**")
+    if opencv_hull is None:
+        return "; ".join(notes)
+    theirs = {tuple(map(int, p)) for p in opencv_hull.reshape(-1, 2)}
+    missing = [v for v in mine if v not in theirs]
+    extra = sorted(theirs - set(mine))
+    if not missing and not extra:
+        notes.append("= OpenCV")
+        return "; ".join(notes)
+    parts, wrong = [], bool(missing)
+    if missing:
+        parts.append(f"misses {len(missing)} vertices")
+    if extra:
+        if len(mine) >= 3:
+            where = classify_against(mine, extra[:1000])  # (a garbled hull: its first thousand points)
+            wrong = wrong or where["inside"] > 0 or where["outside"] > 0
+            parts.append(f"{len(extra)} non-vertices (" + ", ".join(f"{v} {k}" for k, v in where.items() if v) + ")")
+        else:
+            wrong = True
+            parts.append(f"{len(extra)} non-vertices")
+    text = "OpenCV " + "; ".join(parts)
+    notes.append(f"**{text}**" if wrong else text)
+    return "; ".join(notes)
+
+
+def int_part(args, failures: list[str]) -> tuple[list[str], dict[str, str]]:
+    import wagener
+
+    versions = {}
+    try:
+        import cv2
+
+        versions["opencv"] = cv2.__version__
+        opencv = Peer("opencv", "OpenCV convexHull", lambda p: cv2.convexHull(p))
+    except ImportError:
+        versions["opencv"] = "n/a (not installed)"
+        opencv = Peer("opencv", "OpenCV convexHull", None, "n/a (not installed)")
+    peers = [Peer("auto", "wagener auto", lambda p: wagener.convex_hull(p)), opencv]
+    rows = []
+    over: set[tuple[str, str]] = set()
+    for family, make in INT_FAMILIES.items():
+        for n in args.int_sizes:
+            log(f"int32 {family} {n}: generating")
+            points = make(n)
+            cells, times, results = {}, {}, {}
+            for peer in peers:
+                if peer.missing:
+                    cells[peer.key] = peer.missing
+                    continue
+                if (family, peer.key) in over:
+                    cells[peer.key] = f"skipped (> {args.max_seconds:g} s)"
+                    continue
+                log(f"int32 {family} {n}: {peer.heading}")
+                result, t, k, capped = time_peer(peer, points, args.runs, args.max_seconds)
+                results[peer.key], times[peer.key] = result, t
+                cells[peer.key] = seconds(t) + (" (over the cap)" if capped else "")
+                if capped:
+                    over.add((family, peer.key))
+            if results["auto"].dtype != np.int32:
+                failures.append(f"int32 {family} {n}: wagener returned {results['auto'].dtype}")
+            check = check_int(points, results["auto"], results.get("opencv"), args.exact_max, failures,
+                              f"int32 {family} {n}")
+            rows.append([family, exponent(len(points)), cells["auto"], cells["opencv"],
+                         ratio(times.get("opencv"), times.get("auto")), check])
+            del points, results
+    lines = ["| family | n | wagener auto (s) | OpenCV convexHull (s) | OpenCV / wagener | check |",
+             "|---|---:|---:|---:|---:|---|"]
+    lines += ["| " + " | ".join(row) + " |" for row in rows]
+    target = [r for r in rows if r[1] == "10^6" and r[4] != "—"]
+    summary = []
+    if target:
+        worst = min(float(r[4].rstrip("×")) for r in target)
+        summary.append(f"**OpenCV / wagener at 10^6 int32 points, the least over the families: {worst:.1f}× "
+                       f"(target: at least 5×) — {'met' if worst >= 5 else 'not met'}.**")
+    return lines + [""] + summary, versions
+
+
+# ---------------------------------------------------------------------------------------------------
 # Device part
 
 
@@ -637,8 +806,13 @@ def main() -> int:
     parser.add_argument("--device-log2", type=int, default=28, help="device part: 2^N float32 points")
     parser.add_argument("--device-runs", type=int, default=21,
                         help="device part: timed runs per call after one warm-up (median; each call takes milliseconds)")
+    parser.add_argument("--int-sizes", default="1e3,1e4,1e5,1e6,1e7",
+                        help="integer part: comma-separated int32 sizes of each family, against OpenCV")
+    parser.add_argument("--exact-max", type=parse_count, default=10**5,
+                        help="integer part: check wagener against an exact Python hull up to this many points")
     parser.add_argument("--markdown", metavar="FILE", help="also write the markdown to FILE")
     parser.add_argument("--no-host", action="store_true", help="skip the host part")
+    parser.add_argument("--no-int", action="store_true", help="skip the integer part (int32 against OpenCV)")
     parser.add_argument("--no-device", action="store_true", help="skip the device part")
     parser.add_argument("--gis-geometries", type=parse_count, default=10**5,
                         help="GIS part: geometries per workload (default 10^5)")
@@ -646,6 +820,7 @@ def main() -> int:
     parser.add_argument("--no-gis", action="store_true", help="skip the GIS part (wagener.gis against GeoPandas)")
     args = parser.parse_args()
     args.sizes = sorted(parse_count(s) for s in args.sizes.split(",") if s.strip())
+    args.int_sizes = sorted(parse_count(s) for s in args.int_sizes.split(",") if s.strip())
 
     import wagener
 
@@ -656,6 +831,9 @@ def main() -> int:
     host_lines, versions = ([], {"numpy": np.__version__, "wagener": wagener.__version__})
     if not args.no_host:
         host_lines, versions = host_part(args, failures)
+    int_lines, int_versions = ([], {})
+    if not args.no_int:
+        int_lines, int_versions = int_part(args, failures)
     device_lines, device_notes = ([], {})
     if not args.no_device:
         device_lines, device_notes = device_part(args, failures)
@@ -671,7 +849,8 @@ def main() -> int:
         "## Python package: in-process hull calls (`bench/python/bench_python.py`)",
         "",
         f"{now}; nproc {cpus}; {cpu_model()}; Python {platform.python_version()}; numpy {versions['numpy']}, "
-        f"scipy {versions.get('scipy', '—')}, shapely {versions.get('shapely', '—')}, wagener {versions['wagener']}; "
+        f"scipy {versions.get('scipy', '—')}, shapely {versions.get('shapely', '—')}, "
+        f"OpenCV {int_versions.get('opencv', '—')}, wagener {versions['wagener']}; "
         f"commit {git_commit()}",
         "",
         f"Load average (1, 5, 15 min): {load_before} before, {load_after} after; other processes' share of the CPUs "
@@ -692,6 +871,19 @@ def main() -> int:
             "the peer's vertices that are not strict vertices of the exact hull (Qhull is not exact on the circle).",
             "",
         ] + host_lines + [""]
+    if int_lines:
+        out += [
+            "### Host: int32 points against OpenCV",
+            "",
+            f"Seconds per call, median of {args.runs} runs after one warm-up: `wagener.convex_hull(pts)` on an "
+            "(n, 2) int32 array (hulled as int32, no conversion) and `cv2.convexHull(pts)` on the same array. "
+            "Families: a disk of radius 2^20 (image and grid scale), the whole int32 range (a square and a disk "
+            "touching its ends), and an 8-connected contour of a wavy blob (as cv2.findContours gives). Check: "
+            f"wagener's hull against an exact hull in Python integers up to {exponent(args.exact_max)} points; "
+            "OpenCV's vertices against wagener's, each difference decided in Python integers (\"on an edge\": "
+            "a point of an edge that is no strict vertex; \"inside\" or \"outside\" wagener's hull: wrong).",
+            "",
+        ] + int_lines + [""]
     out += ["### Device: CUDA arrays", ""]
     libs_note = f"CuPy {device_notes.get('cupy', 'not tried')}, PyTorch {device_notes.get('torch', 'not tried')}"
     if args.no_device:

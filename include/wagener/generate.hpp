@@ -56,7 +56,8 @@ void generate_points(std::span<Point2<T>> out, std::uint64_t first_index, const 
 /// guess_format does. Threads generate and format blocks of points in parallel and the blocks are
 /// written in order, so memory stays bounded (a few MiB per thread) whatever the count. Like
 /// write_file_atomically, a file is written to a temporary beside it and renamed into place.
-/// Throws input_error when the file cannot be written, std::invalid_argument for a bad count.
+/// Throws input_error when the file cannot be written, std::invalid_argument for a bad count or an
+/// integer format (i32, i64: generated points are not integers).
 void write_generated(const std::string& path, const GenerateOptions& options,
                      Format format = Format::automatic);
 

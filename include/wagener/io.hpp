@@ -7,6 +7,14 @@
 //         header naming x and y, or with a column selection
 //   f32   raw little-endian binary, float x,y pairs
 //   f64   raw little-endian binary, double x,y pairs
+//   i32   raw little-endian binary, int32 x,y pairs
+//   i64   raw little-endian binary, int64 x,y pairs
+//
+// Points are read in any coordinate type T (float, double, int32_t, int64_t), whatever the file's:
+// a value that T cannot hold exactly is an input error, except that doubles read as floats are
+// rounded to the nearest float (as a float file was written). Integer types read decimal integers
+// only from text and csv ("1.5", "1e3" are not integers), and binary floats only where they hold
+// integers; integers read as float or double must convert exactly (up to 2^24 or 2^53).
 #pragma once
 
 #include <cstdint>
@@ -21,14 +29,18 @@
 
 namespace wagener {
 
-enum class Format { automatic, text, csv, f32, f64 };
+enum class Format { automatic, text, csv, f32, f64, i32, i64 };
 
-/// Parses "auto", "text", "csv", "f32", "f64"; throws std::invalid_argument otherwise.
+/// Parses "auto", "text", "csv", "f32", "f64", "i32", "i64"; throws std::invalid_argument otherwise.
 Format parse_format(std::string_view name);
 std::string_view format_name(Format format);
 
-/// The format "auto" resolves to for a path: by extension (.f32, .f64, .csv), else text.
+/// The format "auto" resolves to for a path: by extension (.f32, .f64, .i32, .i64, .csv), else text.
 Format guess_format(std::string_view path);
+
+/// Whether `format` is raw binary records (f32, f64, i32, i64), and the bytes of one record (a point).
+bool is_binary_format(Format format);
+std::size_t binary_record_bytes(Format format);
 
 /// Which columns of csv (or text) input hold x and y (the command line's --columns X,Y); each a
 /// header name or a 0-based column index, both empty for the default. See docs/formats.md.

@@ -1,9 +1,9 @@
 // Hull files out: the hull's vertices (or their indices in the input) as text, CSV, JSON, GeoJSON,
 // WKT or raw binary.
 //
-// Coordinates are written in the shortest decimal that reads back to the same float or double, so
-// text and csv output read back with read_points gives the very same bits. Large outputs are
-// formatted on several threads; the bytes never depend on how many.
+// Coordinates are written in the shortest decimal that reads back to the same float or double (and
+// integers as integers), so text and csv output read back with read_points gives the very same bits. Large
+// outputs are formatted on several threads; the bytes never depend on how many.
 #pragma once
 
 #include <cstdint>
@@ -27,14 +27,19 @@ namespace wagener {
 ///   f32/f64  raw little-endian x,y pairs, as read_points reads them; f32 of double vertices rounds
 ///            each coordinate to the nearest float, which can lose precision (and throws
 ///            std::invalid_argument for a coordinate beyond float's range)
-enum class OutputFormat { text, csv, json, geojson, wkt, f32, f64 };
+///   i32/i64  raw little-endian int32 or int64 x,y pairs
+/// A coordinate is converted to another binary type only exactly where an integer type is involved:
+/// integer vertices as f32 or f64 only where float or double holds them (up to 2^24, 2^53), float
+/// vertices as i32 or i64 only where they are integers in range; otherwise std::invalid_argument
+/// naming the vertex, and nothing is written.
+enum class OutputFormat { text, csv, json, geojson, wkt, f32, f64, i32, i64 };
 
-/// Parses "text", "csv", "json", "geojson", "wkt", "f32", "f64"; throws std::invalid_argument,
-/// listing the choices, otherwise.
+/// Parses "text", "csv", "json", "geojson", "wkt", "f32", "f64", "i32", "i64"; throws
+/// std::invalid_argument, listing the choices, otherwise.
 OutputFormat parse_output_format(std::string_view name);
 std::string_view output_format_name(OutputFormat format);
 
-/// The format a path asks for by its extension (.csv .json .geojson .wkt .f32 .f64, in any case);
+/// The format a path asks for by its extension (.csv .json .geojson .wkt .f32 .f64 .i32 .i64, in any case);
 /// text for anything else, and for "-" (standard output).
 OutputFormat guess_output_format(std::string_view path);
 
@@ -54,8 +59,8 @@ std::string format_hull(std::span<const Point2<T>> vertices, const OutputOptions
 
 /// Indices of the hull's vertices in the input, one per vertex (what scipy's ConvexHull.vertices
 /// holds): text one per line, csv a header "index" then one per line, json [i,j,...]. Binary formats
-/// hold coordinates, and a geojson or wkt geometry needs them too, so f32, f64, geojson and wkt throw
-/// std::invalid_argument: an f64 file of integers would read back as garbage without a complaint.
+/// hold coordinates, and a geojson or wkt geometry needs them too, so the binary formats, geojson and wkt
+/// throw std::invalid_argument: an f64 file of integers would read back as garbage without a complaint.
 std::string format_indices(std::span<const std::int64_t> indices, const OutputOptions& options = {});
 
 /// Grouped hulls with their groups' ids (wagener hull --group-by), as format_grouped_hulls takes them.

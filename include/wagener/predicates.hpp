@@ -6,11 +6,18 @@
 // are exact, and otherwise an exact fallback sums the six products of the expanded determinant in a
 // fixed-point accumulator wide enough for every pair of finite doubles (exponents 2^-2148 ..
 // 2^2048), so the answer is right for every finite input. Float inputs are widened to double, which is exact.
+//
+// Points of integer coordinates: 32-bit integers widen to double exactly, and take the same path.
+// 64-bit integers do not (beyond 2^53), so their orientation is integer arithmetic, exact for the
+// whole range: the four differences in 64 bits (65 where one overflows, kept as sign and magnitude)
+// and the two products in 128. The caller never converts: orient2d(Point2<T>) picks the arithmetic
+// for T.
 #pragma once
 
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 
 #include "wagener/config.hpp"
 #include "wagener/point.hpp"
@@ -290,10 +297,127 @@ WAGENER_HD inline int orient2d(double ax, double ay, double bx, double by, doubl
   return detail::orient2d_exact(ax, ay, bx, by, cx, cy);
 }
 
+namespace detail {
+
+/// The product a * b of two 64-bit integers, exactly: hi * 2^64 + lo (hi signed, lo unsigned).
+struct Wide {
+  std::int64_t hi;
+  std::uint64_t lo;
+};
+
+WAGENER_HD inline Wide multiply_wide(std::int64_t a, std::int64_t b) {
+#if defined(__CUDA_ARCH__)
+  return {__mul64hi(a, b), static_cast<std::uint64_t>(a) * static_cast<std::uint64_t>(b)};
+#else
+  __extension__ typedef __int128 i128;  // GCC/Clang extension; the device uses __mul64hi
+  const i128 p = static_cast<i128>(a) * b;
+  return {static_cast<std::int64_t>(p >> 64), static_cast<std::uint64_t>(p)};
+#endif
+}
+
+/// The product of two magnitudes below 2^64, exactly (unsigned, 128 bits).
+WAGENER_HD inline void multiply_unsigned(std::uint64_t a, std::uint64_t b, std::uint64_t& hi,
+                                         std::uint64_t& lo) {
+#if defined(__CUDA_ARCH__)
+  hi = __umul64hi(a, b);
+  lo = a * b;
+#else
+  __extension__ typedef unsigned __int128 u128;
+  const u128 p = static_cast<u128>(a) * b;
+  hi = static_cast<std::uint64_t>(p >> 64);
+  lo = static_cast<std::uint64_t>(p);
+#endif
+}
+
+/// d = a - b when it fits in 64 bits (returns false, d then wrapped, when it does not).
+WAGENER_HD inline bool difference_fits(std::int64_t a, std::int64_t b, std::int64_t& d) {
+  d = static_cast<std::int64_t>(static_cast<std::uint64_t>(a) - static_cast<std::uint64_t>(b));
+  // Overflow only when a and b differ in sign and the wrapped difference's sign is not a's.
+  return ((a ^ b) & (a ^ d)) >= 0;
+}
+
+/// orient2d's four differences a - c and b - c, when all of them fit in 64 bits (else false).
+struct Differences {
+  std::int64_t acx, acy, bcx, bcy;
+};
+
+WAGENER_HD inline bool differences_fit(std::int64_t ax, std::int64_t ay, std::int64_t bx, std::int64_t by,
+                                       std::int64_t cx, std::int64_t cy, Differences& d) {
+  // (& rather than &&: all four are computed anyway, and the branch is one.)
+  return difference_fits(ax, cx, d.acx) & difference_fits(ay, cy, d.acy) & difference_fits(bx, cx, d.bcx) &
+         difference_fits(by, cy, d.bcy);
+}
+
+/// The sign of a - b, and its magnitude, which always fits in 64 unsigned bits (at most 2^64 - 1).
+WAGENER_HD inline int signed_magnitude(std::int64_t a, std::int64_t b, std::uint64_t& magnitude) {
+  const auto ua = static_cast<std::uint64_t>(a), ub = static_cast<std::uint64_t>(b);
+  magnitude = a >= b ? ua - ub : ub - ua;
+  return (a > b) - (a < b);
+}
+
+/// The sign of p q - r s for values of up to 65 bits given as sign (-1, 0, 1) and magnitude.
+WAGENER_HD inline int compare_wide_products(int p_sign, std::uint64_t p, int q_sign, std::uint64_t q,
+                                            int r_sign, std::uint64_t r, int s_sign, std::uint64_t s) {
+  const int left_sign = p_sign * q_sign, right_sign = r_sign * s_sign;
+  if (left_sign != right_sign) return left_sign > right_sign ? 1 : -1;
+  if (left_sign == 0) return 0;
+  std::uint64_t left_hi, left_lo, right_hi, right_lo;
+  multiply_unsigned(p, q, left_hi, left_lo);
+  multiply_unsigned(r, s, right_hi, right_lo);
+  const int magnitude = left_hi != right_hi   ? (left_hi > right_hi ? 1 : -1)
+                        : left_lo != right_lo ? (left_lo > right_lo ? 1 : -1)
+                                              : 0;
+  return left_sign * magnitude;
+}
+
+/// orient2d for 64-bit integer coordinates, exact for every value. Where the four differences fit
+/// in 64 bits (points less than 2^63 apart in each coordinate), two 64 x 64 -> 128-bit products
+/// decide (each below 2^126 in magnitude); otherwise each difference is a sign and a 64-bit
+/// magnitude, and the products are compared as 128-bit magnitudes.
+WAGENER_HD inline int orient2d_int64(std::int64_t ax, std::int64_t ay, std::int64_t bx, std::int64_t by,
+                                     std::int64_t cx, std::int64_t cy) {
+  Differences d;
+  if (differences_fit(ax, ay, bx, by, cx, cy, d)) {
+    const Wide left = multiply_wide(d.acx, d.bcy), right = multiply_wide(d.acy, d.bcx);
+    if (left.hi != right.hi) return left.hi > right.hi ? 1 : -1;
+    return (left.lo > right.lo) - (left.lo < right.lo);
+  }
+  std::uint64_t macx, macy, mbcx, mbcy;
+  const int sacx = signed_magnitude(ax, cx, macx), sacy = signed_magnitude(ay, cy, macy);
+  const int sbcx = signed_magnitude(bx, cx, mbcx), sbcy = signed_magnitude(by, cy, mbcy);
+  return compare_wide_products(sacx, macx, sbcy, mbcy, sacy, macy, sbcx, mbcx);
+}
+
+}  // namespace detail
+
+/// orient2d of points of any coordinate type (is_coordinate_v): float, double and 32-bit integers
+/// as doubles (an exact widening), 64-bit integers in integer arithmetic. Exact for every finite input.
 template <class T>
 WAGENER_HD inline int orient2d(const Point2<T>& a, const Point2<T>& b, const Point2<T>& c) {
-  return orient2d(static_cast<double>(a.x), static_cast<double>(a.y), static_cast<double>(b.x),
-                  static_cast<double>(b.y), static_cast<double>(c.x), static_cast<double>(c.y));
+  if constexpr (exact_in_double_v<T>) {
+    return orient2d(static_cast<double>(a.x), static_cast<double>(a.y), static_cast<double>(b.x),
+                    static_cast<double>(b.y), static_cast<double>(c.x), static_cast<double>(c.y));
+  } else {
+    static_assert(std::is_same_v<T, std::int64_t>, "coordinates are float, double, int32_t or int64_t");
+    return detail::orient2d_int64(a.x, a.y, b.x, b.y, c.x, c.y);
+  }
+}
+
+/// orient2d_certified of points of any coordinate type: the sign when the floating-point filter
+/// certifies it, else 0. For 64-bit integers the differences are taken exactly in 64 bits (0 where
+/// one does not fit) and each is rounded once to double, as Shewchuk's bound takes a rounded
+/// difference of doubles; the bound then holds as it is.
+template <class T>
+WAGENER_HD inline int orient2d_certified(const Point2<T>& a, const Point2<T>& b, const Point2<T>& c) {
+  if constexpr (exact_in_double_v<T>) {
+    return orient2d_certified(static_cast<double>(a.x), static_cast<double>(a.y), static_cast<double>(b.x),
+                              static_cast<double>(b.y), static_cast<double>(c.x), static_cast<double>(c.y));
+  } else {
+    detail::Differences d;
+    if (!detail::differences_fit(a.x, a.y, b.x, b.y, c.x, c.y, d)) return 0;
+    return orient2d_certified_differences(static_cast<double>(d.acx), static_cast<double>(d.acy),
+                                          static_cast<double>(d.bcx), static_cast<double>(d.bcy));
+  }
 }
 
 }  // namespace wagener

@@ -56,13 +56,15 @@ struct TraceRound {
 };
 
 /// Receives the rounds as a backend produces them (HullOptions::trace). Upper-chain rounds come
-/// first, in order, then (full hulls) the lower chain's. A sink overrides the precision it expects;
-/// the default for the other one throws std::logic_error.
+/// first, in order, then (full hulls) the lower chain's. A sink overrides the coordinate type it
+/// expects; the default for the others throws std::logic_error.
 class TraceSink {
  public:
   virtual ~TraceSink() = default;
   virtual void on_round(const TraceRound<float>& round);
   virtual void on_round(const TraceRound<double>& round);
+  virtual void on_round(const TraceRound<std::int32_t>& round);
+  virtual void on_round(const TraceRound<std::int64_t>& round);
 };
 
 /// A sink that keeps every round in memory.

@@ -1,7 +1,8 @@
 // wagener._wagener: the Python adapter. Arrays in, one library call, arrays out; no geometry here.
 //
 // The package (python/wagener/__init__.py) brings every input to what these functions take: a
-// C-contiguous (n, 2) array of float32 or float64 for the host, raw device pointers for CUDA arrays.
+// C-contiguous (n, 2) array of float32, float64, int32 or int64 for the host, raw device pointers
+// (and the dtype's name) for CUDA arrays.
 // The overloads below take their arrays without conversion (noconvert), so an array reaches the
 // library as the caller's own memory, never as a copy made behind the package's back.
 #include <pybind11/numpy.h>
@@ -15,6 +16,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -103,52 +105,45 @@ wagener::Point2<T>* device_hull(std::uintptr_t address) {
   return reinterpret_cast<wagener::Point2<T>*>(address);
 }
 
-bool is_double(const std::string& dtype) {
-  if (dtype == "float64") return true;
-  if (dtype == "float32") return false;
-  throw py::type_error("device points must be float32 or float64, not " + dtype);
+/// Calls f(T{}) for the coordinate type named by a device array's dtype; TypeError for any other.
+template <class F>
+wagener::index_t with_coordinate_type(const std::string& dtype, F&& f) {
+  if (dtype == "float32") return f(float{});
+  if (dtype == "float64") return f(double{});
+  if (dtype == "int32") return f(std::int32_t{});
+  if (dtype == "int64") return f(std::int64_t{});
+  throw py::type_error("device points must be float32, float64, int32 or int64, not " + dtype);
 }
 
 /// wagener::cuda::convex_hull_device on (n, 2) points at `points` (C order), `hull` holding n points.
 wagener::index_t convex_hull_device(std::uintptr_t points, wagener::index_t n, std::uintptr_t hull,
                                     std::uintptr_t stream, const std::string& dtype) {
-  const bool wide = is_double(dtype);
-  py::gil_scoped_release release;
-  auto* s = reinterpret_cast<void*>(stream);
-  if (wide)
-    return wagener::cuda::convex_hull_device<double>(device_points<double>(points), n,
-                                                     device_hull<double>(hull), s);
-  return wagener::cuda::convex_hull_device<float>(device_points<float>(points), n, device_hull<float>(hull),
-                                                  s);
+  return with_coordinate_type(dtype, [&]<class T>(T) {
+    py::gil_scoped_release release;
+    return wagener::cuda::convex_hull_device<T>(device_points<T>(points), n, device_hull<T>(hull),
+                                                reinterpret_cast<void*>(stream));
+  });
 }
 
 /// The same for points as two device arrays, x[i] and y[i] (an (n, 2) array in Fortran order).
 wagener::index_t convex_hull_device_soa(std::uintptr_t x, std::uintptr_t y, wagener::index_t n,
                                         std::uintptr_t hull, std::uintptr_t stream,
                                         const std::string& dtype) {
-  const bool wide = is_double(dtype);
-  py::gil_scoped_release release;
-  auto* s = reinterpret_cast<void*>(stream);
-  if (wide) {
-    return wagener::cuda::convex_hull_device<double>(reinterpret_cast<const double*>(x),
-                                                     reinterpret_cast<const double*>(y), n,
-                                                     device_hull<double>(hull), s);
-  }
-  return wagener::cuda::convex_hull_device<float>(
-      reinterpret_cast<const float*>(x), reinterpret_cast<const float*>(y), n, device_hull<float>(hull), s);
+  return with_coordinate_type(dtype, [&]<class T>(T) {
+    py::gil_scoped_release release;
+    return wagener::cuda::convex_hull_device<T>(reinterpret_cast<const T*>(x), reinterpret_cast<const T*>(y),
+                                                n, device_hull<T>(hull), reinterpret_cast<void*>(stream));
+  });
 }
 
 /// wagener::cuda::upper_hull_device on (n, 2) points sorted by (x, y) (checked by the library).
 wagener::index_t upper_hull_device(std::uintptr_t points, wagener::index_t n, std::uintptr_t hull,
                                    std::uintptr_t stream, const std::string& dtype) {
-  const bool wide = is_double(dtype);
-  py::gil_scoped_release release;
-  auto* s = reinterpret_cast<void*>(stream);
-  if (wide)
-    return wagener::cuda::upper_hull_device<double>(device_points<double>(points), n,
-                                                    device_hull<double>(hull), s);
-  return wagener::cuda::upper_hull_device<float>(device_points<float>(points), n, device_hull<float>(hull),
-                                                 s);
+  return with_coordinate_type(dtype, [&]<class T>(T) {
+    py::gil_scoped_release release;
+    return wagener::cuda::upper_hull_device<T>(device_points<T>(points), n, device_hull<T>(hull),
+                                               reinterpret_cast<void*>(stream));
+  });
 }
 
 /// wagener::cuda::convex_hulls_device on (n, 2) points at `points` (C order) and groups + 1 int64
@@ -159,21 +154,16 @@ wagener::index_t convex_hulls_device(std::uintptr_t points, std::uintptr_t offse
                                      wagener::index_t groups, std::uintptr_t hull,
                                      std::uintptr_t hull_offsets, std::uintptr_t indices, bool upper,
                                      std::uintptr_t stream, const std::string& dtype) {
-  const bool wide = is_double(dtype);
-  py::gil_scoped_release release;
-  auto* s = reinterpret_cast<void*>(stream);
   const auto* d_offsets = reinterpret_cast<const std::int64_t*>(offsets);
   auto* d_hull_offsets = reinterpret_cast<std::int64_t*>(hull_offsets);
   auto* d_indices = reinterpret_cast<std::int64_t*>(indices);
   const wagener::HullPart part = upper ? wagener::HullPart::upper : wagener::HullPart::full;
-  if (wide) {
-    return wagener::cuda::convex_hulls_device<double>(device_points<double>(points), d_offsets, n, groups,
-                                                      device_hull<double>(hull), d_hull_offsets, d_indices,
-                                                      part, s);
-  }
-  return wagener::cuda::convex_hulls_device<float>(device_points<float>(points), d_offsets, n, groups,
-                                                   device_hull<float>(hull), d_hull_offsets, d_indices, part,
-                                                   s);
+  return with_coordinate_type(dtype, [&]<class T>(T) {
+    py::gil_scoped_release release;
+    return wagener::cuda::convex_hulls_device<T>(device_points<T>(points), d_offsets, n, groups,
+                                                 device_hull<T>(hull), d_hull_offsets, d_indices, part,
+                                                 reinterpret_cast<void*>(stream));
+  });
 }
 
 /// The points of a file as an (n, 2) array. Points the reader owns are handed to numpy without a
@@ -212,8 +202,8 @@ py::array_t<T> merge_hulls(const std::vector<PointArray<T>>& arrays) {
     }
     const auto k = static_cast<std::size_t>(array.shape(0));
     const T* data = array.data();
-    for (std::size_t i = 0; i < 2 * k; ++i) {
-      if (!std::isfinite(data[i])) {
+    for (std::size_t i = 0; i < 2 * k && !std::is_integral_v<T>; ++i) {
+      if (!std::isfinite(static_cast<double>(data[i]))) {
         throw py::value_error("hull " + std::to_string(a) + ", row " + std::to_string(i / 2) +
                               " is not finite");
       }
@@ -237,6 +227,24 @@ int orient2d(const std::array<double, 2>& a, const std::array<double, 2>& b, con
   return wagener::orient2d(a[0], a[1], b[0], b[1], c[0], c[1]);
 }
 
+/// Registers hull, grouped_hulls and merge_hulls for coordinate type T (arrays of exactly that dtype:
+/// noconvert, so that nothing is converted behind the package's back).
+template <class T>
+void define_array_functions(py::module_& m, const char* dtype) {
+  const std::string name(dtype);
+  m.def("hull", &hull<T>, py::arg("points").noconvert(), py::arg("upper"), py::arg("presorted"),
+        py::arg("backend"), py::arg("indices"),
+        ("(vertices, indices or None) of a C-contiguous (n, 2) " + name + " array").c_str());
+  m.def("grouped_hulls", &grouped_hulls<T>, py::arg("points").noconvert(), py::arg("offsets").noconvert(),
+        py::arg("ids").noconvert(), py::arg("upper"), py::arg("presorted"), py::arg("backend"),
+        py::arg("indices"),
+        ("(vertices, hull offsets, indices or None, group ids or None) of a C-contiguous (n, 2) " + name +
+         " array and int64 offsets (groups + 1) or ids (one per point)")
+            .c_str());
+  m.def("merge_hulls", &merge_hulls<T>, py::arg("hulls").noconvert(),
+        ("The hull of " + name + " (k, 2) arrays' points (the library's hull-of-hulls merge)").c_str());
+}
+
 }  // namespace
 
 PYBIND11_MODULE(_wagener, m) {
@@ -248,19 +256,10 @@ PYBIND11_MODULE(_wagener, m) {
   py::register_exception<wagener::cuda_error>(m, "CudaError", PyExc_RuntimeError);
   py::register_exception<wagener::unsupported_error>(m, "UnsupportedError", PyExc_RuntimeError);
 
-  m.def("hull", &hull<float>, py::arg("points").noconvert(), py::arg("upper"), py::arg("presorted"),
-        py::arg("backend"), py::arg("indices"));
-  m.def("hull", &hull<double>, py::arg("points").noconvert(), py::arg("upper"), py::arg("presorted"),
-        py::arg("backend"), py::arg("indices"),
-        "(vertices, indices or None) of a C-contiguous (n, 2) float32 or float64 array");
-  m.def("grouped_hulls", &grouped_hulls<float>, py::arg("points").noconvert(), py::arg("offsets").noconvert(),
-        py::arg("ids").noconvert(), py::arg("upper"), py::arg("presorted"), py::arg("backend"),
-        py::arg("indices"));
-  m.def("grouped_hulls", &grouped_hulls<double>, py::arg("points").noconvert(),
-        py::arg("offsets").noconvert(), py::arg("ids").noconvert(), py::arg("upper"), py::arg("presorted"),
-        py::arg("backend"), py::arg("indices"),
-        "(vertices, hull offsets, indices or None, group ids or None) of a C-contiguous (n, 2) float32 or "
-        "float64 array and int64 offsets (groups + 1) or ids (one per point)");
+  define_array_functions<float>(m, "float32");
+  define_array_functions<double>(m, "float64");
+  define_array_functions<std::int32_t>(m, "int32");
+  define_array_functions<std::int64_t>(m, "int64");
   m.def("convex_hull_device", &convex_hull_device, py::arg("points"), py::arg("n"), py::arg("hull"),
         py::arg("stream"), py::arg("dtype"), "wagener::cuda::convex_hull_device on device pointers");
   m.def("convex_hull_device_soa", &convex_hull_device_soa, py::arg("x"), py::arg("y"), py::arg("n"),
@@ -274,16 +273,14 @@ PYBIND11_MODULE(_wagener, m) {
         "wagener::cuda::convex_hulls_device on device pointers (indices 0: none)");
   m.def(
       "read_points",
-      [](const std::string& path, bool single, const std::string& format,
+      [](const std::string& path, const std::string& precision, const std::string& format,
          const std::optional<std::pair<std::string, std::string>>& columns) -> py::array {
-        if (single) return read_points<float>(path, format, columns);
+        if (precision == "float") return read_points<float>(path, format, columns);
+        if (precision == "int32") return read_points<std::int32_t>(path, format, columns);
+        if (precision == "int64") return read_points<std::int64_t>(path, format, columns);
         return read_points<double>(path, format, columns);
       },
-      py::arg("path"), py::arg("single"), py::arg("format"), py::arg("columns"));
-  m.def("merge_hulls", &merge_hulls<float>, py::arg("hulls").noconvert(),
-        "The hull of float32 (k, 2) arrays' points (the library's hull-of-hulls merge)");
-  m.def("merge_hulls", &merge_hulls<double>, py::arg("hulls").noconvert(),
-        "The hull of float64 (k, 2) arrays' points (the library's hull-of-hulls merge)");
+      py::arg("path"), py::arg("precision"), py::arg("format"), py::arg("columns"));
   m.def("orient2d", &orient2d, py::arg("a"), py::arg("b"), py::arg("c"));
   wagener::python::add_pictures(m);
   m.def(

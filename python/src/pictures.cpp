@@ -128,26 +128,30 @@ std::string render_svg(const PointArray<T>& points, const PointArray<T>& hull, b
   return render<T>(picture.points, picture.hull, {}, options);
 }
 
+template <class T>
+void add_pictures_for(py::module_& m, const char* trace_doc, const char* rounds_page_doc, const char* svg_doc) {
+  m.def("trace", &trace<T>, py::arg("points").noconvert(), py::arg("upper"), py::arg("presorted"),
+        py::arg("backend"), trace_doc);
+  m.def("rounds_page", &rounds_page<T>, py::arg("points").noconvert(), py::arg("hull").noconvert(),
+        py::arg("rounds"), py::arg("closed"), py::arg("title"), py::arg("caption"), py::arg("max_dots"),
+        py::arg("max_corners"), rounds_page_doc);
+  m.def("render_svg", &render_svg<T>, py::arg("points").noconvert(), py::arg("hull").noconvert(),
+        py::arg("closed"), py::arg("width"), py::arg("max_dots"), py::arg("caption"), svg_doc);
+}
+
 }  // namespace
 
 void add_pictures(py::module_& m) {
-  m.def("trace", &trace<float>, py::arg("points").noconvert(), py::arg("upper"), py::arg("presorted"),
-        py::arg("backend"));
-  m.def("trace", &trace<double>, py::arg("points").noconvert(), py::arg("upper"), py::arg("presorted"),
-        py::arg("backend"),
-        "(vertices, rounds) of a C-contiguous (n, 2) float32 or float64 array: Wagener's rounds as "
-        "(chain, round, block_width, corners, hood_sizes, bridge_hoods, bridges) tuples");
-  m.def("rounds_page", &rounds_page<float>, py::arg("points").noconvert(), py::arg("hull").noconvert(),
-        py::arg("rounds"), py::arg("closed"), py::arg("title"), py::arg("caption"), py::arg("max_dots"),
-        py::arg("max_corners"));
-  m.def("rounds_page", &rounds_page<double>, py::arg("points").noconvert(), py::arg("hull").noconvert(),
-        py::arg("rounds"), py::arg("closed"), py::arg("title"), py::arg("caption"), py::arg("max_dots"),
-        py::arg("max_corners"), "wagener::render_rounds_page: the rounds as one self-contained HTML page");
-  m.def("render_svg", &render_svg<float>, py::arg("points").noconvert(), py::arg("hull").noconvert(),
-        py::arg("closed"), py::arg("width"), py::arg("max_dots"), py::arg("caption"));
-  m.def("render_svg", &render_svg<double>, py::arg("points").noconvert(), py::arg("hull").noconvert(),
-        py::arg("closed"), py::arg("width"), py::arg("max_dots"), py::arg("caption"),
-        "wagener::render: the points and their hull as an SVG document");
+  // One overload per coordinate type (noconvert: an array of another dtype tries the next one).
+  add_pictures_for<float>(m, "", "", "");
+  add_pictures_for<double>(m, "", "", "");
+  add_pictures_for<std::int32_t>(m, "", "", "");
+  add_pictures_for<std::int64_t>(
+      m,
+      "(vertices, rounds) of a C-contiguous (n, 2) float32, float64, int32 or int64 array: Wagener's rounds as "
+      "(chain, round, block_width, corners, hood_sizes, bridge_hoods, bridges) tuples",
+      "wagener::render_rounds_page: the rounds as one self-contained HTML page",
+      "wagener::render: the points and their hull as an SVG document");
 }
 
 }  // namespace wagener::python

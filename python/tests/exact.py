@@ -1,11 +1,21 @@
-"""An exact reference: Andrew's monotone chain over fractions.Fraction (exact for every float)."""
+"""An exact reference: Andrew's monotone chain over fractions.Fraction (exact for every float, and
+for integers of any size, which are kept as Python ints)."""
 
 from fractions import Fraction
 
+import numpy as np
+
+
+def _number(v):
+    """An integer as a Python int (never rounded), anything else as a float; -0.0 is 0.0."""
+    if isinstance(v, (int, np.integer)) and not isinstance(v, bool):
+        return int(v)
+    return float(v) + 0.0
+
 
 def _key(points):
-    """Distinct points as (float, float), sorted by (x, y); -0.0 is 0.0."""
-    return sorted({(float(x) + 0.0, float(y) + 0.0) for x, y in points})
+    """Distinct points, sorted by (x, y)."""
+    return sorted({(_number(x), _number(y)) for x, y in points})
 
 
 def _turn(o, a, b):

@@ -83,3 +83,19 @@ def duplicates(n, rng, dtype):
 ALL = {f.__name__: f for f in (uniform_square, uniform_disk, gaussian, circle, parabola, all_identical,
                                two_distinct, collinear, grid, equal_x_columns, near_collinear_ulp, huge,
                                tiny, duplicates)}
+
+
+def make(name, n, rng, dtype):
+    """Family `name` in `dtype`; for an integer dtype, the family's float64 points scaled by a power
+    of two (which keeps collinear points collinear) towards a quarter of the dtype's range, then
+    rounded to integers."""
+    dtype = np.dtype(dtype)
+    if dtype.kind != "i":
+        return ALL[name](n, rng, dtype.type)
+    points = ALL[name](n, rng, np.float64)
+    if name in ("huge", "tiny"):  # their scale is a float's: an integer's is the disk at its range's ends
+        points = uniform_disk(n, rng, np.float64) * (1 if name == "tiny" else 2 ** (8 * dtype.itemsize - 2))
+    else:
+        largest = float(np.abs(points).max()) if points.size else 1.0
+        points = points * 2.0 ** np.floor(np.log2(2 ** (8 * dtype.itemsize - 3) / max(largest, 1.0)))
+    return np.rint(points).astype(dtype)

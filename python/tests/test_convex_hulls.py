@@ -14,7 +14,7 @@ def rows(array):
 
 def family_groups(rng, dtype, sizes=(0, 1, 2, 3, 17, 60)):
     """Groups from every named family at the given sizes, shuffled, as (points, offsets)."""
-    groups = [families.ALL[name](n, rng, dtype) if n else np.zeros((0, 2), dtype) for name in sorted(families.ALL)
+    groups = [families.make(name, n, rng, dtype) if n else np.zeros((0, 2), dtype) for name in sorted(families.ALL)
               for n in sizes]
     order = rng.permutation(len(groups))
     groups = [np.asarray(groups[i], dtype=dtype).reshape(-1, 2) for i in order]
@@ -22,7 +22,7 @@ def family_groups(rng, dtype, sizes=(0, 1, 2, 3, 17, 60)):
     return np.concatenate(groups).astype(dtype), offsets
 
 
-@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int32, np.int64])
 @pytest.mark.parametrize("upper", [False, True])
 @pytest.mark.parametrize("backend", ["auto", "cpu", "pram"])
 def test_each_group_is_its_own_hull(dtype, upper, backend, rng):

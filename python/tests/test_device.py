@@ -16,7 +16,8 @@ pytestmark = pytest.mark.cuda
 
 
 def rows(array):
-    return [(float(x), float(y)) for x, y in array]
+    """The rows as tuples of Python numbers: floats for floats, ints (never rounded) for integers."""
+    return [tuple(row) for row in np.asarray(array).tolist()]
 
 
 def require_device():
@@ -66,9 +67,9 @@ class DeviceCopy:
 
 
 @pytest.mark.parametrize("family", sorted(families.ALL))
-@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int32, np.int64])
 def test_device_entry_points(cudart, family, dtype, rng):
-    points = families.ALL[family](50_000, rng, dtype)
+    points = families.make(family, 50_000, rng, dtype)
     name = np.dtype(dtype).name
     full = wagener.convex_hull(points, backend="cpu")
     ordered = points[np.lexsort((points[:, 1], points[:, 0]))]
@@ -110,8 +111,8 @@ def test_device_entry_points_reject_bad_points(cudart):
     with DeviceCopy(cudart, points) as d_points, DeviceCopy(cudart, points) as d_hull:
         with pytest.raises(ValueError, match="point 77 is not finite"):
             _wagener.convex_hull_device(d_points.ptr.value, len(points), d_hull.ptr.value, 0, "float64")
-    with pytest.raises(TypeError):
-        _wagener.convex_hull_device(0, 0, 0, 0, "int32")
+    with pytest.raises(TypeError, match="float32, float64, int32 or int64, not float16"):
+        _wagener.convex_hull_device(0, 0, 0, 0, "float16")
 
 
 # --- CuPy and PyTorch arrays through wagener.convex_hull ----------------------------------------
@@ -175,10 +176,10 @@ def xp(request):
 
 
 @pytest.mark.parametrize("family", sorted(families.ALL))
-@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int32, np.int64])
 def test_device_arrays_hull_like_the_host(xp, family, dtype, rng):
     for n in (1, 2, 3, 200, 100_000):
-        points = families.ALL[family](n, rng, dtype)
+        points = families.make(family, n, rng, dtype)
         device = xp.array(points)
         full = xp.host(wagener.convex_hull(device))
         assert full.dtype == dtype
@@ -196,7 +197,14 @@ def test_device_arrays_hull_like_the_host(xp, family, dtype, rng):
 def test_device_arrays_other_dtypes_and_empty(xp):
     square = np.array([[0, 0], [2, 0], [1, 1], [2, 2], [0, 2]], dtype=np.int32)
     hull = xp.host(wagener.convex_hull(xp.array(square), backend="cuda"))
-    assert hull.dtype == np.float64 and rows(hull) == [(0, 0), (2, 0), (2, 2), (0, 2)]
+    assert hull.dtype == np.int32 and rows(hull) == [(0, 0), (2, 0), (2, 2), (0, 2)]
+    dtypes = [np.int8, np.int16, np.int64, np.uint8] + ([np.uint16, np.uint32, np.uint64] if xp.name == "cupy" else [])
+    for dtype in dtypes:  # hulled on the device as int32 or int64, returned in their own dtype
+        hull = xp.host(wagener.convex_hull(xp.array(square.astype(dtype))))
+        assert hull.dtype == dtype and rows(hull) == [(0, 0), (2, 0), (2, 2), (0, 2)], dtype
+    if xp.name == "cupy":
+        with pytest.raises(ValueError, match="2\\*\\*63 - 1"):
+            wagener.convex_hull(xp.array(np.array([[0, 0], [2**63, 0], [0, 1]], dtype=np.uint64)))
     empty = xp.host(wagener.convex_hull(xp.array(np.empty((0, 2), np.float32))))
     assert empty.shape == (0, 2) and empty.dtype == np.float32
     with pytest.raises(TypeError):
@@ -226,6 +234,27 @@ def test_device_arrays_on_a_side_stream(xp, rng):
         hull = wagener.convex_hull(device)
     stream.synchronize()
     np.testing.assert_array_equal(xp.host(hull), wagener.convex_hull(points, backend="cpu"))
+
+
+def test_device_int64_beyond_2_to_53_and_at_the_ends_of_the_range(xp, rng):
+    """Exact where float64 would round: the whole int64 range, lines nudged by a unit at 2^62."""
+    info = np.iinfo(np.int64)
+    whole = rng.integers(info.min, info.max, size=(300_000, 2), dtype=np.int64, endpoint=True)
+    x = rng.integers(-(2**60), 2**60, 300_000)
+    nudged = (np.column_stack((x, 3 * x)) + rng.integers(-1, 2, (300_000, 2))).astype(np.int64)
+    ends = np.array([[info.min, info.min], [info.max, info.min], [info.max, info.max], [0, 0], [-1, -1]], np.int64)
+    for points in (whole, nudged, ends, np.concatenate((nudged, ends))):
+        device = xp.array(points)
+        full = xp.host(wagener.convex_hull(device))
+        assert full.dtype == np.int64
+        np.testing.assert_array_equal(full, wagener.convex_hull(points, backend="cpu"))
+        if len(points) <= 5000:
+            assert rows(full) == exact.convex_hull(points.tolist())
+        np.testing.assert_array_equal(xp.host(wagener.convex_hull(device, upper=True)),
+                                      wagener.convex_hull(points, upper=True, backend="cpu"))
+        result = wagener.convex_hulls(device, [0, len(points) // 2, len(points)])
+        expected = wagener.convex_hulls(points, [0, len(points) // 2, len(points)], backend="cpu")
+        np.testing.assert_array_equal(xp.host(result.vertices), expected.vertices)
 
 
 def test_torch_tensors_that_require_grad(rng):
@@ -271,7 +300,7 @@ def with_large_groups(points, offsets, rng, dtype):
     return points, np.concatenate(([0], np.cumsum(sizes))).astype(np.int64)
 
 
-@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int32, np.int64])
 @pytest.mark.parametrize("upper", [False, True])
 def test_device_grouped_offsets_like_the_host(xp, dtype, upper, rng):
     points, offsets = with_large_groups(*family_groups(rng, dtype), rng, dtype)
@@ -332,7 +361,7 @@ def test_device_grouped_empty_and_other_dtypes(xp):
     assert xp.host(got.offsets).tolist() == [0] and len(got.groups) == 0
     square = np.array([[0, 0], [2, 0], [1, 1], [2, 2], [0, 2]], dtype=np.int32)
     got = wagener.convex_hulls(xp.array(square), [0, 2, 5])
-    assert xp.host(got.vertices).dtype == np.float64
+    assert xp.host(got.vertices).dtype == np.int32
     assert rows(xp.host(got.hull(0))) == exact.convex_hull(rows(square[:2]))
     assert rows(xp.host(got.hull(1))) == exact.convex_hull(rows(square[2:]))
 

@@ -24,7 +24,9 @@ STREAM = 0x5EED  # the stream the stand-in library reports; the entry points mus
 
 def host_view(address, count, dtype):
     """count values of dtype at a host address, as a writable numpy array."""
-    ctype = {"float32": ctypes.c_float, "float64": ctypes.c_double, "int64": ctypes.c_int64}[dtype]
+    ctype = {"float32": ctypes.c_float, "float64": ctypes.c_double, "int32": ctypes.c_int32, "int64": ctypes.c_int64}[
+        dtype
+    ]
     return np.frombuffer((ctype * count).from_address(address), dtype=dtype)
 
 
@@ -75,9 +77,15 @@ class NumpyDevice(_arrays._Device):
     def device_of(self, points):
         return contextlib.nullcontext()
 
-    def as_real(self, points):
-        dtype = _arrays.real_dtype(points.dtype)
+    def as_coordinates(self, points):
+        dtype = _arrays.coordinate_dtype(points.dtype)
+        if points.dtype == np.uint64 and points.size:
+            _arrays.check_fits_int64(points.max(), points.dtype)
         return points if points.dtype == dtype else points.astype(dtype)
+
+    def like_input(self, result, source):
+        wanted = _arrays.result_dtype(source.dtype)
+        return result if result.dtype == wanted else result.astype(wanted)
 
     def dtype_name(self, points):
         return points.dtype.name
@@ -167,11 +175,11 @@ def hull(device, points, **options):
 
 
 @pytest.mark.parametrize("family", sorted(families.ALL))
-@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int32, np.int64])
 def test_full_and_upper_hulls(device, family, dtype, rng):
     _, entry = device
     for n in (1, 2, 3, 50, 3000):
-        points = families.ALL[family](n, rng, dtype)
+        points = families.make(family, n, rng, dtype)
         full = wagener.convex_hull(points)
         upper = wagener.convex_hull(points, upper=True)
         got = hull(device, points)
@@ -191,8 +199,15 @@ def test_full_and_upper_hulls(device, family, dtype, rng):
 
 def test_dtypes_shapes_and_empty(device):
     square = np.array([[0, 0], [2, 0], [1, 1], [2, 2], [0, 2]], dtype=np.int16)
-    got = hull(device, square)
-    assert got.dtype == np.float64 and got.tolist() == [[0, 0], [2, 0], [2, 2], [0, 2]]
+    for dtype, hulled in ((np.int16, "int32"), (np.uint32, "int64"), (np.uint64, "int64"), (np.float16, "float64")):
+        _, entry = device
+        entry.calls.clear()
+        got = hull(device, square.astype(dtype))
+        # Integers in their own dtype (hulled as int32 or int64), other floats in float64.
+        assert got.dtype == (np.float64 if dtype == np.float16 else dtype)
+        assert got.tolist() == [[0, 0], [2, 0], [2, 2], [0, 2]]
+    with pytest.raises(ValueError, match="2\\*\\*63 - 1"):
+        hull(device, np.array([[0, 0], [2**63, 0], [0, 1]], dtype=np.uint64))
     for empty in (np.empty((0, 2), np.float32), np.empty(0)):
         got = hull(device, empty)
         assert got.shape == (0, 2) and got.dtype == (np.float32 if empty.dtype == np.float32 else np.float64)
@@ -251,7 +266,7 @@ def assert_same_hulls(got, expected):
         assert got.groups.dtype == expected.groups.dtype
 
 
-@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int32, np.int64])
 @pytest.mark.parametrize("upper", [False, True])
 @pytest.mark.parametrize("return_indices", [False, True])
 def test_grouped_offsets_reach_the_entry_point(device, dtype, upper, return_indices, rng):
@@ -302,7 +317,7 @@ def test_grouped_empty_inputs(device):
     got = wagener.convex_hulls(on_device(np.zeros((0, 2))), groups=[])
     assert list(host(got.offsets)) == [0] and len(got.groups) == 0
     got = wagener.convex_hulls(on_device(np.array([[0, 0], [2, 0], [1, 1], [2, 2], [0, 2]], np.int16)), [0, 5])
-    assert host(got.vertices).dtype == np.float64 and host(got.hull(0)).tolist() == [[0, 0], [2, 0], [2, 2], [0, 2]]
+    assert host(got.vertices).dtype == np.int16 and host(got.hull(0)).tolist() == [[0, 0], [2, 0], [2, 2], [0, 2]]
 
 
 def error_of(call):

@@ -20,6 +20,8 @@ def rows(array):
 
 def test_list_of_tuples():
     hull = wagener.convex_hull(SQUARE)
+    assert hull.dtype == np.int64 and rows(hull) == SQUARE_HULL  # Python ints: int64, never rounded
+    hull = wagener.convex_hull([(float(x), float(y)) for x, y in SQUARE])
     assert hull.dtype == np.float64 and rows(hull) == SQUARE_HULL
 
 
@@ -29,10 +31,17 @@ def test_float32_stays_float32(dtype):
     assert hull.dtype == np.float32 and rows(hull) == SQUARE_HULL
 
 
-@pytest.mark.parametrize("dtype", [np.float16, np.longdouble, ">f8", np.int8, np.int32, np.int64, np.uint8, np.uint64])
-def test_other_real_dtypes_become_float64(dtype):
+@pytest.mark.parametrize("dtype", [np.float16, np.longdouble, ">f8"])
+def test_other_float_dtypes_become_float64(dtype):
     hull, indices = wagener.convex_hull(np.array(SQUARE, dtype=dtype), return_indices=True)
     assert hull.dtype == np.float64 and rows(hull) == SQUARE_HULL
+    assert indices.tolist() == [0, 1, 3, 4]
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64, ">i8"])
+def test_integer_dtypes_stay_themselves(dtype):
+    hull, indices = wagener.convex_hull(np.array(SQUARE, dtype=dtype), return_indices=True)
+    assert hull.dtype == np.dtype(dtype) and rows(hull) == SQUARE_HULL
     assert indices.tolist() == [0, 1, 3, 4]
 
 
@@ -122,6 +131,9 @@ def test_contiguous_input_is_used_in_place():
     single = np.zeros((10, 2), dtype=np.float32)
     assert _arrays.host_points(single) is single
     assert _arrays.host_points(points[::2]) is not points
+    for dtype in (np.int32, np.int64):
+        integers = np.zeros((10, 2), dtype=dtype)
+        assert _arrays.host_points(integers) is integers
 
 
 def peak_traced_bytes(f):
@@ -134,9 +146,9 @@ def peak_traced_bytes(f):
         tracemalloc.stop()
 
 
-@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int32, np.int64])
 def test_contiguous_input_is_not_copied(dtype, rng):
-    points = rng.normal(size=(1_000_000, 2)).astype(dtype)
+    points = (rng.normal(size=(1_000_000, 2)) * 2**20).astype(dtype)
     peak = peak_traced_bytes(lambda: wagener.convex_hull(points, return_indices=True))
     assert peak < points.nbytes / 20
     # The measurement does see a copy: a Fortran-order input is copied once.
@@ -164,7 +176,8 @@ def test_torch_cpu_tensors():
     hull, indices = wagener.convex_hull(tensor, return_indices=True)
     assert isinstance(hull, torch.Tensor) and hull.dtype == torch.float32
     assert rows(hull.numpy()) == SQUARE_HULL and indices.tolist() == [0, 1, 3, 4]
-    assert wagener.convex_hull(torch.tensor(SQUARE)).dtype == torch.float64  # int64 -> float64
+    assert wagener.convex_hull(torch.tensor(SQUARE)).dtype == torch.int64  # integers stay integers
+    assert wagener.convex_hull(torch.tensor(SQUARE, dtype=torch.int16)).dtype == torch.int16
 
 
 def test_hulls_run_in_parallel_threads(rng):

@@ -1,15 +1,16 @@
 """Exact 2D convex hulls (wagener's C++ library, with Wagener's PRAM algorithm on the CPU and GPU).
 
 Every hull is exact: it equals the hull computed with exact arithmetic for any finite input
-(duplicates, collinear points, equal x, coordinates near 1e+-300), because the one predicate,
-``orient2d``, is a floating-point filter with an exact fallback.
+(duplicates, collinear points, equal x, coordinates near 1e+-300, integers up to 2**63 in magnitude),
+because the one predicate, ``orient2d``, is a floating-point filter with an exact fallback (for 64-bit
+integers, integer arithmetic). Integer points are hulled as integers, never rounded to float64.
 
     >>> import numpy as np, wagener
     >>> wagener.convex_hull(np.array([[0, 0], [2, 0], [1, 1], [2, 2], [0, 2]]))
-    array([[0., 0.],
-           [2., 0.],
-           [2., 2.],
-           [0., 2.]])
+    array([[0, 0],
+           [2, 0],
+           [2, 2],
+           [0, 2]])
 
 Functions: ``convex_hull``, ``convex_hulls`` (one hull per group), ``merge_hulls``, ``read_points``, ``orient2d``,
 ``cuda_available``, ``trace`` (Wagener's rounds, shown in a notebook as a page to step through); the class
@@ -22,7 +23,9 @@ without CUDA) ``wagener.UnsupportedError``, both subclasses of ``RuntimeError``.
 
 from __future__ import annotations
 
+import math
 import os
+from fractions import Fraction
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -68,10 +71,12 @@ def convex_hull(
     Parameters
     ----------
     points : (n, 2) array-like
-        The points, in any order. A C-contiguous numpy array of float32 or float64 is read where it
-        lies, without a copy. One dtype rule: float32 stays float32, every other real dtype
-        (float64, float16, long double, integers) becomes float64 (integers beyond 2**53 and long
-        doubles are rounded to the nearest float64, and the hull is exact for the rounded points).
+        The points, in any order. A C-contiguous numpy array of float32, float64, int32 or int64 is
+        read where it lies, without a copy. The dtype rule: float32 stays float32, every other float
+        (float64, float16, long double) becomes float64 (long doubles are rounded to the nearest
+        float64, and the hull is exact for the rounded points). Integers are never rounded: int8,
+        int16, uint8 and uint16 are hulled as int32, uint32 as int64, and uint64 as int64 where every
+        value fits (ValueError otherwise), and the vertices come back in the input's own dtype.
         Other layouts are copied into a contiguous array first. bool, complex and object arrays
         raise TypeError; any shape but (n, 2) raises ValueError (an empty ``[]`` is no points);
         NaN or infinity raises ValueError naming the first such row.
@@ -94,7 +99,7 @@ def convex_hull(
 
     Returns
     -------
-    vertices : (h, 2) array of the input's (converted) dtype
+    vertices : (h, 2) array of the input's dtype (floats: the converted one)
         The full hull's strict vertices (no duplicates, no three collinear), counter-clockwise from
         the lexicographically smallest one; one row when all points coincide, two when they are
         collinear, none for no points. With ``upper=True``, the upper hull's vertices left to right.
@@ -117,8 +122,9 @@ def convex_hull(
     if device is not None:
         return device.hull(points, upper=upper, presorted=presorted, backend=backend, return_indices=return_indices)
     source, wrap = _arrays.host_input(points)
-    array = _arrays.host_points(source)
+    array, dtype = _arrays.host_coordinates(source)
     vertices, indices = _wagener.hull(array, bool(upper), bool(presorted), str(backend), bool(return_indices))
+    vertices = _arrays.in_dtype(vertices, dtype)
     if return_indices:
         return wrap(vertices), wrap(indices)
     return wrap(vertices)
@@ -129,15 +135,33 @@ def merge_hulls(hulls: Any) -> np.ndarray:
     worker): the library's hull-of-hulls merge, which ``wagener.dask.convex_hull`` reduces with.
 
     ``hulls`` is a sequence of (k, 2) array-likes (any point sets are accepted; hulls in
-    ``convex_hull``'s order merge fastest). float32 when every array is float32, else float64 (the
-    dtype rule of ``convex_hull``). Returns the vertices as ``convex_hull`` of all the points
-    would: counter-clockwise from the lexicographically smallest. NaN or infinity raises ValueError
-    naming the array and row.
+    ``convex_hull``'s order merge fastest). float32 when every array is float32; integers when every
+    array holds integers (int32 when every one is hulled as int32, else int64; the result in the
+    arrays' common dtype, ``numpy.result_type``, or int64 for int64 with uint64); else float64 (the
+    dtype rule of ``convex_hull``), where an integer beyond 2**53 in magnitude raises ValueError
+    rather than be rounded. Returns the vertices as ``convex_hull`` of all the points would:
+    counter-clockwise from the lexicographically smallest. NaN or infinity raises ValueError naming
+    the array and row.
     """
-    arrays = [_arrays.host_points(h) for h in hulls]
-    if not arrays:
+    typed = [_arrays.host_coordinates(h) for h in hulls]
+    if not typed:
         return np.empty((0, 2))
-    dtype = np.float32 if arrays and all(a.dtype == np.float32 for a in arrays) else np.float64
+    arrays = [array for array, _ in typed]
+    kinds = {a.dtype.kind for a in arrays}
+    if kinds == {"i"}:
+        dtype = np.int32 if all(a.dtype == np.int32 for a in arrays) else np.int64
+        merged = _wagener.merge_hulls([np.ascontiguousarray(a, dtype=dtype) for a in arrays])
+        common = np.result_type(*(d for _, d in typed))
+        # int64 with uint64 is float64 to numpy, which would round: int64 holds both (checked).
+        return _arrays.in_dtype(merged, common if common.kind in "iu" else np.dtype(np.int64))
+    if "i" in kinds:
+        for k, a in enumerate(arrays):
+            if a.dtype.kind == "i" and a.size and max(int(a.max()), -int(a.min())) > 2**53:
+                raise ValueError(
+                    f"hull {k} holds integers beyond 2**53, which float64 would round: "
+                    "merge integer arrays with integer arrays only"
+                )
+    dtype = np.float32 if all(a.dtype == np.float32 for a in arrays) else np.float64
     return _wagener.merge_hulls([np.ascontiguousarray(a, dtype=dtype) for a in arrays])
 
 
@@ -226,7 +250,7 @@ def convex_hulls(
             )
         )
     source, wrap = _arrays.host_input(points)
-    array = _arrays.host_points(source)
+    array, dtype = _arrays.host_coordinates(source)
     labels = None
     if offsets is not None:
         offset_array = _arrays.index_array(offsets, "offsets")
@@ -251,6 +275,7 @@ def convex_hulls(
     )
     if group_ids is not None and labels is not None:
         group_ids = labels[group_ids]
+    vertices = _arrays.in_dtype(vertices, dtype)
     return GroupedHulls(wrap(vertices), hull_offsets, indices if return_indices else None, group_ids)
 
 
@@ -261,31 +286,60 @@ def read_points(
     format: str = "auto",
     columns: tuple[str | int, str | int] | None = None,
 ) -> np.ndarray:
-    """The points of a file as an (n, 2) array (float64, or float32 with ``precision="float"``).
+    """The points of a file as an (n, 2) array: float64, or float32 with ``precision="float"``, int32
+    or int64 with ``precision="int32"`` or ``"int64"`` (decimal integers in text and csv; a token that
+    is not an integer, or beyond the type's range, raises InputError naming the line).
 
     Formats as the command line reads them (docs/formats.md): "text" (the seed's counted format or
-    plain ``x y`` lines), "csv" (with or without a header), "f32" and "f64" (raw little-endian x,y
-    pairs); "auto" goes by the extension (.csv, .f32, .f64, else text). ``columns=("lon", "lat")``
-    selects two columns of csv or text by header name or 0-based index (the CLI's ``--columns``).
+    plain ``x y`` lines), "csv" (with or without a header), "f32", "f64", "i32" and "i64" (raw
+    little-endian x,y pairs); "auto" goes by the extension (.csv, .f32, .f64, .i32, .i64, else text).
+    A value the precision cannot hold exactly raises InputError (doubles read as float are rounded).
+    ``columns=("lon", "lat")`` selects two columns of csv or text by header name or 0-based index
+    (the CLI's ``--columns``).
     "-" reads standard input. Bad input (a missing file, garbage, NaN or infinity, a wrong count,
     truncated binary) raises ``InputError`` (a ValueError) whose message names the file and line.
     """
-    if precision not in ("double", "float"):
-        raise ValueError(f'unknown precision "{precision}" (double, float)')
+    if precision not in ("double", "float", "int32", "int64"):
+        raise ValueError(f'unknown precision "{precision}" (double, float, int32, int64)')
     selection = None if columns is None else (str(columns[0]), str(columns[1]))
-    return _wagener.read_points(os.fspath(path), precision == "float", str(format), selection)
+    return _wagener.read_points(os.fspath(path), precision, str(format), selection)
 
 
 def orient2d(a: Any, b: Any, c: Any) -> int:
     """The exact orientation of three points: +1 if c lies left of the line a->b (a
     counter-clockwise turn), -1 if right, 0 if the three are collinear. Each point is a pair of
-    finite numbers, taken as float64."""
-    return int(_wagener.orient2d(_pair(a), _pair(b), _pair(c)))
+    finite numbers: floats taken as float64, integers (Python's or numpy's, of any size) as they
+    are, never rounded."""
+    coordinates = [*_pair(a), *_pair(b), *_pair(c)]
+    if any(_is_integer(v) for v in coordinates):
+        return _rational_orientation(coordinates)
+    ax, ay, bx, by, cx, cy = (float(v) for v in coordinates)
+    return int(_wagener.orient2d((ax, ay), (bx, by), (cx, cy)))
 
 
-def _pair(p: Any) -> tuple[float, float]:
+def _pair(p: Any) -> tuple[Any, Any]:
     x, y = p
-    return float(x), float(y)
+    return x, y
+
+
+def _is_integer(v: Any) -> bool:
+    return isinstance(v, (int, np.integer)) and not isinstance(v, bool)
+
+
+def _rational_orientation(coordinates: list[Any]) -> int:
+    """orient2d in exact rationals: integers of any size as they are, finite floats as the
+    fractions they are."""
+    values = []
+    for v in coordinates:
+        if _is_integer(v):
+            values.append(Fraction(int(v)))
+        elif math.isfinite(float(v)):
+            values.append(Fraction(float(v)))
+        else:
+            raise ValueError("orient2d needs finite coordinates")
+    ax, ay, bx, by, cx, cy = values
+    det = (bx - ax) * (cy - ay) - (by - ay) * (cx - ax)
+    return (det > 0) - (det < 0)
 
 
 def cuda_available() -> bool:

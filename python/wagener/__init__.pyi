@@ -14,7 +14,7 @@ class UnsupportedError(RuntimeError): ...
 
 Backend = Literal["auto", "cpu", "pram", "cuda"]
 # numpy arrays and nested sequences give numpy results; CuPy arrays and tensors give their own kind.
-HostPoints = npt.NDArray[Any] | Sequence[Sequence[float]]
+HostPoints = npt.NDArray[Any] | Sequence[Sequence[float]] | Sequence[Sequence[int]]
 
 def merge_hulls(hulls: Sequence[npt.ArrayLike]) -> np.ndarray: ...
 @overload
@@ -65,8 +65,8 @@ def convex_hulls(
 def read_points(
     path: str | os.PathLike[str],
     *,
-    precision: Literal["double", "float"] = ...,
-    format: Literal["auto", "text", "csv", "f32", "f64"] = ...,
+    precision: Literal["double", "float", "int32", "int64"] = ...,
+    format: Literal["auto", "text", "csv", "f32", "f64", "i32", "i64"] = ...,
     columns: tuple[str | int, str | int] | None = ...,
 ) -> np.ndarray: ...
 def orient2d(a: npt.ArrayLike, b: npt.ArrayLike, c: npt.ArrayLike) -> Literal[-1, 0, 1]: ...
@@ -99,7 +99,7 @@ class Rounds:
 def trace(points: HostPoints, *, upper: bool = ..., presorted: bool = ..., backend: Backend = ...) -> Rounds: ...
 
 class ConvexHull:
-    points: npt.NDArray[np.float64]
+    points: npt.NDArray[np.float64] | npt.NDArray[np.integer[Any]]  # integer input stays integer
     vertices: npt.NDArray[np.intc]
     simplices: npt.NDArray[np.intc]
     neighbors: npt.NDArray[np.intc]
@@ -111,8 +111,8 @@ class ConvexHull:
     npoints: int
     ndim: int
     nsimplex: int
-    min_bound: npt.NDArray[np.float64]
-    max_bound: npt.NDArray[np.float64]
+    min_bound: npt.NDArray[np.float64] | npt.NDArray[np.integer[Any]]  # the points' dtype
+    max_bound: npt.NDArray[np.float64] | npt.NDArray[np.integer[Any]]
     def __init__(self, points: npt.ArrayLike, incremental: bool = ..., qhull_options: str | bytes | None = ...) -> None: ...
     def add_points(self, points: npt.ArrayLike, restart: bool = ...) -> None: ...
     def close(self) -> None: ...

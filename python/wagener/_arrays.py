@@ -1,8 +1,9 @@
 """Bringing the arrays users hold to what the extension module takes.
 
-Host arrays become C-contiguous (n, 2) numpy arrays of float32 or float64, copied only when their
-dtype or layout requires it. CUDA arrays (CuPy, PyTorch) stay on their device: the extension gets
-their device pointer and stream, and their own library allocates the result.
+Host arrays become C-contiguous (n, 2) numpy arrays of float32, float64, int32 or int64 (the
+coordinate types the library hulls), copied only when their dtype or layout requires it. CUDA arrays
+(CuPy, PyTorch) stay on their device: the extension gets their device pointer and stream, and their
+own library allocates the result.
 """
 
 from __future__ import annotations
@@ -22,13 +23,30 @@ _DLPACK_CPU = (1, 3)
 _DLPACK_CUDA = (2, 13)
 
 
-def real_dtype(dtype: np.dtype) -> np.dtype:
-    """The one rule: float32 stays float32, every other real dtype becomes float64."""
-    if dtype.kind == "f" and dtype.itemsize == 4:
-        return np.dtype(np.float32)
-    if dtype.kind in "fiu":
-        return np.dtype(np.float64)
+_INT64_MAX = np.iinfo(np.int64).max
+
+
+def coordinate_dtype(dtype: np.dtype) -> np.dtype:
+    """The dtype the library hulls points of `dtype` in. Floats: float32 stays float32, every other
+    float (float16, long double) becomes float64. Integers are never rounded: int8, int16, int32,
+    uint8 and uint16 become int32, int64 and uint32 int64, and uint64 int64 where its values fit
+    (check_fits_int64 checks them). Results come back in the input's dtype for integers."""
+    if dtype.kind == "f":
+        return np.dtype(np.float32) if dtype.itemsize == 4 else np.dtype(np.float64)
+    if (dtype.kind == "i" and dtype.itemsize <= 4) or (dtype.kind == "u" and dtype.itemsize <= 2):
+        return np.dtype(np.int32)
+    if dtype.kind in "iu":
+        return np.dtype(np.int64)
     raise TypeError(f"points must be real numbers (float or integer), not dtype {dtype}")
+
+
+def check_fits_int64(largest: Any, dtype: Any) -> None:
+    """uint64 points are hulled as int64: ValueError when the largest value does not fit."""
+    if int(largest) > _INT64_MAX:
+        raise ValueError(
+            f"{dtype} points beyond 2**63 - 1 ({int(largest)}) cannot be hulled exactly: the library takes "
+            "integers as int64 (subtract an offset first, or convert to a float type knowingly)"
+        )
 
 
 def check_shape(shape: tuple[int, ...]) -> None:
@@ -43,15 +61,36 @@ def refuse_masked(points: Any) -> None:
         raise ValueError("points cannot be a masked array: its masked entries hold no values (drop those rows first)")
 
 
-def host_points(points: Any) -> np.ndarray:
-    """A C-contiguous (n, 2) float32/float64 array: `points` itself when it already is one."""
+def host_coordinates(points: Any) -> tuple[np.ndarray, np.dtype]:
+    """A C-contiguous (n, 2) array of the coordinate dtype (coordinate_dtype), `points` itself when
+    it already is one, and the dtype its vertices are returned in (result_dtype)."""
     refuse_masked(points)
     array = points if isinstance(points, np.ndarray) else np.asarray(points)
-    dtype = real_dtype(array.dtype)
+    dtype = coordinate_dtype(array.dtype)
     if array.ndim == 1 and array.size == 0:  # [] is no points
         array = array.reshape(0, 2)
     check_shape(array.shape)
-    return np.ascontiguousarray(array, dtype=dtype)
+    if array.dtype.kind == "u" and array.dtype.itemsize == 8 and array.size:
+        check_fits_int64(array.max(), array.dtype)
+    return np.ascontiguousarray(array, dtype=dtype), result_dtype(array.dtype)
+
+
+def host_points(points: Any) -> np.ndarray:
+    """The array of host_coordinates alone."""
+    return host_coordinates(points)[0]
+
+
+def in_dtype(vertices: np.ndarray, dtype: np.dtype) -> np.ndarray:
+    """Vertices in `dtype` (result_dtype of the input): integers narrowed back exactly, since every
+    vertex is an input point."""
+    return vertices if vertices.dtype == dtype else vertices.astype(dtype)
+
+
+def result_dtype(dtype: np.dtype) -> np.dtype:
+    """The dtype of the vertices for points of `dtype`: the input's own for integers (the vertices
+    are input points, so narrowing them back is exact), the coordinate dtype for floats."""
+    dtype = np.dtype(dtype)
+    return dtype if dtype.kind in "iu" else coordinate_dtype(dtype)
 
 
 def index_array(values: Any, name: str) -> np.ndarray:
@@ -162,17 +201,18 @@ class _Device:
             raise NotImplementedError("return_indices=True is not supported for CUDA arrays yet; hull a host copy")
         points = self.adopt(points)
         with self.device_of(points):
-            points = self.real_points(points)
+            source = points
+            points = self.coordinate_points(points)
             n = int(points.shape[0])
             dtype = self.dtype_name(points)
             if n == 0:
-                return points[:0].reshape(0, 2)
+                return self.like_input(points[:0].reshape(0, 2), source)
             stream = self.stream(points)
             if upper and presorted:
                 points = self.c_contiguous(points)
                 out = self.empty_like(points)
                 h = _wagener.upper_hull_device(self.pointer(points), n, self.pointer(out), stream, dtype)
-                return self.copy(out[:h])
+                return self.like_input(self.copy(out[:h]), source)
             out = self.empty_like(points)
             column_stride = self.column_layout(points)
             if column_stride is not None:  # x and y each contiguous: the structure-of-arrays entry point
@@ -181,7 +221,7 @@ class _Device:
             else:
                 points = self.c_contiguous(points)
                 h = _wagener.convex_hull_device(self.pointer(points), n, self.pointer(out), stream, dtype)
-            hull = self.copy(out[:h])
+            hull = self.like_input(self.copy(out[:h]), source)
             if not upper:
                 return hull
             # The upper chain of the full hull (counter-clockwise from the lexicographically smallest
@@ -200,7 +240,8 @@ class _Device:
         check_device_backend(backend)
         points = self.adopt(points)
         with self.device_of(points):
-            points = self.c_contiguous(self.real_points(points))
+            input_points = points
+            points = self.c_contiguous(self.coordinate_points(points))
             n = int(points.shape[0])
             source = points  # in input order
             order = None  # with groups=: grouped row -> input row
@@ -222,7 +263,8 @@ class _Device:
             hull_offsets = self.index_to_device(np.zeros(g + 1, np.int64), points)
             if n == 0:  # only empty groups: nothing for the device to do
                 empty = self.index_to_device(np.zeros(0, np.int64), points)
-                return points[:0], hull_offsets, empty if return_indices else None, labels
+                vertices = self.like_input(points[:0], input_points)
+                return vertices, hull_offsets, empty if return_indices else None, labels
             out = self.empty_like(points)
             indices = self.empty_index(n, points) if return_indices else None
             device_offsets = self.index_to_device(host_offsets, points)  # held until the call returns
@@ -240,16 +282,17 @@ class _Device:
                 if bad is None:
                     raise
                 raise InputError(f"point {bad} is not finite") from None
-            vertices = self.copy(out[:total])
+            vertices = self.like_input(self.copy(out[:total]), input_points)
             if indices is not None:
                 # Rows of the grouped points, mapped back to input rows; the grouping was stable, so
                 # the smallest grouped row of a vertex is its smallest input row.
                 indices = order[indices[:total]] if order is not None else self.copy(indices[:total])
             return vertices, hull_offsets, indices, labels
 
-    def real_points(self, points: Any) -> Any:
-        """The (n, 2) array in float32 or float64 (an empty 1-D array is no points)."""
-        points = self.as_real(points)
+    def coordinate_points(self, points: Any) -> Any:
+        """The (n, 2) array in the coordinate dtype (coordinate_dtype; an empty 1-D array is no
+        points)."""
+        points = self.as_coordinates(points)
         if points.ndim == 1 and points.shape[0] == 0:
             points = points.reshape(0, 2)
         check_shape(tuple(points.shape))
@@ -323,8 +366,12 @@ class _Device:
         """A context manager making the array's device the current one."""
         raise NotImplementedError
 
-    def as_real(self, points: Any) -> Any:
-        """The array in float32 or float64 by the dtype rule (converted on the device)."""
+    def as_coordinates(self, points: Any) -> Any:
+        """The array in the coordinate dtype (coordinate_dtype; converted on the device)."""
+        raise NotImplementedError
+
+    def like_input(self, result: Any, source: Any) -> Any:
+        """Vertices of integer points in the input's own dtype (exact: they are input points)."""
         raise NotImplementedError
 
     def dtype_name(self, points: Any) -> str:
@@ -422,9 +469,15 @@ class _Cupy(_Device):
     def device_of(self, points: Any) -> Any:
         return points.device
 
-    def as_real(self, points: Any) -> Any:
-        dtype = real_dtype(np.dtype(points.dtype))
+    def as_coordinates(self, points: Any) -> Any:
+        dtype = coordinate_dtype(np.dtype(points.dtype))
+        if np.dtype(points.dtype) == np.uint64 and points.size:
+            check_fits_int64(points.max(), points.dtype)
         return points if points.dtype == dtype else points.astype(dtype)
+
+    def like_input(self, result: Any, source: Any) -> Any:
+        wanted = result_dtype(np.dtype(source.dtype))
+        return result if result.dtype == wanted else result.astype(wanted)
 
     def dtype_name(self, points: Any) -> str:
         return np.dtype(points.dtype).name
@@ -500,16 +553,32 @@ class _Torch(_Device):
     def device_of(self, points: Any) -> Any:
         return self.lib.cuda.device(points.device)
 
-    def as_real(self, points: Any) -> Any:
+    def as_coordinates(self, points: Any) -> Any:
         torch = self.lib
-        if points.dtype in (torch.float32, torch.float64):
+        if points.dtype in (torch.float32, torch.float64, torch.int32, torch.int64):
             return points
         if points.dtype == torch.bool or points.is_complex():
             raise TypeError(f"points must be real numbers (float or integer), not dtype {points.dtype}")
-        return points.to(torch.float64)
+        if points.is_floating_point():
+            return points.to(torch.float64)
+        # The integer rule of coordinate_dtype; PyTorch's uint16, uint32 and uint64 (2.3 on) have few
+        # operations, so they are compared and converted through int64 on the host's terms.
+        unsigned = {getattr(torch, name, None): name for name in ("uint16", "uint32", "uint64")}
+        if points.dtype in (torch.int8, torch.int16, torch.uint8) or unsigned.get(points.dtype) == "uint16":
+            return points.to(torch.int32)
+        if unsigned.get(points.dtype) == "uint64" and points.numel():
+            check_fits_int64(points.max().item(), points.dtype)
+        return points.to(torch.int64)
+
+    def like_input(self, result: Any, source: Any) -> Any:
+        if source.is_floating_point() or result.dtype == source.dtype:
+            return result
+        return result.to(source.dtype)
 
     def dtype_name(self, points: Any) -> str:
-        return "float32" if points.dtype == self.lib.float32 else "float64"
+        torch = self.lib
+        names = {torch.float32: "float32", torch.float64: "float64", torch.int32: "int32", torch.int64: "int64"}
+        return names[points.dtype]
 
     def stream(self, points: Any) -> int:
         return int(self.lib.cuda.current_stream(points.device).cuda_stream)

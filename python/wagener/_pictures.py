@@ -125,6 +125,7 @@ class HullPicture:
     vertices: np.ndarray
 
     def _repr_svg_(self) -> str:
-        hull = np.ascontiguousarray(self.points[self.vertices])
+        points = _arrays.host_points(self.points)  # integer points as int32 or int64, exactly
+        hull = np.ascontiguousarray(points[self.vertices])
         caption = f"{len(self.points)} points, hull of {len(hull)} vertices"
-        return str(_wagener.render_svg(self.points, hull, True, 480, 20_000, caption))
+        return str(_wagener.render_svg(points, hull, True, 480, 20_000, caption))

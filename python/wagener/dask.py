@@ -46,7 +46,8 @@ def convex_hull(
     ----------
     array : dask.array.Array of shape (n, 2)
         Any real dtype, any chunking (blocks split along the columns are joined first). The dtype
-        rule is ``wagener.convex_hull``'s: float32 stays float32, anything else becomes float64.
+        rule is ``wagener.convex_hull``'s: float32 stays float32, other floats become float64, and
+        integers are hulled exactly and come back in their own dtype.
     upper : bool
         Return only the upper hull (as ``wagener.convex_hull(..., upper=True)``).
     backend : {"auto", "cpu", "pram", "cuda"}

@@ -3,18 +3,26 @@
 
 #include <algorithm>
 #include <span>
+#include <type_traits>
 #include <vector>
 
 #include "core/huge_pages.hpp"
+#include "wagener/config.hpp"
 #include "wagener/point.hpp"
 
 namespace wagener::core {
 
-/// The point reflected through the origin: maps lower chains to upper chains and reverses the
-/// lexicographic order. Exact in floating point.
+/// The point reflected through a centre (a half-turn): maps lower chains to upper chains, keeps
+/// every orientation and reverses the lexicographic order. Floating point negates (exact); integers
+/// take the complement, -1 - v, a half-turn about (-1/2, -1/2) that every value survives (the
+/// negation of the most negative integer overflows). An involution either way.
 template <class T>
-Point2<T> reflected(const Point2<T>& p) {
-  return {-p.x, -p.y};
+WAGENER_HD Point2<T> reflected(const Point2<T>& p) {
+  if constexpr (std::is_integral_v<T>) {
+    return {static_cast<T>(~p.x), static_cast<T>(~p.y)};
+  } else {
+    return {-p.x, -p.y};
+  }
 }
 
 /// Turns the upper chain of the reflected, reversed points back into the lower chain of the points.

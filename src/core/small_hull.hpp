@@ -16,10 +16,11 @@ namespace wagener::core {
 
 /// A convex filter polygon of up to eight extreme points of a group (Akl-Toussaint), counter-
 /// clockwise: the extremes of x, x + y, y and x - y. Its corners are input points, so a point strictly
-/// inside it is strictly inside the group's hull and never a vertex. The keys are rounded sums, which
-/// only decide which points become corners: a point strictly left of every edge of any closed
-/// polygon of input points (convex or not) is strictly inside their hull, since the edges then wind
-/// around it. A 100-point disk keeps about a tenth of its points (four corners kept a third).
+/// inside it is strictly inside the group's hull and never a vertex. Its tests run in double; for
+/// 64-bit integer points it is disabled unless every corner converts exactly. The keys are rounded sums,
+/// which only decide which points become corners: a point strictly left of every edge of any closed polygon
+/// of input points (convex or not) is strictly inside their hull, since the edges then wind around it. A
+/// 100-point disk keeps about a tenth of its points (four corners kept a third).
 template <class T>
 class ExtremePolygon {
  public:
@@ -66,6 +67,12 @@ class ExtremePolygon {
     }
     while (kept > 1 && same_point(corner_[kept - 1], corner_[0])) --kept;
     corners_ = kept;
+    // The tests run in double: with a corner that double does not hold (a 64-bit integer beyond
+    // 2^53) they would test another polygon. With every corner exact they certify no rounded point
+    // (converts_exactly in wagener/point.hpp).
+    for (int k = 0; k < kept; ++k) {
+      if (!converts_exactly(corner_[k])) corners_ = 0;
+    }
     if (corners_ < 3) return;
     // The box between the diagonal corners, shrunk a little so that its corners fall strictly
     // inside; used only if the exact test certifies all four corners (then the whole closed box is

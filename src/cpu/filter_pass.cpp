@@ -247,6 +247,22 @@ WAGENER_AVX512 void gather_listed(const Point2<float>* chunk, __mmask8 listed, _
   y = _mm512_maskz_cvtps_pd(0xff,
                             _mm256_mmask_i32gather_ps(_mm256_setzero_ps(), listed, coordinate, &chunk->y, 4));
 }
+WAGENER_AVX512 void gather_listed(const Point2<std::int32_t>* chunk, __mmask8 listed, __m256i position,
+                                  __m512d& x, __m512d& y) {
+  const __m256i coordinate = _mm256_add_epi32(position, position);
+  x = _mm512_maskz_cvtepi32_pd(
+      0xff, _mm256_mmask_i32gather_epi32(_mm256_setzero_si256(), listed, coordinate, &chunk->x, 4));
+  y = _mm512_maskz_cvtepi32_pd(
+      0xff, _mm256_mmask_i32gather_epi32(_mm256_setzero_si256(), listed, coordinate, &chunk->y, 4));
+}
+WAGENER_AVX512 void gather_listed(const Point2<std::int64_t>* chunk, __mmask8 listed, __m256i position,
+                                  __m512d& x, __m512d& y) {
+  const __m256i coordinate = _mm256_add_epi32(position, position);
+  x = _mm512_cvtepi64_pd(
+      _mm512_mask_i32gather_epi64(_mm512_setzero_si512(), listed, coordinate, &chunk->x, 8));
+  y = _mm512_cvtepi64_pd(
+      _mm512_mask_i32gather_epi64(_mm512_setzero_si512(), listed, coordinate, &chunk->y, 8));
+}
 
 /// Both quick tests (in double) and the fan test on the first `size` listed points of the chunk,
 /// eight at a time; those none of them certifies are copied to out[kept...] in order. Returns the
@@ -528,5 +544,9 @@ template std::size_t keep_uncertified(const InnerPolygonView&, const Point2<floa
                                       Point2<float>*, FilterKernel, std::size_t);
 template std::size_t keep_uncertified(const InnerPolygonView&, const Point2<double>*, std::size_t,
                                       Point2<double>*, FilterKernel, std::size_t);
+template std::size_t keep_uncertified(const InnerPolygonView&, const Point2<std::int32_t>*, std::size_t,
+                                      Point2<std::int32_t>*, FilterKernel, std::size_t);
+template std::size_t keep_uncertified(const InnerPolygonView&, const Point2<std::int64_t>*, std::size_t,
+                                      Point2<std::int64_t>*, FilterKernel, std::size_t);
 
 }  // namespace wagener::cpu

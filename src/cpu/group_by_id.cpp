@@ -254,6 +254,8 @@ PointsById<T> group_by_id(std::span<const Point2<T>> points, std::span<const std
   template PointsById<T> group_by_id(std::span<const Point2<T>>, std::span<const std::int64_t>, bool);
 WAGENER_INSTANTIATE(float)
 WAGENER_INSTANTIATE(double)
+WAGENER_INSTANTIATE(std::int32_t)
+WAGENER_INSTANTIATE(std::int64_t)
 #undef WAGENER_INSTANTIATE
 
 }  // namespace wagener::cpu

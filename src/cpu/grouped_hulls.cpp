@@ -320,6 +320,16 @@ int hull_by_halves(const Element* elements, std::uint32_t m, const Halves<Elemen
   return k - 1;  // the last is the smallest point again
 }
 
+/// The hull of elements[0, m) (in group order) in T's own arithmetic: sorted by element_less() and
+/// chained by core::chain_sorted() with orient2d() for T, into out (m + 1 elements); the elements are
+/// left sorted. For groups of 64-bit integer points that double does not hold exactly, which the
+/// double arithmetic of hull_by_halves() would round.
+template <class Element, class PointOf>
+int hull_in_own_type(Element* elements, std::uint32_t m, Element* out, HullPart part, PointOf point) {
+  sort_elements(elements, m);
+  return core::chain_sorted(elements, static_cast<int>(m), out, part, point);
+}
+
 [[noreturn, gnu::cold]] void not_finite(std::int64_t index) {
   throw input_error("point " + std::to_string(index) + " is not finite");
 }
@@ -399,17 +409,29 @@ void hull_groups(std::span<const Point2<T>> points, std::span<const std::int64_t
     Element* const kept = scratch.kept.data();
     std::uint32_t m = 0;
     bool finite = true;
+    // Whether every point of the group is exact in double, as the filters and hull_by_halves() take
+    // them (always, unless T is a 64-bit integer); a group that is not is hulled in T.
+    bool exact = true;
     GroupExtremes extremes;
     if (n < kMinPointsToFilter) {
       for (std::uint32_t i = 0; i < n; ++i) {
-        finite &= (int{std::isfinite(group[i].x)} & int{std::isfinite(group[i].y)}) != 0;
+        finite &= static_cast<int>(is_finite(group[i])) != 0;
+        exact &= converts_exactly(group[i]);
         kept[m++] = make_element(group[i], i, std::type_identity<Element>{});
       }
     } else {
       extremes = find_extremes(group, n);
       finite = extremes.finite;
+      // The box holds every point's rounding to double, and bounds the points exact (rounded_exactly).
+      if constexpr (!exact_in_double_v<T>) {
+        exact = rounded_exactly(extremes.x_min) && rounded_exactly(extremes.x_max) &&
+                rounded_exactly(extremes.y_min) && rounded_exactly(extremes.y_max);
+      }
       OctagonFilter filter;
-      if (finite && filter.build(group, extremes)) {
+      if (!exact) {
+        for (std::uint32_t i = 0; i < n; ++i)
+          kept[m++] = make_element(group[i], i, std::type_identity<Element>{});
+      } else if (finite && filter.build(group, extremes)) {
         const std::uint32_t* survivors = scratch.survivors.data();
         m = octagon_survivors(filter, group, n, scratch.survivors.data());
         for (std::uint32_t j = 0; j < m; ++j)
@@ -428,7 +450,7 @@ void hull_groups(std::span<const Point2<T>> points, std::span<const std::int64_t
     }
     if (!finite) {
       for (std::uint32_t i = 0; i < n; ++i) {
-        if (!std::isfinite(group[i].x) || !std::isfinite(group[i].y)) not_finite(begin + i);
+        if (!is_finite(group[i])) not_finite(begin + i);
       }
     }
     const Halves<Element> halves{{scratch.unsorted_below.data(), scratch.unsorted_above.data()},
@@ -443,8 +465,12 @@ void hull_groups(std::span<const Point2<T>> points, std::span<const std::int64_t
     // hull_by_halves() writes up to m + 1 elements: for points alone, straight into the chunk's array.
     out.make_room(m + 1, kIndices);
     const GroupExtremes* box = n < kMinPointsToFilter ? nullptr : &extremes;
+    const auto hull = [&](Element* to) {
+      if (!exact) return hull_in_own_type(kept, m, to, part, point);
+      return hull_by_halves(kept, m, halves, to, part, point, box);
+    };
     if constexpr (kIndices) {
-      const int k = hull_by_halves(kept, m, halves, scratch.chain.data(), part, point, box);
+      const int k = hull(scratch.chain.data());
       counts[g] = k;
       for (int v = 0; v < k; ++v) {
         const Element& e = scratch.chain[static_cast<std::size_t>(v)];
@@ -453,7 +479,7 @@ void hull_groups(std::span<const Point2<T>> points, std::span<const std::int64_t
       }
       out.count += static_cast<std::size_t>(k);
     } else {
-      const int k = hull_by_halves(kept, m, halves, out.vertices.data() + out.count, part, point, box);
+      const int k = hull(out.vertices.data() + out.count);
       counts[g] = k;
       out.count += static_cast<std::size_t>(k);
     }
@@ -607,6 +633,8 @@ GroupedHulls<T> small_group_hulls(std::span<const Point2<T>> points, std::span<c
                                              HullPart, bool, std::vector<std::int64_t>&, FilterKernel);
 WAGENER_INSTANTIATE(float)
 WAGENER_INSTANTIATE(double)
+WAGENER_INSTANTIATE(std::int32_t)
+WAGENER_INSTANTIATE(std::int64_t)
 #undef WAGENER_INSTANTIATE
 
 }  // namespace wagener::cpu

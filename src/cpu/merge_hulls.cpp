@@ -210,10 +210,14 @@ std::vector<Point2<T>> merge_hulls_in_slabs(std::span<const std::span<const Poin
   return core::join_chains<T>(lower, upper);
 }
 
-template std::vector<Point2<float>> merge_hulls_in_slabs(std::span<const std::span<const Point2<float>>>,
-                                                         std::size_t, bool);
-template std::vector<Point2<double>> merge_hulls_in_slabs(std::span<const std::span<const Point2<double>>>,
-                                                          std::size_t, bool);
+#define WAGENER_INSTANTIATE(T)                                                                      \
+  template std::vector<Point2<T>> merge_hulls_in_slabs(std::span<const std::span<const Point2<T>>>, \
+                                                       std::size_t, bool);
+WAGENER_INSTANTIATE(float)
+WAGENER_INSTANTIATE(double)
+WAGENER_INSTANTIATE(std::int32_t)
+WAGENER_INSTANTIATE(std::int64_t)
+#undef WAGENER_INSTANTIATE
 
 }  // namespace wagener::cpu
 
@@ -226,5 +230,9 @@ std::vector<Point2<T>> merge_hulls(std::span<const std::span<const Point2<T>>> h
 
 template std::vector<Point2<float>> merge_hulls(std::span<const std::span<const Point2<float>>>);
 template std::vector<Point2<double>> merge_hulls(std::span<const std::span<const Point2<double>>>);
+template std::vector<Point2<std::int32_t>> merge_hulls(
+    std::span<const std::span<const Point2<std::int32_t>>>);
+template std::vector<Point2<std::int64_t>> merge_hulls(
+    std::span<const std::span<const Point2<std::int64_t>>>);
 
 }  // namespace wagener

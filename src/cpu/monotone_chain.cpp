@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <memory>
+#include <type_traits>
 
 #include "core/chains.hpp"
 #include "wagener/predicates.hpp"
@@ -82,8 +84,9 @@ std::vector<Point2<T>> convex_hull_serial(std::span<const Point2<T>> points) {
 
 template <class T>
 std::int64_t first_non_finite(std::span<const Point2<T>> points) {
+  if constexpr (std::is_integral_v<T>) return -1;  // integers are always finite
   for (std::size_t i = 0; i < points.size(); ++i) {
-    if (!std::isfinite(points[i].x) || !std::isfinite(points[i].y)) return static_cast<std::int64_t>(i);
+    if (!is_finite(points[i])) return static_cast<std::int64_t>(i);
   }
   return -1;
 }
@@ -107,6 +110,8 @@ std::int64_t first_unsorted(std::span<const Point2<T>> points) {
   template std::int64_t first_unsorted(std::span<const Point2<T>>);
 WAGENER_INSTANTIATE(float)
 WAGENER_INSTANTIATE(double)
+WAGENER_INSTANTIATE(std::int32_t)
+WAGENER_INSTANTIATE(std::int64_t)
 #undef WAGENER_INSTANTIATE
 
 }  // namespace wagener::cpu

@@ -345,5 +345,11 @@ template std::uint32_t octagon_survivors(const OctagonFilter&, const Point2<floa
                                          std::uint32_t*, FilterKernel);
 template std::uint32_t octagon_survivors(const OctagonFilter&, const Point2<double>*, std::uint32_t,
                                          std::uint32_t*, FilterKernel);
+template GroupExtremes find_extremes(const Point2<std::int32_t>*, std::uint32_t, FilterKernel);
+template GroupExtremes find_extremes(const Point2<std::int64_t>*, std::uint32_t, FilterKernel);
+template std::uint32_t octagon_survivors(const OctagonFilter&, const Point2<std::int32_t>*, std::uint32_t,
+                                         std::uint32_t*, FilterKernel);
+template std::uint32_t octagon_survivors(const OctagonFilter&, const Point2<std::int64_t>*, std::uint32_t,
+                                         std::uint32_t*, FilterKernel);
 
 }  // namespace wagener::cpu

@@ -46,9 +46,16 @@ GroupExtremes find_extremes(const Point2<T>* group, std::uint32_t n,
 class OctagonFilter {
  public:
   /// Sets up the edges between the extremes; false when the margin argument above does not apply
-  /// (fewer than three distinct corners, or a box too large or too small).
+  /// (fewer than three distinct corners, or a box too large or too small), and for 64-bit integer
+  /// points unless the whole box lies within |x|, |y| < 2^53 (then every point of the group is exact
+  /// in double, as the argument takes them).
   template <class T>
   bool build(const Point2<T>* group, const GroupExtremes& extremes) {
+    if constexpr (!exact_in_double_v<T>) {
+      if (!(rounded_exactly(extremes.x_min) && rounded_exactly(extremes.x_max) &&
+            rounded_exactly(extremes.y_min) && rounded_exactly(extremes.y_max)))
+        return false;
+    }
     double cx[8], cy[8];
     int corners = 0;
     for (int k = 0; k < 8; ++k) {

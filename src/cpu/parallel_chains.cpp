@@ -136,7 +136,7 @@ std::vector<Point2<T>> hull_of_sorted_threads(std::span<const Point2<T>> sorted,
   const auto n = static_cast<index_t>(sorted.size());
   if (n == 0) return {};
   const std::size_t slices = std::max<std::size_t>(threads, 1);
-  // The lower chain is the upper chain of the points reflected through the origin, in reverse order.
+  // The lower chain is the upper chain of the points reflected (core::reflected), in reverse order.
   const InPlaceChain<T> upper(n, slices, [&](index_t i) { return sorted[i]; });
   const InPlaceChain<T> lower(n, slices, [&](index_t i) { return core::reflected(sorted[n - 1 - i]); });
   index_t upper_size = 0, lower_size = 0;
@@ -170,9 +170,13 @@ std::vector<Point2<T>> hull_of_sorted_threads(std::span<const Point2<T>> sorted,
   return hull;
 }
 
-template std::vector<Point2<float>> upper_chain_parallel(std::span<const Point2<float>>, std::size_t);
-template std::vector<Point2<double>> upper_chain_parallel(std::span<const Point2<double>>, std::size_t);
-template std::vector<Point2<float>> hull_of_sorted_threads(std::span<const Point2<float>>, std::size_t);
-template std::vector<Point2<double>> hull_of_sorted_threads(std::span<const Point2<double>>, std::size_t);
+#define WAGENER_INSTANTIATE(T)                                                                   \
+  template std::vector<Point2<T>> upper_chain_parallel(std::span<const Point2<T>>, std::size_t); \
+  template std::vector<Point2<T>> hull_of_sorted_threads(std::span<const Point2<T>>, std::size_t);
+WAGENER_INSTANTIATE(float)
+WAGENER_INSTANTIATE(double)
+WAGENER_INSTANTIATE(std::int32_t)
+WAGENER_INSTANTIATE(std::int64_t)
+#undef WAGENER_INSTANTIATE
 
 }  // namespace wagener::cpu

@@ -70,11 +70,6 @@ std::size_t thread_count(std::size_t n, unsigned requested) {
   return detail::slice_count(n, detail::resolve_threads(requested), kMinPointsPerThread);
 }
 
-template <class T>
-bool is_finite(const Point2<T>& p) {
-  return std::isfinite(p.x) && std::isfinite(p.y);
-}
-
 using core::InnerPolygon;
 using core::InnerPolygonView;
 
@@ -283,16 +278,20 @@ InnerPolygon sample_polygon(std::span<const Point2<T>> points, std::size_t strid
     for (std::size_t ahead = 0; ahead < kSampleRunsAhead; ++ahead) prefetch_run(first_run + ahead * period);
     for (std::size_t run = first_run; run < end; run += period) {
       prefetch_run(run + kSampleRunsAhead * period);
+      // Only points exact in double are sampled (all but 64-bit integers beyond 2^53): the polygon's
+      // corners are then input points, and it certifies no point that was rounded (converts_exactly).
       for (std::size_t i = run; i < std::min(end, run + kSampleRun); ++i) {
         const auto& p = points[i];
-        if (is_finite(p)) part.push_back({static_cast<double>(p.x), static_cast<double>(p.y)});
+        if (is_finite(p) && converts_exactly(p))
+          part.push_back({static_cast<double>(p.x), static_cast<double>(p.y)});
       }
       // The run's points at sample places (run / period) * kSampleRun + offset divisible by step.
       const std::size_t place = run / period * kSampleRun;
       for (std::size_t offset = (step - place % step) % step; offset < kSampleRun && run + offset < end;
            offset += step) {
         const auto& p = points[run + offset];
-        if (is_finite(p)) sub_part.push_back({static_cast<double>(p.x), static_cast<double>(p.y)});
+        if (is_finite(p) && converts_exactly(p))
+          sub_part.push_back({static_cast<double>(p.x), static_cast<double>(p.y)});
       }
     }
     subs[t] = std::move(sub_part);
@@ -314,6 +313,20 @@ InnerPolygon sample_polygon(std::span<const Point2<T>> points, std::size_t strid
   for (const auto& p : sub) discarded += view.certainly_inside(p.x, p.y);
   if (static_cast<double>(discarded) < kMinUsefulDiscard * static_cast<double>(sub.size())) return {};
   return polygon;
+}
+
+/// Whether points[0, m) all convert to double exactly (always, unless T is a 64-bit integer): the
+/// survivors' hull in double (hull_by_filter) is then theirs; otherwise they are sorted and chained
+/// in T.
+template <class T>
+bool all_convert_exactly(const Point2<T>* points, std::size_t m) {
+  if constexpr (exact_in_double_v<T>) {
+    return true;
+  } else {
+    bool exact = true;
+    for (std::size_t i = 0; i < m; ++i) exact &= converts_exactly(points[i]);
+    return exact;
+  }
 }
 
 /// Sorted survivors of one slice, in a buffer allocated uninitialised (its pages are touched only
@@ -637,7 +650,7 @@ std::vector<Point2<T>> convex_hull_parallel(std::span<const Point2<T>> points, s
         }
       }
     }
-    if (inner.enabled() && m <= serial_survivors / threads) {
+    if (inner.enabled() && m <= serial_survivors / threads && all_convert_exactly(out, m)) {
       // Few survivors (serial_survivors in all) lie near the hull (a thin ring on a disk): a
       // sub-sample's hull certifies most of them inside, and only the rest are sorted, where sorting
       // and chaining all of them cost more than the filter pass (10^7 disk points: 30k survivors,
@@ -676,11 +689,14 @@ std::vector<Point2<T>> convex_hull_parallel(std::span<const Point2<T>> points, s
   return hull;
 }
 
-template std::vector<Point2<float>> convex_hull_parallel(std::span<const Point2<float>>, std::int64_t*);
-template std::vector<Point2<double>> convex_hull_parallel(std::span<const Point2<double>>, std::int64_t*);
-template std::vector<Point2<float>> convex_hull_parallel(std::span<const Point2<float>>, std::int64_t*,
-                                                         const FilterPolicy&);
-template std::vector<Point2<double>> convex_hull_parallel(std::span<const Point2<double>>, std::int64_t*,
-                                                          const FilterPolicy&);
+#define WAGENER_INSTANTIATE(T)                                                                     \
+  template std::vector<Point2<T>> convex_hull_parallel(std::span<const Point2<T>>, std::int64_t*); \
+  template std::vector<Point2<T>> convex_hull_parallel(std::span<const Point2<T>>, std::int64_t*,  \
+                                                       const FilterPolicy&);
+WAGENER_INSTANTIATE(float)
+WAGENER_INSTANTIATE(double)
+WAGENER_INSTANTIATE(std::int32_t)
+WAGENER_INSTANTIATE(std::int64_t)
+#undef WAGENER_INSTANTIATE
 
 }  // namespace wagener::cpu

@@ -1,11 +1,14 @@
-// Consecutive points loaded into vector lanes as doubles (floats widened, which is exact): the loads
-// that the vector kernels of filter_pass.cpp and octagon_filter.cpp share. The target attributes let
-// a library built for the baseline hold them; they are inlined into kernels that run only where
+// Consecutive points loaded into vector lanes as doubles (floats and 32-bit integers widened, which is
+// exact; 64-bit integers rounded, whose consequences converts_exactly() in wagener/point.hpp states):
+// the loads that the vector kernels of filter_pass.cpp and octagon_filter.cpp share. The target attributes
+// let a library built for the baseline hold them; they are inlined into kernels that run only where
 // __builtin_cpu_supports allows.
 #pragma once
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>
+
+#include <cstdint>
 
 #include "wagener/point.hpp"
 
@@ -22,6 +25,17 @@ WAGENER_SIMD_AVX2 void load4(const Point2<double>* p, __m256d& lo, __m256d& hi) 
 WAGENER_SIMD_AVX2 void load4(const Point2<float>* p, __m256d& lo, __m256d& hi) {
   lo = _mm256_cvtps_pd(_mm_loadu_ps(&p[0].x));
   hi = _mm256_cvtps_pd(_mm_loadu_ps(&p[2].x));
+}
+WAGENER_SIMD_AVX2 void load4(const Point2<std::int32_t>* p, __m256d& lo, __m256d& hi) {
+  lo = _mm256_cvtepi32_pd(_mm_loadu_si128(reinterpret_cast<const __m128i*>(&p[0].x)));
+  hi = _mm256_cvtepi32_pd(_mm_loadu_si128(reinterpret_cast<const __m128i*>(&p[2].x)));
+}
+WAGENER_SIMD_AVX2 void load4(const Point2<std::int64_t>* p, __m256d& lo, __m256d& hi) {
+  // AVX2 converts no 64-bit integers: one scalar conversion a coordinate, rounded as static_cast.
+  lo = _mm256_setr_pd(static_cast<double>(p[0].x), static_cast<double>(p[0].y), static_cast<double>(p[1].x),
+                      static_cast<double>(p[1].y));
+  hi = _mm256_setr_pd(static_cast<double>(p[2].x), static_cast<double>(p[2].y), static_cast<double>(p[3].x),
+                      static_cast<double>(p[3].y));
 }
 
 /// p[0, 4) as x = (x0, x2, x1, x3) and y alike: unpack works within 128-bit halves, so the lanes
@@ -42,6 +56,16 @@ WAGENER_SIMD_AVX512 void load8(const Point2<float>* p, __m512d& lo, __m512d& hi)
   // The masked form: GCC 12 warns that _mm512_cvtps_pd's undefined source may be used uninitialised.
   lo = _mm512_maskz_cvtps_pd(0xff, _mm256_loadu_ps(&p[0].x));
   hi = _mm512_maskz_cvtps_pd(0xff, _mm256_loadu_ps(&p[4].x));
+}
+WAGENER_SIMD_AVX512 void load8(const Point2<std::int32_t>* p, __m512d& lo, __m512d& hi) {
+  // Masked, as for floats: GCC 12 warns of the plain form's undefined source.
+  lo = _mm512_maskz_cvtepi32_pd(0xff, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(&p[0].x)));
+  hi = _mm512_maskz_cvtepi32_pd(0xff, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(&p[4].x)));
+}
+WAGENER_SIMD_AVX512 void load8(const Point2<std::int64_t>* p, __m512d& lo, __m512d& hi) {
+  // Rounded to nearest (the default mode), as static_cast<double> rounds.
+  lo = _mm512_cvtepi64_pd(_mm512_loadu_si512(&p[0].x));
+  hi = _mm512_cvtepi64_pd(_mm512_loadu_si512(&p[4].x));
 }
 
 /// p[0, 8), one point per lane: x = (x0, ..., x7) and y alike.

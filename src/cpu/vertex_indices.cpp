@@ -21,10 +21,14 @@ template <class T>
 using Bits = std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>;
 
 // Equal coordinates must hash alike: -0.0 == 0.0, and adding +0.0 turns -0.0 into +0.0 (round to
-// nearest) while leaving every other finite value unchanged.
+// nearest) while leaving every other finite value unchanged. Integers are their own keys.
 template <class T>
 std::uint64_t coordinate_key(T v) {
-  return static_cast<std::uint64_t>(std::bit_cast<Bits<T>>(static_cast<T>(v + T(0))));
+  if constexpr (std::is_integral_v<T>) {
+    return static_cast<std::uint64_t>(static_cast<Bits<T>>(v));
+  } else {
+    return static_cast<std::uint64_t>(std::bit_cast<Bits<T>>(static_cast<T>(v + T(0))));
+  }
 }
 
 constexpr std::uint64_t mix(std::uint64_t h) {  // the SplitMix64 finaliser
@@ -122,9 +126,12 @@ std::vector<std::int64_t> vertex_indices(std::span<const Point2<T>> points,
   return out;
 }
 
-template std::vector<std::int64_t> vertex_indices(std::span<const Point2<float>>,
-                                                  std::span<const Point2<float>>);
-template std::vector<std::int64_t> vertex_indices(std::span<const Point2<double>>,
-                                                  std::span<const Point2<double>>);
+#define WAGENER_INSTANTIATE(T) \
+  template std::vector<std::int64_t> vertex_indices(std::span<const Point2<T>>, std::span<const Point2<T>>);
+WAGENER_INSTANTIATE(float)
+WAGENER_INSTANTIATE(double)
+WAGENER_INSTANTIATE(std::int32_t)
+WAGENER_INSTANTIATE(std::int64_t)
+#undef WAGENER_INSTANTIATE
 
 }  // namespace wagener

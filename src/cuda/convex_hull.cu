@@ -62,7 +62,8 @@ __device__ unsigned long long extreme_key(double score, unsigned j) {
 /// Per direction (one thread each), the sample point with the largest score: sample j is input
 /// point j * stride, each block takes a share of the samples and combines with the others by
 /// atomicMax on `best` (zeroed first). Rounding can only make the choice slightly less extreme:
-/// any input point is a valid polygon vertex.
+/// any input point is a valid polygon vertex -- but only one exact in double, since the polygon's
+/// tests run in double (converts_exactly: a 64-bit point beyond 2^53 scores NaN and never wins).
 template <class T, class Points>
 __global__ void __launch_bounds__(kDirections)
     sample_extremes_kernel(Points points, index_t samples, index_t stride, unsigned long long* best) {
@@ -79,8 +80,9 @@ __global__ void __launch_bounds__(kDirections)
     __syncthreads();
     for (int i = threadIdx.x; i < count; i += blockDim.x) {
       const Point2<T> p = points[(base + i) * stride];
-      sx[i] = p.x;
-      sy[i] = p.y;
+      const bool exact = converts_exactly(p);
+      sx[i] = exact ? static_cast<double>(p.x) : NAN;
+      sy[i] = exact ? static_cast<double>(p.y) : NAN;
     }
     __syncthreads();
     for (int i = 0; i < count; ++i) {
@@ -138,7 +140,8 @@ __global__ void __launch_bounds__(kFilterThreads)
       const index_t i = base + u * kWarp + lane;
       bool keep = false;
       if (i < n) {
-        const double px = p[u].x, py = p[u].y;
+        // 64-bit integers rounded: the tests certify none that was not exact (converts_exactly).
+        const auto px = static_cast<double>(p[u].x), py = static_cast<double>(p[u].y);
         if (!isfinite(px) || !isfinite(py)) {
           atomicMin(first_bad, static_cast<unsigned long long>(first_index + i));
         } else {
@@ -179,12 +182,12 @@ struct OnOrAboveBaseline {
   __device__ bool operator()(const Point2<T>& p) const { return orient2d(sorted[0], sorted[m - 1], p) >= 0; }
 };
 
-/// out[i] = in[i] reflected through the origin.
+/// out[i] = in[i] reflected (core::reflected).
 template <class T>
 __global__ void reflect_kernel(const Point2<T>* in, index_t n, Point2<T>* out) {
   for (index_t i = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
        i += static_cast<index_t>(gridDim.x) * blockDim.x) {
-    out[i] = {-in[i].x, -in[i].y};
+    out[i] = core::reflected(in[i]);
   }
 }
 
@@ -198,8 +201,7 @@ __global__ void join_chains_kernel(const Point2<T>* lower_reflected, index_t l, 
   for (index_t i = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < total;
        i += static_cast<index_t>(gridDim.x) * blockDim.x) {
     if (i < l) {
-      const Point2<T> p = lower_reflected[l - 1 - i];
-      out[i] = {-p.x, -p.y};
+      out[i] = core::reflected(lower_reflected[l - 1 - i]);
     } else {
       out[i] = upper[u - 2 - (i - l)];
     }
@@ -571,23 +573,19 @@ std::vector<Point2<T>> convex_hull_from_host(std::span<const Point2<T>> points, 
   return to_host(finish<T>(ws, stream, survivors, nullptr), stream);
 }
 
-template std::vector<Point2<float>> convex_hull_on_device(const Point2<float>*, index_t, cudaStream_t,
-                                                          index_t*, FullHullProfile*);
-template std::vector<Point2<double>> convex_hull_on_device(const Point2<double>*, index_t, cudaStream_t,
-                                                           index_t*, FullHullProfile*);
-template std::vector<Point2<float>> convex_hull_on_device(const float*, const float*, index_t, cudaStream_t,
-                                                          index_t*);
-template std::vector<Point2<double>> convex_hull_on_device(const double*, const double*, index_t,
-                                                           cudaStream_t, index_t*);
-template index_t convex_hull_on_device(const Point2<float>*, index_t, Point2<float>*, cudaStream_t, index_t*,
-                                       FullHullProfile*);
-template index_t convex_hull_on_device(const Point2<double>*, index_t, Point2<double>*, cudaStream_t,
-                                       index_t*, FullHullProfile*);
-template index_t convex_hull_on_device(const float*, const float*, index_t, Point2<float>*, cudaStream_t);
-template index_t convex_hull_on_device(const double*, const double*, index_t, Point2<double>*, cudaStream_t);
-template std::vector<Point2<float>> convex_hull_from_host(std::span<const Point2<float>>, cudaStream_t,
-                                                          index_t*, cudaEvent_t);
-template std::vector<Point2<double>> convex_hull_from_host(std::span<const Point2<double>>, cudaStream_t,
-                                                           index_t*, cudaEvent_t);
+#define WAGENER_INSTANTIATE(T)                                                                             \
+  template std::vector<Point2<T>> convex_hull_on_device(const Point2<T>*, index_t, cudaStream_t, index_t*, \
+                                                        FullHullProfile*);                                  \
+  template std::vector<Point2<T>> convex_hull_on_device(const T*, const T*, index_t, cudaStream_t, index_t*); \
+  template index_t convex_hull_on_device(const Point2<T>*, index_t, Point2<T>*, cudaStream_t, index_t*,       \
+                                         FullHullProfile*);                                                  \
+  template index_t convex_hull_on_device(const T*, const T*, index_t, Point2<T>*, cudaStream_t);              \
+  template std::vector<Point2<T>> convex_hull_from_host(std::span<const Point2<T>>, cudaStream_t, index_t*,  \
+                                                        cudaEvent_t);
+WAGENER_INSTANTIATE(float)
+WAGENER_INSTANTIATE(double)
+WAGENER_INSTANTIATE(std::int32_t)
+WAGENER_INSTANTIATE(std::int64_t)
+#undef WAGENER_INSTANTIATE
 
 }  // namespace wagener::cuda

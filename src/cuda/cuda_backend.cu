@@ -272,11 +272,6 @@ index_t upper_hull_device(const Point2<T>* d_sorted, index_t n, Point2<T>* d_hul
   return hull.size;
 }
 
-template std::vector<Point2<float>> upper_hull(std::span<const Point2<float>>, HullStats*);
-template std::vector<Point2<double>> upper_hull(std::span<const Point2<double>>, HullStats*);
-template std::vector<Point2<float>> convex_hull(std::span<const Point2<float>>, HullStats*);
-template std::vector<Point2<double>> convex_hull(std::span<const Point2<double>>, HullStats*);
-
 template <class T>
 index_t convex_hull_device(const Point2<T>* d_points, index_t n, Point2<T>* d_hull, void* stream) {
   const auto s = static_cast<cudaStream_t>(stream);
@@ -289,15 +284,18 @@ index_t convex_hull_device(const T* d_x, const T* d_y, index_t n, Point2<T>* d_h
   return convex_hull_on_device(d_x, d_y, n, d_hull, s);
 }
 
-template index_t convex_hull_device(const float*, const float*, index_t, Point2<float>*, void*);
-template index_t convex_hull_device(const double*, const double*, index_t, Point2<double>*, void*);
-template index_t convex_hull_device(const Point2<float>*, index_t, Point2<float>*, void*);
-template index_t convex_hull_device(const Point2<double>*, index_t, Point2<double>*, void*);
-template std::vector<Point2<float>> upper_hull_traced(std::span<const Point2<float>>,
-                                                      const std::function<void(TraceRound<float>&&)>&);
-template std::vector<Point2<double>> upper_hull_traced(std::span<const Point2<double>>,
-                                                       const std::function<void(TraceRound<double>&&)>&);
-template index_t upper_hull_device(const Point2<float>*, index_t, Point2<float>*, void*);
-template index_t upper_hull_device(const Point2<double>*, index_t, Point2<double>*, void*);
+#define WAGENER_INSTANTIATE(T)                                                                     \
+  template std::vector<Point2<T>> upper_hull(std::span<const Point2<T>>, HullStats*);              \
+  template std::vector<Point2<T>> convex_hull(std::span<const Point2<T>>, HullStats*);             \
+  template index_t convex_hull_device(const T*, const T*, index_t, Point2<T>*, void*);             \
+  template index_t convex_hull_device(const Point2<T>*, index_t, Point2<T>*, void*);               \
+  template std::vector<Point2<T>> upper_hull_traced(std::span<const Point2<T>>,                    \
+                                                    const std::function<void(TraceRound<T> &&)>&); \
+  template index_t upper_hull_device(const Point2<T>*, index_t, Point2<T>*, void*);
+WAGENER_INSTANTIATE(float)
+WAGENER_INSTANTIATE(double)
+WAGENER_INSTANTIATE(std::int32_t)
+WAGENER_INSTANTIATE(std::int64_t)
+#undef WAGENER_INSTANTIATE
 
 }  // namespace wagener::cuda

@@ -97,4 +97,19 @@ std::vector<Point2<T>> convex_hull_of_parts(std::span<const DevicePoints<T>>, Hu
 template std::vector<Point2<float>> convex_hull_of_parts(std::span<const DevicePoints<float>>, HullStats*);
 template std::vector<Point2<double>> convex_hull_of_parts(std::span<const DevicePoints<double>>, HullStats*);
 
+#define WAGENER_INSTANTIATE_INTEGERS(T)                                                                    \
+  template std::vector<Point2<T>> upper_hull_traced(std::span<const Point2<T>>,                            \
+                                                    const std::function<void(TraceRound<T> &&)>&);         \
+  template index_t convex_hull_device(const T*, const T*, index_t, Point2<T>*, void*);                     \
+  template index_t convex_hull_device(const Point2<T>*, index_t, Point2<T>*, void*);                       \
+  template index_t upper_hull_device(const Point2<T>*, index_t, Point2<T>*, void*);                        \
+  template std::vector<Point2<T>> convex_hull_on_devices(std::span<const Point2<T>>, std::span<const int>, \
+                                                         HullStats*);                                      \
+  template std::vector<Point2<T>> upper_hull(std::span<const Point2<T>>, HullStats*);                      \
+  template std::vector<Point2<T>> convex_hull(std::span<const Point2<T>>, HullStats*);                     \
+  template std::vector<Point2<T>> convex_hull_of_parts(std::span<const DevicePoints<T>>, HullStats*);
+WAGENER_INSTANTIATE_INTEGERS(std::int32_t)
+WAGENER_INSTANTIATE_INTEGERS(std::int64_t)
+#undef WAGENER_INSTANTIATE_INTEGERS
+
 }  // namespace wagener::cuda

@@ -34,12 +34,16 @@ __device__ index_t run_sample_point(index_t s, index_t period) {
   return s / kSampleRun * period * kSampleRun + s % kSampleRun;
 }
 
-/// sample[s] = points[run_sample_point(s, period)] for s < m = run_sample_size(n, period).
+/// sample[s] = points[run_sample_point(s, period)] for s < m = run_sample_size(n, period); a point
+/// that is not exact in double (converts_exactly) is replaced by `stand_in`, another input point that
+/// is: the guide's fan runs in double, so its hull must have exact vertices.
 template <class T, class Points>
-__global__ void gather_runs_kernel(Points points, index_t period, index_t m, Point2<T>* sample) {
+__global__ void gather_runs_kernel(Points points, index_t period, index_t m, Point2<T> stand_in,
+                                   Point2<T>* sample) {
   for (index_t s = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x; s < m;
        s += static_cast<index_t>(gridDim.x) * blockDim.x) {
-    sample[s] = points[run_sample_point(s, period)];
+    const Point2<T> p = points[run_sample_point(s, period)];
+    sample[s] = converts_exactly(p) ? p : stand_in;
   }
 }
 
@@ -53,7 +57,7 @@ __global__ void check_keys_kernel(Points points, index_t period, index_t m, doub
        s += static_cast<index_t>(gridDim.x) * blockDim.x) {
     const Point2<T> p = points[run_sample_point(s, period)];
     const double px = static_cast<double>(p.x), py = static_cast<double>(p.y);
-    if (!isfinite(px) || !isfinite(py)) *non_finite = 1;
+    if (!is_finite(p)) *non_finite = 1;
     sample[s] = p;
     key[s] = core::angle_key(px, py, cx, cy);
   }
@@ -150,11 +154,13 @@ __global__ void guide_corners_kernel(const Point2<T>* guide, index_t k, const un
   }
 }
 
-/// The run sample of `points` with this period, gathered into ws.guide_sample[0 ...); returns its size.
+/// The run sample of `points` with this period, gathered into ws.guide_sample[0 ...), its points
+/// not exact in double replaced by the coarse polygon's first vertex; returns its size.
 template <class T, class Points>
 index_t gather_runs(Points points, index_t n, index_t period, FullHullWorkspace<T>& ws, cudaStream_t stream) {
   const index_t m = run_sample_size(n, period);
-  gather_runs_kernel<T><<<stride_grid(m), 256, 0, stream>>>(points, period, m, ws.guide_sample.data());
+  gather_runs_kernel<T><<<stride_grid(m), 256, 0, stream>>>(points, period, m, ws.polygon_host.data()[0],
+                                                            ws.guide_sample.data());
   WAGENER_CUDA_CHECK_LAUNCH();
   return m;
 }
@@ -282,21 +288,17 @@ std::optional<core::ChordFanView> build_guide(Points points, index_t n, const co
   return fan;
 }
 
-template std::optional<core::ChordFanView> build_guide<float, AosPoints<float>>(AosPoints<float>, index_t,
-                                                                                const core::InnerPolygonView&,
-                                                                                FullHullWorkspace<float>&,
-                                                                                cudaStream_t,
-                                                                                FullHullProfile*);
-template std::optional<core::ChordFanView> build_guide<float, SoaPoints<float>>(SoaPoints<float>, index_t,
-                                                                                const core::InnerPolygonView&,
-                                                                                FullHullWorkspace<float>&,
-                                                                                cudaStream_t,
-                                                                                FullHullProfile*);
-template std::optional<core::ChordFanView> build_guide<double, AosPoints<double>>(
-    AosPoints<double>, index_t, const core::InnerPolygonView&, FullHullWorkspace<double>&, cudaStream_t,
-    FullHullProfile*);
-template std::optional<core::ChordFanView> build_guide<double, SoaPoints<double>>(
-    SoaPoints<double>, index_t, const core::InnerPolygonView&, FullHullWorkspace<double>&, cudaStream_t,
-    FullHullProfile*);
+#define WAGENER_INSTANTIATE(T)                                                                            \
+  template std::optional<core::ChordFanView> build_guide<T, AosPoints<T>>(                               \
+      AosPoints<T>, index_t, const core::InnerPolygonView&, FullHullWorkspace<T>&, cudaStream_t,         \
+      FullHullProfile*);                                                                                  \
+  template std::optional<core::ChordFanView> build_guide<T, SoaPoints<T>>(                               \
+      SoaPoints<T>, index_t, const core::InnerPolygonView&, FullHullWorkspace<T>&, cudaStream_t,         \
+      FullHullProfile*);
+WAGENER_INSTANTIATE(float)
+WAGENER_INSTANTIATE(double)
+WAGENER_INSTANTIATE(std::int32_t)
+WAGENER_INSTANTIATE(std::int64_t)
+#undef WAGENER_INSTANTIATE
 
 }  // namespace wagener::cuda::full_hull

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <exception>
 #include <functional>
 #include <stdexcept>
@@ -73,6 +74,7 @@ std::vector<Point2<T>> convex_hull_of_parts(std::span<const DevicePoints<T>> par
     }
   }
   if (stats) {
+    *stats = HullStats{};  // this call's figures only, however often the caller passes the same stats
     stats->backend = Backend::cuda;
     for (std::size_t i = 0; i < k; ++i) {
       stats->points += parts[i].count;
@@ -86,7 +88,12 @@ std::vector<Point2<T>> convex_hull_of_parts(std::span<const DevicePoints<T>> par
   return hull;
 }
 
-template std::vector<Point2<float>> convex_hull_of_parts(std::span<const DevicePoints<float>>, HullStats*);
-template std::vector<Point2<double>> convex_hull_of_parts(std::span<const DevicePoints<double>>, HullStats*);
+#define WAGENER_INSTANTIATE(T) \
+  template std::vector<Point2<T>> convex_hull_of_parts(std::span<const DevicePoints<T>>, HullStats*);
+WAGENER_INSTANTIATE(float)
+WAGENER_INSTANTIATE(double)
+WAGENER_INSTANTIATE(std::int32_t)
+WAGENER_INSTANTIATE(std::int64_t)
+#undef WAGENER_INSTANTIATE
 
 }  // namespace wagener::cuda

@@ -34,6 +34,7 @@
 #include <cstdint>
 #include <cub/device/device_scan.cuh>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "core/small_hull.hpp"
@@ -111,23 +112,24 @@ class ThreadOctagon {
   /// find the first point that is not finite (first_bad(): n if none; the corners are then not
   /// meaningful).
   __device__ ThreadOctagon(const Point2<T>* points, int n, int first, int lanes, unsigned team_mask) {
-    // The keys are rounded sums in T: they only choose which input points become corners, and any
-    // choice is a valid filter (core::ExtremePolygon).
-    // Corners 0 and 4, the extremes of x, are the smallest and the largest point (x, then y): the
-    // line between them splits the survivors for the two chains. Their y is kept beside the keys.
-    T low[4], high[4];
+    // The keys x + y, y and y - x are rounded sums in T (integers: in double, where their sums cannot
+    // overflow): they only choose which input points become corners, and any choice is a valid filter
+    // (core::ExtremePolygon).
+    // Corners 0 and 4, the extremes of x, are the smallest and the largest point (x, then y), compared
+    // in T itself, exactly: the line between them splits the survivors for the two chains.
+    T low_x = points[0].x, high_x = points[0].x, low_y = points[0].y, high_y = points[0].y;
+    Key low[4], high[4];  // [1, 4): the rounded keys
     int low_at[4] = {0, 0, 0, 0}, high_at[4] = {0, 0, 0, 0};
     keys(points[0], low);
     keys(points[0], high);
-    T low_y = points[0].y, high_y = points[0].y;
     int bad = n;
     for (int i = first; i < n; i += lanes) {
-      T key[4];
+      Key key[4];
       keys(points[i], key);
-      const T y = points[i].y;
-      bad = isfinite(points[i].x) && isfinite(y) ? bad : min(bad, i);
-      if (key[0] < low[0] || (key[0] == low[0] && y < low_y)) low[0] = key[0], low_y = y, low_at[0] = i;
-      if (key[0] > high[0] || (key[0] == high[0] && y > high_y)) high[0] = key[0], high_y = y, high_at[0] = i;
+      const T x = points[i].x, y = points[i].y;
+      bad = is_finite(points[i]) ? bad : min(bad, i);
+      if (x < low_x || (x == low_x && y < low_y)) low_x = x, low_y = y, low_at[0] = i;
+      if (x > high_x || (x == high_x && y > high_y)) high_x = x, high_y = y, high_at[0] = i;
 #pragma unroll
       for (int k = 1; k < 4; ++k) {
         if (key[k] < low[k]) low[k] = key[k], low_at[k] = i;
@@ -138,38 +140,40 @@ class ThreadOctagon {
     for (int d = 1; d < lanes; d *= 2) {
       bad = min(bad, __shfl_xor_sync(team_mask, bad, d));
       {
-        const T other_low = __shfl_xor_sync(team_mask, low[0], d);
+        const T other_low_x = __shfl_xor_sync(team_mask, low_x, d);
         const T other_low_y = __shfl_xor_sync(team_mask, low_y, d);
         const int other_low_at = __shfl_xor_sync(team_mask, low_at[0], d);
-        if (other_low < low[0] ||
-            (other_low == low[0] &&
-             (other_low_y < low_y || (other_low_y == low_y && other_low_at < low_at[0]))))
-          low[0] = other_low, low_y = other_low_y, low_at[0] = other_low_at;
-        const T other_high = __shfl_xor_sync(team_mask, high[0], d);
+        if (other_low_x < low_x ||
+            (other_low_x == low_x && (other_low_y < low_y || (other_low_y == low_y && other_low_at < low_at[0]))))
+          low_x = other_low_x, low_y = other_low_y, low_at[0] = other_low_at;
+        const T other_high_x = __shfl_xor_sync(team_mask, high_x, d);
         const T other_high_y = __shfl_xor_sync(team_mask, high_y, d);
         const int other_high_at = __shfl_xor_sync(team_mask, high_at[0], d);
-        if (other_high > high[0] ||
-            (other_high == high[0] &&
+        if (other_high_x > high_x ||
+            (other_high_x == high_x &&
              (other_high_y > high_y || (other_high_y == high_y && other_high_at < high_at[0]))))
-          high[0] = other_high, high_y = other_high_y, high_at[0] = other_high_at;
+          high_x = other_high_x, high_y = other_high_y, high_at[0] = other_high_at;
       }
 #pragma unroll
       for (int k = 1; k < 4; ++k) {
-        const T other_low = __shfl_xor_sync(team_mask, low[k], d);
+        const Key other_low = __shfl_xor_sync(team_mask, low[k], d);
         const int other_low_at = __shfl_xor_sync(team_mask, low_at[k], d);
         if (other_low < low[k] || (other_low == low[k] && other_low_at < low_at[k]))
           low[k] = other_low, low_at[k] = other_low_at;
-        const T other_high = __shfl_xor_sync(team_mask, high[k], d);
+        const Key other_high = __shfl_xor_sync(team_mask, high[k], d);
         const int other_high_at = __shfl_xor_sync(team_mask, high_at[k], d);
         if (other_high > high[k] || (other_high == high[k] && other_high_at < high_at[k]))
           high[k] = other_high, high_at[k] = other_high_at;
       }
     }
+    bool exact = true;  // every corner exact in double (converts_exactly: 64-bit integers may not be)
 #pragma unroll
     for (int k = 0; k < 8; ++k) {
       const Point2<T> c = points[k < 4 ? low_at[k] : high_at[k - 4]];
       x_[k] = static_cast<double>(c.x), y_[k] = static_cast<double>(c.y);
+      exact &= converts_exactly(c);
     }
+    smallest_ = points[low_at[0]], largest_ = points[high_at[0]];
     unsigned skip = 0;
 #pragma unroll
     for (int k = 0; k < 8; ++k) skip |= (x_[k] == x_[(k + 1) % 8] && y_[k] == y_[(k + 1) % 8]) ? 1u << k : 0u;
@@ -177,8 +181,9 @@ class ThreadOctagon {
     // point tested.)
     skip_ = skip;
     first_bad_ = bad;
-    // Fewer than three distinct corners in a row certify nothing (core::ExtremePolygon::finish).
-    enabled_ = __popc(skip) <= 5;
+    // Fewer than three distinct corners in a row certify nothing (core::ExtremePolygon::finish), and
+    // corners double does not hold would make it test another polygon.
+    enabled_ = __popc(skip) <= 5 && exact;
     // One error bound for every test of the group. Orientation's certificate (Shewchuk's, as in
     // certified_left_differences) for corners a, b and a point p of the group is det > kOrientErrBound
     // * detsum with detsum = |(a.x - p.x)(b.y - p.y)| + |(a.y - p.y)(b.x - p.x)|, all rounded; each
@@ -200,7 +205,11 @@ class ThreadOctagon {
   /// The orientation of (smallest point, largest point, p), exact: above the line between them
   /// positive, below negative.
   __device__ int side(const Point2<T>& p) const {
-    return orient2d(x_[0], y_[0], x_[4], y_[4], static_cast<double>(p.x), static_cast<double>(p.y));
+    if constexpr (exact_in_double_v<T>) {
+      return orient2d(x_[0], y_[0], x_[4], y_[4], static_cast<double>(p.x), static_cast<double>(p.y));
+    } else {
+      return orient2d(smallest_, largest_, p);
+    }
   }
 
   /// True when p is certified strictly left of every edge between distinct corners.
@@ -222,14 +231,18 @@ class ThreadOctagon {
   }
 
  private:
-  __device__ static void keys(const Point2<T>& p, T (&key)[4]) {
-    key[0] = p.x, key[1] = p.x + p.y, key[2] = p.y, key[3] = p.y - p.x;
+  using Key = std::conditional_t<std::is_integral_v<T>, double, T>;
+
+  __device__ static void keys(const Point2<T>& p, Key (&key)[4]) {
+    const Key x = static_cast<Key>(p.x), y = static_cast<Key>(p.y);
+    key[0] = x, key[1] = x + y, key[2] = y, key[3] = y - x;  // key[0] unused: x is compared in T
   }
 
   double x_[8], y_[8];
-  double bound_;   // certifies every test of the group (see the constructor)
-  unsigned skip_;  // bit k: edge k joins equal corners and is skipped
-  int first_bad_;  // the first point that is not finite; n if none
+  Point2<T> smallest_, largest_;  // corners 0 and 4, for side() where double does not hold T
+  double bound_;                  // certifies every test of the group (see the constructor)
+  unsigned skip_;                 // bit k: edge k joins equal corners and is skipped
+  int first_bad_;                 // the first point that is not finite; n if none
   bool enabled_;
 };
 
@@ -458,7 +471,7 @@ __global__ void hull_listed_groups(const Point2<T>* points, const std::int64_t* 
   index_t bad = LLONG_MAX;
   for (index_t i = lane; i < n; i += kWarp) {
     const Point2<T> p = group[i];
-    if (!(isfinite(p.x) && isfinite(p.y))) {
+    if (!is_finite(p)) {
       finite = false;
       bad = min(bad, i);
     } else {
@@ -813,5 +826,7 @@ GroupedHulls<T> grouped_hulls(std::span<const Point2<T>> points, std::span<const
 
 WAGENER_INSTANTIATE_CUDA_GROUPED(float)
 WAGENER_INSTANTIATE_CUDA_GROUPED(double)
+WAGENER_INSTANTIATE_CUDA_GROUPED(std::int32_t)
+WAGENER_INSTANTIATE_CUDA_GROUPED(std::int64_t)
 
 }  // namespace wagener::cuda

@@ -92,9 +92,13 @@ std::vector<Point2<T>> convex_hull_on_devices(std::span<const Point2<T>> points,
   return merge_hulls<T>(parts);
 }
 
-template std::vector<Point2<float>> convex_hull_on_devices(std::span<const Point2<float>>,
-                                                           std::span<const int>, HullStats*);
-template std::vector<Point2<double>> convex_hull_on_devices(std::span<const Point2<double>>,
-                                                            std::span<const int>, HullStats*);
+#define WAGENER_INSTANTIATE(T)                                                                             \
+  template std::vector<Point2<T>> convex_hull_on_devices(std::span<const Point2<T>>, std::span<const int>, \
+                                                         HullStats*);
+WAGENER_INSTANTIATE(float)
+WAGENER_INSTANTIATE(double)
+WAGENER_INSTANTIATE(std::int32_t)
+WAGENER_INSTANTIATE(std::int64_t)
+#undef WAGENER_INSTANTIATE
 
 }  // namespace wagener::cuda

@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 
+#include "core/chains.hpp"
 #include "core/merge_step.hpp"
 #include "cuda/block_upper_hull.cuh"
 #include "cuda/check.cuh"
@@ -34,7 +35,7 @@ __global__ void __launch_bounds__(Policy::kThreads)
     for (int i = threadIdx.x; i < count; i += Policy::kThreads) {
       const index_t g = start + i;
       const Point2<T> p = points[g];
-      if (!isfinite(p.x) || !isfinite(p.y)) atomicMin(&first_bad[0], static_cast<unsigned long long>(g));
+      if (!is_finite(p)) atomicMin(&first_bad[0], static_cast<unsigned long long>(g));
       if (g > 0 && lex_less(p, points[g - 1])) atomicMin(&first_bad[1], static_cast<unsigned long long>(g));
     }
   }
@@ -78,7 +79,7 @@ template <class T>
 struct GuideBuckets {
   double x0, scale;
 
-  __device__ GuideBuckets(const Point2<T>* guide, index_t k) : x0(guide[0].x) {
+  __device__ GuideBuckets(const Point2<T>* guide, index_t k) : x0(static_cast<double>(guide[0].x)) {
     const double width = static_cast<double>(guide[k - 1].x) - x0;
     scale = width > 0 && width < INFINITY ? kGuideBuckets / width : 0;
   }
@@ -132,6 +133,12 @@ __device__ inline bool certainly_right(const Point2<double>& a, const Point2<dou
   return orient2d_certified(a.x, a.y, b.x, b.y, p.x, p.y) < 0;
 }
 
+/// Integers: orient2d's filter for T (32-bit integers as doubles, 64-bit by their differences).
+template <class T>
+__device__ inline bool certainly_right(const Point2<T>& a, const Point2<T>& b, const Point2<T>& p) {
+  return orient2d_certified(a, b, p) < 0;
+}
+
 /// One block per tile: keeps the points of the tile that are not strictly below the guide (the upper
 /// hull of a sample of the input, so its vertices are input points) and writes them, in order, at the
 /// tile's offset of `kept`, their number at kept_size[tile]. A point p with g[e] <= p < g[e+1]
@@ -169,7 +176,7 @@ __global__ void __launch_bounds__(UpperHullPolicy<T>::kFilterThreads)
       if (g < n) {
         const Point2<T> p = item[j];
         if (validate) {
-          if (!isfinite(p.x) || !isfinite(p.y)) atomicMin(&first_bad[0], static_cast<unsigned long long>(g));
+          if (!is_finite(p)) atomicMin(&first_bad[0], static_cast<unsigned long long>(g));
           if (g > 0 && lex_less(p, points[g - 1]))
             atomicMin(&first_bad[1], static_cast<unsigned long long>(g));
         }
@@ -418,8 +425,7 @@ template <class T>
 __global__ void reflect_reversed_kernel(const Point2<T>* in, index_t n, Point2<T>* out) {
   for (index_t i = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
        i += static_cast<index_t>(gridDim.x) * blockDim.x) {
-    const Point2<T> p = in[n - 1 - i];
-    out[i] = {-p.x, -p.y};
+    out[i] = core::reflected(in[n - 1 - i]);
   }
 }
 
@@ -761,16 +767,16 @@ void reflect_reversed(const Point2<T>* in, index_t n, Point2<T>* out, cudaStream
   WAGENER_CUDA_CHECK_LAUNCH();
 }
 
-template struct UpperHullWorkspace<float>;
-template struct UpperHullWorkspace<double>;
-template DeviceHull<float> upper_hull_on_device(const Point2<float>*, index_t, UpperHullWorkspace<float>&,
-                                                cudaStream_t, bool, UpperHullProfile*);
-template DeviceHull<double> upper_hull_on_device(const Point2<double>*, index_t, UpperHullWorkspace<double>&,
-                                                 cudaStream_t, bool, UpperHullProfile*);
-template void reflect_reversed(const Point2<float>*, index_t, Point2<float>*, cudaStream_t);
-template int device_rounds(index_t, index_t, UpperHullWorkspace<float>&, int, cudaStream_t, const RoundHook&);
-template int device_rounds(index_t, index_t, UpperHullWorkspace<double>&, int, cudaStream_t,
-                           const RoundHook&);
-template void reflect_reversed(const Point2<double>*, index_t, Point2<double>*, cudaStream_t);
+#define WAGENER_INSTANTIATE(T)                                                                   \
+  template struct UpperHullWorkspace<T>;                                                         \
+  template DeviceHull<T> upper_hull_on_device(const Point2<T>*, index_t, UpperHullWorkspace<T>&, \
+                                              cudaStream_t, bool, UpperHullProfile*);            \
+  template void reflect_reversed(const Point2<T>*, index_t, Point2<T>*, cudaStream_t);           \
+  template int device_rounds(index_t, index_t, UpperHullWorkspace<T>&, int, cudaStream_t, const RoundHook&);
+WAGENER_INSTANTIATE(float)
+WAGENER_INSTANTIATE(double)
+WAGENER_INSTANTIATE(std::int32_t)
+WAGENER_INSTANTIATE(std::int64_t)
+#undef WAGENER_INSTANTIATE
 
 }  // namespace wagener::cuda

@@ -3,7 +3,10 @@
 #include "io/binary_points.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdint>
 #include <cstring>
+#include <limits>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -55,17 +58,76 @@ constexpr std::uint64_t kLargestToFloat =
 constexpr std::uint64_t kSmallestToFloat =
     std::bit_cast<std::uint64_t>(static_cast<double>(std::numeric_limits<float>::denorm_min()) / 2) + 1;
 
-// Whether a file value converts to T without becoming infinite or losing a nonzero value to zero
-// (the rule std::from_chars applies to text); false for NaN and infinity too. Integer compares only,
-// so that the scan vectorizes.
+// Whether a file value converts to T: between floating-point types without becoming infinite or
+// losing a nonzero value to zero (the rule std::from_chars applies to text); false for NaN and
+// infinity too. Integer compares only, so that the scan vectorizes. Any conversion that involves an
+// integer type must be exact: integers in T's range; a float or double that is an integer in range,
+// for integer T; an integer that float or double holds exactly, for floating T (never rounded).
 template <class T, class F>
 constexpr bool fits(F value) {
-  if constexpr (sizeof(T) >= sizeof(F)) {
-    return !non_finite_bits(value);  // widening is exact
+  if constexpr (std::is_floating_point_v<T> && std::is_floating_point_v<F>) {
+    if constexpr (sizeof(T) >= sizeof(F)) {
+      return !non_finite_bits(value);  // widening is exact
+    } else {
+      static_assert(std::is_same_v<T, float> && std::is_same_v<F, double>);
+      const std::uint64_t magnitude = std::bit_cast<std::uint64_t>(value) & ~kSignBit;
+      return (magnitude == 0) | ((magnitude >= kSmallestToFloat) & (magnitude <= kLargestToFloat));
+    }
+  } else if constexpr (std::is_integral_v<T> && std::is_integral_v<F>) {
+    if constexpr (sizeof(T) >= sizeof(F)) {
+      return true;
+    } else {
+      return (value >= std::numeric_limits<T>::min()) & (value <= std::numeric_limits<T>::max());
+    }
+  } else if constexpr (std::is_integral_v<T>) {
+    // [-2^(bits-1), 2^(bits-1)), both ends exact in F; NaN fails the comparisons.
+    constexpr F lo = static_cast<F>(std::numeric_limits<T>::min()), hi = -lo;
+    const bool in_range = (value >= lo) & (value < hi);
+    return in_range & (static_cast<F>(static_cast<T>(in_range ? value : F(0))) == value);
+  } else if constexpr (std::numeric_limits<F>::digits <= std::numeric_limits<T>::digits) {
+    return true;  // int32 to double
   } else {
-    static_assert(std::is_same_v<T, float> && std::is_same_v<F, double>);
-    const std::uint64_t magnitude = std::bit_cast<std::uint64_t>(value) & ~kSignBit;
-    return (magnitude == 0) | ((magnitude >= kSmallestToFloat) & (magnitude <= kLargestToFloat));
+    // A magnitude of at most 2^digits converts exactly; beyond it, only multiples of a power of two
+    // do: exactly those the round trip through T returns unchanged (T's range holds every F).
+    const T converted = static_cast<T>(value);
+    constexpr T hi = -static_cast<T>(std::numeric_limits<F>::min());
+    return (converted < hi) & (static_cast<F>(converted < hi ? converted : T(0)) == value);
+  }
+}
+
+// value as a T, where fits<T>(value) says `fits`. A float or double that does not fit an integer
+// type becomes 0 (its conversion would be undefined); the block is flagged and the value named.
+template <class T, class F>
+constexpr T converted(F value, bool fits) {
+  if constexpr (std::is_integral_v<T> && std::is_floating_point_v<F>) {
+    return fits ? static_cast<T>(value) : T(0);
+  } else {
+    return static_cast<T>(value);
+  }
+}
+
+// The message for a value that does not fit T (fits() is false).
+template <class T, class F>
+std::string misfit_message(F value) {
+  if constexpr (std::is_integral_v<T> && std::is_floating_point_v<F>) {
+    if (value == std::trunc(value))
+      return "value " + shortest(value) + " is out of range for " + std::string(type_name<T>);
+    return "value " + shortest(value) + " is not an integer (" + std::string(type_name<T>) + " points)";
+  } else if constexpr (std::is_floating_point_v<T> && std::is_integral_v<F>) {
+    return "value " + shortest(value) + " has no exact " + std::string(type_name<T>) +
+           " (integers are never rounded: read them as int64)";
+  } else {
+    return "value " + shortest(value) + " is out of range for " + std::string(type_name<T>);
+  }
+}
+
+// Whether a file value is NaN or infinite (never, for integers).
+template <class F>
+constexpr bool non_finite_value(F value) {
+  if constexpr (std::is_floating_point_v<F>) {
+    return non_finite_bits(value);
+  } else {
+    return false;
   }
 }
 
@@ -88,11 +150,8 @@ template <class T, class F>
     for (const std::uint64_t offset : {record, record + sizeof(F)}) {
       F value;
       std::memcpy(&value, bytes + (offset - base), sizeof value);
-      if (non_finite_bits(value)) fail_at_byte(name, offset, "non-finite value " + shortest(value));
-      if (!fits<T>(value)) {
-        fail_at_byte(name, offset,
-                     "value " + shortest(value) + " is out of range for " + std::string(type_name<T>));
-      }
+      if (non_finite_value(value)) fail_at_byte(name, offset, "non-finite value " + shortest(value));
+      if (!fits<T>(value)) fail_at_byte(name, offset, misfit_message<T>(value));
     }
     if (require_sorted && i > 0 && lex_less(points[i], points[i - 1])) {
       fail_at_byte(name, record, unsorted_message(points[i - 1], points[i]));
@@ -139,8 +198,10 @@ std::size_t first_flagged_block(const char* bytes, const Point2<T>* points, std:
   for (std::size_t block = begin; block < end; block += kValidationBlock) {
     const std::size_t stop = std::min(end, block + kValidationBlock);
     unsigned bad = 0;
-    for (std::size_t value = 2 * block; value < 2 * stop; ++value) {
-      bad |= (exponent_word<T>(bytes + value * sizeof(T)) & kExponentWordMask<T>) == kExponentWordMask<T>;
+    if constexpr (std::is_floating_point_v<T>) {  // integers are all finite
+      for (std::size_t value = 2 * block; value < 2 * stop; ++value) {
+        bad |= (exponent_word<T>(bytes + value * sizeof(T)) & kExponentWordMask<T>) == kExponentWordMask<T>;
+      }
     }
     if (require_sorted) bad |= block_out_of_order(points, std::max(block, begin + 1), stop);
     if (bad) [[unlikely]]
@@ -159,9 +220,10 @@ std::size_t convert_and_flag(const char* bytes, Point2<T>* points, std::size_t b
     for (std::size_t i = block; i < stop; ++i) {
       F raw[2];
       std::memcpy(raw, bytes + i * kRecordBytes<F>, sizeof raw);
-      bad |= !fits<T>(raw[0]);
-      bad |= !fits<T>(raw[1]);
-      points[i] = {static_cast<T>(raw[0]), static_cast<T>(raw[1])};
+      const bool x_fits = fits<T>(raw[0]), y_fits = fits<T>(raw[1]);
+      bad |= !x_fits;
+      bad |= !y_fits;
+      points[i] = {converted<T>(raw[0], x_fits), converted<T>(raw[1], y_fits)};
     }
     // Rounding is monotone, so the order checked after conversion is the order the hull will see.
     if (require_sorted) bad |= block_out_of_order<T>(points, std::max(block, begin + 1), stop);
@@ -306,14 +368,21 @@ std::vector<Point2<T>> decode_binary(std::string_view data, bool require_sorted,
   return points;
 }
 
-template void check_whole_records<float>(std::size_t, std::string_view);
-template void check_whole_records<double>(std::size_t, std::string_view);
-template void validate_binary<float>(std::span<const Point2<float>>, bool, std::string_view);
-template void validate_binary<double>(std::span<const Point2<double>>, bool, std::string_view);
-template std::vector<Point2<float>> decode_binary<float, float>(std::string_view, bool, std::string_view);
-template std::vector<Point2<float>> decode_binary<float, double>(std::string_view, bool, std::string_view);
-template std::vector<Point2<double>> decode_binary<double, float>(std::string_view, bool, std::string_view);
-template std::vector<Point2<double>> decode_binary<double, double>(std::string_view, bool, std::string_view);
+#define WAGENER_INSTANTIATE_DECODE(T)                                                                       \
+  template std::vector<Point2<T>> decode_binary<T, float>(std::string_view, bool, std::string_view);        \
+  template std::vector<Point2<T>> decode_binary<T, double>(std::string_view, bool, std::string_view);       \
+  template std::vector<Point2<T>> decode_binary<T, std::int32_t>(std::string_view, bool, std::string_view); \
+  template std::vector<Point2<T>> decode_binary<T, std::int64_t>(std::string_view, bool, std::string_view);
+#define WAGENER_INSTANTIATE(T)                                                          \
+  template void check_whole_records<T>(std::size_t, std::string_view);                  \
+  template void validate_binary<T>(std::span<const Point2<T>>, bool, std::string_view); \
+  WAGENER_INSTANTIATE_DECODE(T)
+WAGENER_INSTANTIATE(float)
+WAGENER_INSTANTIATE(double)
+WAGENER_INSTANTIATE(std::int32_t)
+WAGENER_INSTANTIATE(std::int64_t)
+#undef WAGENER_INSTANTIATE
+#undef WAGENER_INSTANTIATE_DECODE
 
 }  // namespace reading
 
@@ -333,16 +402,25 @@ void decode_binary_piece(std::string_view bytes, Format format, std::uint64_t ba
                           base);
     }
   };
-  if (format == Format::f32) return decode(float{});
-  if (format == Format::f64) return decode(double{});
-  throw std::invalid_argument("decode_binary_piece reads f32 or f64, not " +
+  switch (format) {
+    case Format::f32: return decode(float{});
+    case Format::f64: return decode(double{});
+    case Format::i32: return decode(std::int32_t{});
+    case Format::i64: return decode(std::int64_t{});
+    default: break;
+  }
+  throw std::invalid_argument("decode_binary_piece reads f32, f64, i32 or i64, not " +
                               std::string(format_name(format)));
 }
 
-template void decode_binary_piece<float>(std::string_view, Format, std::uint64_t, std::string_view,
-                                         std::vector<Point2<float>>&);
-template void decode_binary_piece<double>(std::string_view, Format, std::uint64_t, std::string_view,
-                                          std::vector<Point2<double>>&);
+#define WAGENER_INSTANTIATE(T)                                                                    \
+  template void decode_binary_piece<T>(std::string_view, Format, std::uint64_t, std::string_view, \
+                                       std::vector<Point2<T>>&);
+WAGENER_INSTANTIATE(float)
+WAGENER_INSTANTIATE(double)
+WAGENER_INSTANTIATE(std::int32_t)
+WAGENER_INSTANTIATE(std::int64_t)
+#undef WAGENER_INSTANTIATE
 
 }  // namespace detail
 }  // namespace wagener

@@ -186,9 +186,13 @@ void write_grouped_hulls(const std::string& path, const GroupedOutput<T>& hulls,
   file.commit();
 }
 
-template std::string format_grouped_hulls(const GroupedOutput<float>&, const OutputOptions&);
-template std::string format_grouped_hulls(const GroupedOutput<double>&, const OutputOptions&);
-template void write_grouped_hulls(const std::string&, const GroupedOutput<float>&, const OutputOptions&);
-template void write_grouped_hulls(const std::string&, const GroupedOutput<double>&, const OutputOptions&);
+#define WAGENER_INSTANTIATE(T)                                                              \
+  template std::string format_grouped_hulls(const GroupedOutput<T>&, const OutputOptions&); \
+  template void write_grouped_hulls(const std::string&, const GroupedOutput<T>&, const OutputOptions&);
+WAGENER_INSTANTIATE(float)
+WAGENER_INSTANTIATE(double)
+WAGENER_INSTANTIATE(std::int32_t)
+WAGENER_INSTANTIATE(std::int64_t)
+#undef WAGENER_INSTANTIATE
 
 }  // namespace wagener

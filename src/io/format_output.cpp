@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <optional>
 #include <span>
 #include <stdexcept>
@@ -37,7 +38,7 @@ constexpr std::size_t kMinItemsPerThread = std::size_t{1} << 15;
 
 constexpr OutputFormat kOutputFormats[] = {OutputFormat::text,    OutputFormat::csv, OutputFormat::json,
                                            OutputFormat::geojson, OutputFormat::wkt, OutputFormat::f32,
-                                           OutputFormat::f64};
+                                           OutputFormat::f64,     OutputFormat::i32, OutputFormat::i64};
 
 // How a textual format lays out its items: head, then the items with `between` between consecutive
 // ones, each written as open + x + middle + y + close (open + index + close for an index), then tail.
@@ -110,7 +111,9 @@ Layout vertex_layout(OutputFormat format, std::size_t vertices, bool closed) {
     case OutputFormat::geojson: return geojson_layout(vertices, closed);
     case OutputFormat::wkt: return wkt_layout(vertices, closed);
     case OutputFormat::f32:
-    case OutputFormat::f64: break;
+    case OutputFormat::f64:
+    case OutputFormat::i32:
+    case OutputFormat::i64: break;
   }
   throw std::logic_error("vertex_layout: not a textual format");
 }
@@ -123,7 +126,9 @@ Layout index_layout(OutputFormat format) {
     case OutputFormat::geojson:
     case OutputFormat::wkt:
     case OutputFormat::f32:
-    case OutputFormat::f64: break;
+    case OutputFormat::f64:
+    case OutputFormat::i32:
+    case OutputFormat::i64: break;
   }
   throw std::invalid_argument("indices cannot be written as " + std::string(output_format_name(format)) +
                               ": that format holds coordinates (use text, csv or json)");
@@ -274,23 +279,58 @@ std::string_view bytes_of(std::span<const Point> points) {
   return {reinterpret_cast<const char*>(points.data()), points.size_bytes()};
 }
 
-// value as an F, rounded to nearest. A double beyond float's range would become an infinity, which no
-// reader accepts back: refused, naming the vertex, rather than written.
+template <class F>
+constexpr std::string_view binary_name() {
+  if constexpr (std::is_same_v<F, float>) return "f32";
+  if constexpr (std::is_same_v<F, double>) return "f64";
+  if constexpr (std::is_same_v<F, std::int32_t>) return "i32";
+  return "i64";
+}
+
+// Whether value converts to F exactly (a conversion that involves an integer type must not round).
+template <class F, class T>
+bool converts_exactly_to(T value) {
+  if constexpr (std::is_integral_v<F> && std::is_integral_v<T>) {
+    return value >= std::numeric_limits<F>::min() && value <= std::numeric_limits<F>::max();
+  } else if constexpr (std::is_integral_v<F>) {
+    // [-2^(bits-1), 2^(bits-1)): both ends are exact in T; NaN and infinity fail the comparisons.
+    constexpr T lo = static_cast<T>(std::numeric_limits<F>::min());
+    return value >= lo && value < -lo && static_cast<T>(static_cast<F>(value)) == value;
+  } else {
+    // An integer to float or double: the round trip gives it back (T's range holds every F).
+    const F converted = static_cast<F>(value);
+    constexpr F hi = -static_cast<F>(std::numeric_limits<T>::min());
+    return converted < hi && static_cast<T>(converted) == value;
+  }
+}
+
+template <class T>
+[[noreturn]] void refuse_vertex(std::size_t vertex, T value, std::string_view why) {
+  char digits[detail::kMaxDecimalChars<T>];
+  const std::string_view text(digits,
+                              static_cast<std::size_t>(detail::write_decimal(digits, value) - digits));
+  throw std::invalid_argument("vertex " + std::to_string(vertex) + ": " + std::string(text) +
+                              std::string(why));
+}
+
+// value as an F. From double to float rounded to nearest, and a double beyond float's range, which
+// would become an infinity that no reader accepts back, refused; any conversion that involves an
+// integer type exact or refused. A refusal names the vertex, and nothing is written.
 template <class F, class T>
 F narrow(T value, std::size_t vertex) {
-  const F narrowed = static_cast<F>(value);
-  if (std::isinf(narrowed) && !std::isinf(value)) {
-    char digits[detail::kMaxDecimalChars<T>];
-    const std::string_view text(digits,
-                                static_cast<std::size_t>(detail::write_decimal(digits, value) - digits));
-    throw std::invalid_argument("vertex " + std::to_string(vertex) + ": " + std::string(text) +
-                                " is out of range for f32");
+  if constexpr (std::is_floating_point_v<F> && std::is_floating_point_v<T>) {
+    const F narrowed = static_cast<F>(value);
+    if (std::isinf(narrowed) && !std::isinf(value)) refuse_vertex(vertex, value, " is out of range for f32");
+    return narrowed;
+  } else {
+    if (!converts_exactly_to<F>(value))
+      refuse_vertex(vertex, value, " has no exact value in " + std::string(binary_name<F>()));
+    return static_cast<F>(value);
   }
-  return narrowed;
 }
 
 // Vertices as little-endian F pairs: the vertices' own bytes when F is T, else each coordinate
-// converted (rounded to nearest from double to float, exact from float to double), block by block.
+// converted (rounded to nearest from double to float, exact otherwise: narrow), block by block.
 template <class F, class T, class Sink>
 void emit_binary(std::span<const Point2<T>> vertices, Sink& sink) {
   sink.reserve(vertices.size() * sizeof(Point2<F>));
@@ -312,6 +352,8 @@ template <class T, class Sink>
 void emit_hull(std::span<const Point2<T>> vertices, const OutputOptions& options, Sink& sink) {
   if (options.format == OutputFormat::f32) return emit_binary<float>(vertices, sink);
   if (options.format == OutputFormat::f64) return emit_binary<double>(vertices, sink);
+  if (options.format == OutputFormat::i32) return emit_binary<std::int32_t>(vertices, sink);
+  if (options.format == OutputFormat::i64) return emit_binary<std::int64_t>(vertices, sink);
   const Layout layout = vertex_layout(options.format, vertices.size(), options.closed);
   const std::size_t n = vertices.size();
   const std::size_t items = layout.repeats_first ? n + 1 : n;
@@ -348,7 +390,7 @@ OutputFormat parse_output_format(std::string_view name) {
     if (name == output_format_name(format)) return format;
   }
   throw std::invalid_argument("unknown output format \"" + std::string(name) +
-                              "\" (expected text, csv, json, geojson, wkt, f32 or f64)");
+                              "\" (expected text, csv, json, geojson, wkt, f32, f64, i32 or i64)");
 }
 
 std::string_view output_format_name(OutputFormat format) {
@@ -360,6 +402,8 @@ std::string_view output_format_name(OutputFormat format) {
     case OutputFormat::wkt: return "wkt";
     case OutputFormat::f32: return "f32";
     case OutputFormat::f64: return "f64";
+    case OutputFormat::i32: return "i32";
+    case OutputFormat::i64: return "i64";
   }
   return "unknown";
 }
@@ -405,9 +449,13 @@ void write_indices(const std::string& path, std::span<const std::int64_t> indice
   sink.commit();
 }
 
-template std::string format_hull<float>(std::span<const Point2<float>>, const OutputOptions&);
-template std::string format_hull<double>(std::span<const Point2<double>>, const OutputOptions&);
-template void write_hull<float>(const std::string&, std::span<const Point2<float>>, const OutputOptions&);
-template void write_hull<double>(const std::string&, std::span<const Point2<double>>, const OutputOptions&);
+#define WAGENER_INSTANTIATE(T)                                                           \
+  template std::string format_hull<T>(std::span<const Point2<T>>, const OutputOptions&); \
+  template void write_hull<T>(const std::string&, std::span<const Point2<T>>, const OutputOptions&);
+WAGENER_INSTANTIATE(float)
+WAGENER_INSTANTIATE(double)
+WAGENER_INSTANTIATE(std::int32_t)
+WAGENER_INSTANTIATE(std::int64_t)
+#undef WAGENER_INSTANTIATE
 
 }  // namespace wagener

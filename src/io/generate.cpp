@@ -247,6 +247,10 @@ void generate_points(std::span<Point2<T>> out, std::uint64_t first_index, const 
 void write_generated(const std::string& path, const GenerateOptions& options, Format format) {
   check_count(options.count);
   if (format == Format::automatic) format = guess_format(path);
+  if (format == Format::i32 || format == Format::i64) {
+    throw std::invalid_argument("generated points are floating point: text, csv, f32 or f64, not " +
+                                std::string(format_name(format)));
+  }
   detail::OutputFile file(path);
   switch (format) {
     case Format::f32: write_binary<float>(file, options); break;
@@ -257,6 +261,8 @@ void write_generated(const std::string& path, const GenerateOptions& options, Fo
       break;
     case Format::automatic:
     case Format::text: write_lines(file, options, ' '); break;
+    case Format::i32:
+    case Format::i64: break;  // refused above
   }
   file.commit();
 }

@@ -233,15 +233,15 @@ GroupedPoints<T> parse_grouped_csv_points(std::string_view data, std::string_vie
   return parse_grouped_csv<T>(data, name, selection, group_spec);
 }
 
-template std::vector<Point2<float>> parse_text_points<float>(std::string_view, std::string_view, bool,
-                                                             const ReadOptions&);
-template std::vector<Point2<double>> parse_text_points<double>(std::string_view, std::string_view, bool,
-                                                               const ReadOptions&);
-template GroupedPoints<float> parse_grouped_csv_points<float>(std::string_view, std::string_view,
-                                                              const ColumnSelection&, std::string_view,
-                                                              std::size_t);
-template GroupedPoints<double> parse_grouped_csv_points<double>(std::string_view, std::string_view,
-                                                                const ColumnSelection&, std::string_view,
-                                                                std::size_t);
+#define WAGENER_INSTANTIATE(T)                                                                   \
+  template std::vector<Point2<T>> parse_text_points<T>(std::string_view, std::string_view, bool, \
+                                                       const ReadOptions&);                      \
+  template GroupedPoints<T> parse_grouped_csv_points<T>(                                         \
+      std::string_view, std::string_view, const ColumnSelection&, std::string_view, std::size_t);
+WAGENER_INSTANTIATE(float)
+WAGENER_INSTANTIATE(double)
+WAGENER_INSTANTIATE(std::int32_t)
+WAGENER_INSTANTIATE(std::int64_t)
+#undef WAGENER_INSTANTIATE
 
 }  // namespace wagener::reading

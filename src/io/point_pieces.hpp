@@ -14,7 +14,7 @@
 
 namespace wagener::detail {
 
-/// Raw little-endian records (`format` f32 or f64) that start `base` bytes into the file, whole
+/// Raw little-endian records (`format` f32, f64, i32 or i64) that start `base` bytes into the file, whole
 /// records only, checked and converted to T as read_points() does; input_error names the file and
 /// the byte offset of a non-finite or out-of-range value. The points replace what `points` held,
 /// in its storage (a reader of many pieces then faults its pages in once).

@@ -1,6 +1,7 @@
 // Reading a file at the storage's speed (read_ahead.hpp).
 #include "io/read_ahead.hpp"
 
+#include <fcntl.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -92,16 +93,35 @@ unsigned read_threads() {
   return 8;
 }
 
+std::size_t read_block_bytes() {
+  if (const char* text = std::getenv("WAGENER_READ_BLOCK_MIB")) {
+    const long value = std::strtol(text, nullptr, 10);
+    if (value >= 1 && value <= 1024) return static_cast<std::size_t>(value) << 20;
+  }
+  return std::size_t{16} << 20;
+}
+
+namespace {
+
+void advise_sequential(int fd) {
+  // The kernel's read-ahead window doubles for each read (and for the readers' next blocks).
+  (void)::posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+}
+
+}  // namespace
+
 void read_in_parallel(int fd, std::string_view name, char* dest, std::uint64_t offset, std::size_t size,
                       unsigned readers) {
-  const std::size_t blocks = (size + kReadBlockBytes - 1) / kReadBlockBytes;
+  advise_sequential(fd);
+  const std::size_t block_bytes = read_block_bytes();
+  const std::size_t blocks = (size + block_bytes - 1) / block_bytes;
   readers = static_cast<unsigned>(std::clamp<std::size_t>(blocks, 1, std::max(1u, readers)));
   std::atomic<std::size_t> next{0};
   std::vector<std::exception_ptr> errors(readers);
   const auto serve = [&](unsigned r) {
     try {
       for (std::size_t b; (b = next.fetch_add(1)) < blocks;) {
-        const std::size_t begin = b * kReadBlockBytes, length = std::min(kReadBlockBytes, size - begin);
+        const std::size_t begin = b * block_bytes, length = std::min(block_bytes, size - begin);
         pread_fully(fd, name, dest + begin, offset + begin, length);
       }
     } catch (...) {
@@ -125,6 +145,7 @@ ReadAhead::ReadAhead(int fd, std::string name, std::uint64_t size, std::size_t b
       size_(size),
       block_bytes_(block_bytes),
       blocks_(static_cast<std::size_t>((size + block_bytes - 1) / block_bytes)) {
+  advise_sequential(fd);
   readers = static_cast<unsigned>(std::clamp<std::size_t>(blocks_, 1, std::max(1u, readers)));
   const std::size_t buffers = std::min<std::size_t>(blocks_, readers + 2);
   for (std::size_t b = 0; b < buffers; ++b) {

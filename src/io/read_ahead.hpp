@@ -31,8 +31,8 @@ std::uint64_t available_memory();
 /// WAGENER_READ_THREADS when set to 1..64, else 8.
 unsigned read_threads();
 
-/// The block size of those reads.
-inline constexpr std::size_t kReadBlockBytes = std::size_t{16} << 20;
+/// The block size of those reads: WAGENER_READ_BLOCK_MIB when set to 1..1024 (MiB), else 16 MiB.
+std::size_t read_block_bytes();
 
 /// Reads bytes [offset, offset + size) of fd into dest, `readers` blocks at once. Throws input_error
 /// naming `name` for a read error or a file that ends early.

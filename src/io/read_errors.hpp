@@ -13,7 +13,10 @@
 namespace wagener::reading {
 
 template <class T>
-constexpr std::string_view type_name = std::is_same_v<T, float> ? "float" : "double";
+constexpr std::string_view type_name = std::is_same_v<T, float>          ? "float"
+                                       : std::is_same_v<T, double>       ? "double"
+                                       : std::is_same_v<T, std::int32_t> ? "int32"
+                                                                         : "int64";
 
 /// The name messages give a path: "<stdin>" for "-".
 std::string display_name(std::string_view path);

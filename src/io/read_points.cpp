@@ -43,6 +43,8 @@ PointSet<T> parse_resolved(std::string_view data, Format format, std::string_vie
     case Format::csv: return PointSet<T>(parse_text_points<T>(data, name, true, options));
     case Format::f32: return PointSet<T>(decode_binary<T, float>(data, require_sorted, name));
     case Format::f64: return PointSet<T>(decode_binary<T, double>(data, require_sorted, name));
+    case Format::i32: return PointSet<T>(decode_binary<T, std::int32_t>(data, require_sorted, name));
+    case Format::i64: return PointSet<T>(decode_binary<T, std::int64_t>(data, require_sorted, name));
     case Format::automatic:
     case Format::text: break;
   }
@@ -54,7 +56,7 @@ void check_selection(const ColumnSelection& columns, Format format, std::string_
   if (columns.x.empty() != columns.y.empty()) {
     throw std::invalid_argument("a column selection needs both the x and the y column");
   }
-  if (!columns.empty() && (format == Format::f32 || format == Format::f64)) {
+  if (!columns.empty() && is_binary_format(format)) {
     throw input_error(std::string(name) +
                       ": a column selection (--columns) applies to text and csv, not to binary " +
                       std::string(format_name(format)) + " input");
@@ -146,6 +148,8 @@ void TextPieceParser<T>::finish() {
 
 template class TextPieceParser<float>;
 template class TextPieceParser<double>;
+template class TextPieceParser<std::int32_t>;
+template class TextPieceParser<std::int64_t>;
 
 }  // namespace detail
 
@@ -153,11 +157,12 @@ template class TextPieceParser<double>;
 // Public interface
 
 Format parse_format(std::string_view name) {
-  for (const Format format : {Format::automatic, Format::text, Format::csv, Format::f32, Format::f64}) {
+  for (const Format format :
+       {Format::automatic, Format::text, Format::csv, Format::f32, Format::f64, Format::i32, Format::i64}) {
     if (name == format_name(format)) return format;
   }
   throw std::invalid_argument("unknown format \"" + std::string(name) +
-                              "\" (expected auto, text, csv, f32 or f64)");
+                              "\" (expected auto, text, csv, f32, f64, i32 or i64)");
 }
 
 std::string_view format_name(Format format) {
@@ -167,13 +172,32 @@ std::string_view format_name(Format format) {
     case Format::csv: return "csv";
     case Format::f32: return "f32";
     case Format::f64: return "f64";
+    case Format::i32: return "i32";
+    case Format::i64: return "i64";
   }
   return "unknown";
+}
+
+bool is_binary_format(Format format) {
+  return format == Format::f32 || format == Format::f64 || format == Format::i32 || format == Format::i64;
+}
+
+std::size_t binary_record_bytes(Format format) {
+  switch (format) {
+    case Format::f32:
+    case Format::i32: return 8;
+    case Format::f64:
+    case Format::i64: return 16;
+    default: break;
+  }
+  throw std::invalid_argument("format " + std::string(format_name(format)) + " has no binary records");
 }
 
 Format guess_format(std::string_view path) {
   if (detail::ends_with_ignoring_case(path, ".f32")) return Format::f32;
   if (detail::ends_with_ignoring_case(path, ".f64")) return Format::f64;
+  if (detail::ends_with_ignoring_case(path, ".i32")) return Format::i32;
+  if (detail::ends_with_ignoring_case(path, ".i64")) return Format::i64;
   if (detail::ends_with_ignoring_case(path, ".csv")) return Format::csv;
   return Format::text;
 }
@@ -205,9 +229,8 @@ PointSet<T> read_points(const std::string& path, const ReadOptions& options) {
   const Format format = options.format == Format::automatic ? guess_format(path) : options.format;
   check_selection(options.columns, format, name);
   InputBytes input = read_file(path);
-  constexpr Format kNative = std::is_same_v<T, float> ? Format::f32 : Format::f64;
   const bool aligned = reinterpret_cast<std::uintptr_t>(input.bytes.data()) % alignof(Point2<T>) == 0;
-  if (format == kNative && input.owner && aligned) {
+  if (format == kNativeFormat<T> && input.owner && aligned) {
     // Zero copy: the points are a view of the input's memory, which they keep alive.
     check_whole_records<T>(input.bytes.size(), name);
     const std::span<const Point2<T>> view(reinterpret_cast<const Point2<T>*>(input.bytes.data()),
@@ -243,12 +266,14 @@ GroupedPoints<T> parse_grouped_points_in_chunks(std::string_view data, std::stri
   return parse_grouped_csv_points<T>(data, shown, options.columns, group_column, chunks);
 }
 
-template GroupedPoints<float> parse_grouped_points_in_chunks<float>(std::string_view, std::string_view,
-                                                                    std::string_view, const ReadOptions&,
-                                                                    std::size_t);
-template GroupedPoints<double> parse_grouped_points_in_chunks<double>(std::string_view, std::string_view,
-                                                                      std::string_view, const ReadOptions&,
-                                                                      std::size_t);
+#define WAGENER_INSTANTIATE(T)                                 \
+  template GroupedPoints<T> parse_grouped_points_in_chunks<T>( \
+      std::string_view, std::string_view, std::string_view, const ReadOptions&, std::size_t);
+WAGENER_INSTANTIATE(float)
+WAGENER_INSTANTIATE(double)
+WAGENER_INSTANTIATE(std::int32_t)
+WAGENER_INSTANTIATE(std::int64_t)
+#undef WAGENER_INSTANTIATE
 
 }  // namespace detail
 
@@ -266,19 +291,18 @@ GroupedPoints<T> read_grouped_points(const std::string& path, std::string_view g
   return parse_grouped_points<T>(input.bytes, path, group_column, options);
 }
 
-template GroupedPoints<float> parse_grouped_points<float>(std::string_view, std::string_view,
-                                                          std::string_view, const ReadOptions&);
-template GroupedPoints<double> parse_grouped_points<double>(std::string_view, std::string_view,
-                                                            std::string_view, const ReadOptions&);
-template GroupedPoints<float> read_grouped_points<float>(const std::string&, std::string_view,
-                                                         const ReadOptions&);
-template GroupedPoints<double> read_grouped_points<double>(const std::string&, std::string_view,
-                                                           const ReadOptions&);
-template class PointSet<float>;
-template class PointSet<double>;
-template PointSet<float> read_points<float>(const std::string&, const ReadOptions&);
-template PointSet<double> read_points<double>(const std::string&, const ReadOptions&);
-template PointSet<float> parse_points<float>(std::string_view, std::string_view, const ReadOptions&);
-template PointSet<double> parse_points<double>(std::string_view, std::string_view, const ReadOptions&);
+#define WAGENER_INSTANTIATE(T)                                                                            \
+  template GroupedPoints<T> parse_grouped_points<T>(std::string_view, std::string_view, std::string_view, \
+                                                    const ReadOptions&);                                  \
+  template GroupedPoints<T> read_grouped_points<T>(const std::string&, std::string_view,                  \
+                                                   const ReadOptions&);                                   \
+  template class PointSet<T>;                                                                             \
+  template PointSet<T> read_points<T>(const std::string&, const ReadOptions&);                            \
+  template PointSet<T> parse_points<T>(std::string_view, std::string_view, const ReadOptions&);
+WAGENER_INSTANTIATE(float)
+WAGENER_INSTANTIATE(double)
+WAGENER_INSTANTIATE(std::int32_t)
+WAGENER_INSTANTIATE(std::int64_t)
+#undef WAGENER_INSTANTIATE
 
 }  // namespace wagener

@@ -4,7 +4,9 @@
 //
 // Numbers: decimal only, with an optional leading '+'. Hexadecimal floats ("0x1p3") are rejected,
 // as are NaN and infinity in any spelling, and literals that overflow T or underflow to zero in T
-// (std::from_chars reports both as out of range; subnormal results are accepted).
+// (std::from_chars reports both as out of range; subnormal results are accepted). Integer T reads
+// decimal integers only: "1.5", "1e3" and "1.0" are not integers, and a value beyond T's range is
+// out of range (never rounded or wrapped).
 #pragma once
 
 #include <algorithm>
@@ -18,6 +20,7 @@
 #include <string>
 #include <string_view>
 #include <system_error>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -72,12 +75,31 @@ inline const char* skip_plus(const char* p, const char* end) {
   return p != end && *p == '+' && !(p + 1 != end && p[1] == '-') ? p + 1 : p;
 }
 
+// Whether [first, last) is a decimal integer literal (an optional sign, then digits only) that a
+// double does not hold exactly: from 2^53 on not every integer is a double, and reading one as a
+// double would round it silently (9007199254740993 would become ...992). Only literals of 16 digits
+// or more can be such; --precision int64 reads them exactly.
+inline bool inexact_integer_literal(const char* first, const char* last, double value) {
+  if (last - first < 16) return false;  // 15 digits stay below 10^15 < 2^53: exact
+  if (*first == '+' || *first == '-') ++first;
+  while (first != last && *first == '0') ++first;
+  if (last - first < 16) return false;
+  for (const char* q = first; q != last; ++q) {
+    if (*q < '0' || *q > '9') return false;  // a fraction or an exponent: a decimal, rounded as such
+  }
+  char exact[400];  // the largest double has 309 integer digits
+  const auto printed = std::to_chars(exact, exact + sizeof exact, std::fabs(value), std::chars_format::fixed, 0);
+  return std::string_view(exact, static_cast<std::size_t>(printed.ptr - exact)) !=
+         std::string_view(first, static_cast<std::size_t>(last - first));
+}
+
 // Whether a csv field is a number in the sense of the parser (finite or not, in range or not):
-// what tells a header line from a data line.
+// what tells a header line from a data line. For integer T any decimal number counts, so that a
+// line of "1.5,2.5" is data (and then refused as not integers), never a header.
 template <class T>
 bool looks_like_number(std::string_view field) {
   const char* end = field.data() + field.size();
-  T value{};
+  std::conditional_t<std::is_integral_v<T>, double, T> value{};
   const auto [ptr, ec] = std::from_chars(skip_plus(field.data(), end), end, value);
   return ec != std::errc::invalid_argument && ptr == end;
 }
@@ -644,6 +666,9 @@ class TextParser {
     if (ec != std::errc() || !whole_token || !std::isfinite(value)) [[unlikely]] {
       fail_number<kCsv>(p, ptr, end, ec, whole_token);
     }
+    if constexpr (std::is_same_v<T, double>) {
+      if (inexact_integer_literal(p, ptr, value)) [[unlikely]] fail_inexact_integer(p, ptr);
+    }
     p = ptr;
     return value;
   }
@@ -653,6 +678,9 @@ class TextParser {
     const auto [ptr, ec] = std::from_chars(skip_plus(p, end), end, value);
     if (ec != std::errc() || !std::isfinite(value)) return false;
     if (ptr != end && !is_blank(*ptr) && *ptr != ',' && *ptr != '#') return false;
+    if constexpr (std::is_same_v<T, double>) {
+      if (inexact_integer_literal(p, ptr, value)) return false;  // parse_number names it
+    }
     p = ptr;
     return true;
   }
@@ -760,6 +788,12 @@ class TextParser {
                                                           std::errc ec, bool whole_token) const {
     if (ec == std::errc::invalid_argument || !whole_token) {
       const std::string_view token(start, (kCsv ? end : token_end(start, end)) - start);
+      if constexpr (std::is_integral_v<T>) {
+        if (looks_like_number<double>(token)) {
+          fail_at_line(name_, line_,
+                       "not an integer: " + quote(token) + " (" + std::string(type_name<T>) + " points)");
+        }
+      }
       fail_at_line(
           name_, line_,
           "not a number: " + quote(token) +
@@ -772,6 +806,12 @@ class TextParser {
                    "value " + quote(token) + " is out of range for " + std::string(type_name<T>));
     }
     fail_at_line(name_, line_, "non-finite value " + quote(token));
+  }
+
+  [[noreturn, gnu::cold, gnu::noinline]] void fail_inexact_integer(const char* start, const char* ptr) const {
+    fail_at_line(name_, line_,
+                 "integer " + quote(std::string_view(start, static_cast<std::size_t>(ptr - start))) +
+                     " is not exactly a double (beyond 2^53): read it as int64 (--precision int64) to keep it exact");
   }
 
   [[noreturn, gnu::cold, gnu::noinline]] void fail_width(const RowLayout& layout, index_t found,

@@ -1,22 +1,22 @@
 // Writing traces of Wagener's rounds: the seed's show_current_hoods stream, and JSON.
 #include "wagener/trace.hpp"
 
-#include <charconv>
-#include <limits>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
+#include "io/decimal.hpp"
 #include "io/path_suffix.hpp"
 
 namespace wagener {
 namespace {
 
-// Shortest round-trip decimal, as in point files, so that a trace reads back to the very same bits.
+// Shortest round-trip decimal (integers whole), as in point files, so that a trace reads back to the
+// very same values.
 template <class T>
 void append_number(std::string& out, T value) {
-  char buffer[std::numeric_limits<T>::max_digits10 + 16];
-  const auto end = std::to_chars(buffer, buffer + sizeof buffer, value).ptr;
-  out.append(buffer, end);
+  char buffer[detail::kMaxDecimalChars<T>];
+  out.append(buffer, detail::write_decimal(buffer, value));
 }
 
 void append_int(std::string& out, long long value) {
@@ -32,6 +32,8 @@ void append_pair(std::string& out, const Point2<T>& p, char separator) {
 
 template <class T>
 constexpr const char* precision_name() {
+  if constexpr (std::is_same_v<T, std::int32_t>) return "int32";
+  if constexpr (std::is_same_v<T, std::int64_t>) return "int64";
   return sizeof(T) == sizeof(float) ? "float" : "double";
 }
 
@@ -68,6 +70,12 @@ void TraceSink::on_round(const TraceRound<float>&) {
 }
 void TraceSink::on_round(const TraceRound<double>&) {
   throw std::logic_error("this trace sink does not take double rounds");
+}
+void TraceSink::on_round(const TraceRound<std::int32_t>&) {
+  throw std::logic_error("this trace sink does not take int32 rounds");
+}
+void TraceSink::on_round(const TraceRound<std::int64_t>&) {
+  throw std::logic_error("this trace sink does not take int64 rounds");
 }
 
 template <class T>
@@ -156,11 +164,14 @@ std::string format_trace_json(std::span<const TraceRound<T>> rounds, index_t poi
   return out;
 }
 
-template struct TraceRound<float>;
-template struct TraceRound<double>;
-template std::string format_trace_text<float>(std::span<const TraceRound<float>>, index_t);
-template std::string format_trace_text<double>(std::span<const TraceRound<double>>, index_t);
-template std::string format_trace_json<float>(std::span<const TraceRound<float>>, index_t);
-template std::string format_trace_json<double>(std::span<const TraceRound<double>>, index_t);
+#define WAGENER_INSTANTIATE(T)                                                        \
+  template struct TraceRound<T>;                                                      \
+  template std::string format_trace_text<T>(std::span<const TraceRound<T>>, index_t); \
+  template std::string format_trace_json<T>(std::span<const TraceRound<T>>, index_t);
+WAGENER_INSTANTIATE(float)
+WAGENER_INSTANTIATE(double)
+WAGENER_INSTANTIATE(std::int32_t)
+WAGENER_INSTANTIATE(std::int64_t)
+#undef WAGENER_INSTANTIATE
 
 }  // namespace wagener

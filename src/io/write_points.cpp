@@ -19,9 +19,13 @@ void write_points(const std::string& path, std::span<const Point2<T>> points) {
   write_hull<T>(path, points, {.format = OutputFormat::text});
 }
 
-template std::string format_points<float>(std::span<const Point2<float>>);
-template std::string format_points<double>(std::span<const Point2<double>>);
-template void write_points<float>(const std::string&, std::span<const Point2<float>>);
-template void write_points<double>(const std::string&, std::span<const Point2<double>>);
+#define WAGENER_INSTANTIATE(T)                                       \
+  template std::string format_points<T>(std::span<const Point2<T>>); \
+  template void write_points<T>(const std::string&, std::span<const Point2<T>>);
+WAGENER_INSTANTIATE(float)
+WAGENER_INSTANTIATE(double)
+WAGENER_INSTANTIATE(std::int32_t)
+WAGENER_INSTANTIATE(std::int64_t)
+#undef WAGENER_INSTANTIATE
 
 }  // namespace wagener

@@ -195,13 +195,15 @@ void all_or_none(MPI_Comm comm, const std::function<void()>& step) {
   detail::all_or_none(comm, step);
 }
 
-template HullResult<float> convex_hull(MPI_Comm, std::span<const Point2<float>>, const HullOptions&,
-                                       ReductionStats*);
-template HullResult<double> convex_hull(MPI_Comm, std::span<const Point2<double>>, const HullOptions&,
-                                        ReductionStats*);
-template HullResult<float> convex_hull_on_all(MPI_Comm, std::span<const Point2<float>>, const HullOptions&,
-                                              ReductionStats*);
-template HullResult<double> convex_hull_on_all(MPI_Comm, std::span<const Point2<double>>, const HullOptions&,
-                                               ReductionStats*);
+#define WAGENER_INSTANTIATE(T)                                                                        \
+  template HullResult<T> convex_hull(MPI_Comm, std::span<const Point2<T>>, const HullOptions&,        \
+                                     ReductionStats*);                                                \
+  template HullResult<T> convex_hull_on_all(MPI_Comm, std::span<const Point2<T>>, const HullOptions&, \
+                                            ReductionStats*);
+WAGENER_INSTANTIATE(float)
+WAGENER_INSTANTIATE(double)
+WAGENER_INSTANTIATE(std::int32_t)
+WAGENER_INSTANTIATE(std::int64_t)
+#undef WAGENER_INSTANTIATE
 
 }  // namespace wagener::mpi

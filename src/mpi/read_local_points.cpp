@@ -364,11 +364,14 @@ void check_order_across_parts(MPI_Comm comm, const Piece<T>& piece, int rank, in
     if (!all[static_cast<std::size_t>(r)].nonempty) continue;
     const Point2<T>& previous = all[static_cast<std::size_t>(r)].last;
     if (lex_less<T>(mine.first, previous)) {
-      char text[160];
-      std::snprintf(text, sizeof text, ": points not sorted: (%.17g, %.17g) comes after (%.17g, %.17g)",
-                    static_cast<double>(mine.first.x), static_cast<double>(mine.first.y),
-                    static_cast<double>(previous.x), static_cast<double>(previous.y));
-      throw input_error(piece.first_place + text);
+      // Shortest round-trip decimal, as the reader writes values: integers as they are.
+      const auto text = [](T v) {
+        char buffer[64];
+        return std::string(buffer, std::to_chars(buffer, buffer + sizeof buffer, v).ptr);
+      };
+      throw input_error(piece.first_place + ": points not sorted: (" + text(mine.first.x) + ", " +
+                        text(mine.first.y) + ") comes after (" + text(previous.x) + ", " + text(previous.y) +
+                        ")");
     }
     return;
   }
@@ -388,7 +391,7 @@ LocalPoints<T> read_local_points(MPI_Comm comm, const std::string& path, const R
     if (path == "-") {
       throw std::invalid_argument("standard input cannot be split among MPI ranks: name a file");
     }
-    if (!options.columns.empty() && (format == Format::f32 || format == Format::f64)) {
+    if (!options.columns.empty() && is_binary_format(format)) {
       throw input_error(path + ": a column selection (--columns) applies to text and csv, not to binary " +
                         std::string(format_name(format)) + " input");
     }
@@ -397,10 +400,14 @@ LocalPoints<T> read_local_points(MPI_Comm comm, const std::string& path, const R
   detail::all_or_none(comm, [&] { file = map_file(path); });
   // A text piece's step holds collectives (value and line counts); every rank reaches them, as
   // what can fail before them (the first line, the count) fails alike on every rank.
-  if (format == Format::f32 || format == Format::f64) {
+  if (is_binary_format(format)) {
     detail::all_or_none(comm, [&] {
-      piece = format == Format::f32 ? read_binary_piece<T, float>(file, path, options, rank, size)
-                                    : read_binary_piece<T, double>(file, path, options, rank, size);
+      switch (format) {
+        case Format::f32: piece = read_binary_piece<T, float>(file, path, options, rank, size); break;
+        case Format::f64: piece = read_binary_piece<T, double>(file, path, options, rank, size); break;
+        case Format::i32: piece = read_binary_piece<T, std::int32_t>(file, path, options, rank, size); break;
+        default: piece = read_binary_piece<T, std::int64_t>(file, path, options, rank, size);
+      }
     });
   } else {
     detail::all_or_none(comm, [&] {
@@ -418,5 +425,7 @@ LocalPoints<T> read_local_points(MPI_Comm comm, const std::string& path, const R
 
 template LocalPoints<float> read_local_points(MPI_Comm, const std::string&, const ReadOptions&);
 template LocalPoints<double> read_local_points(MPI_Comm, const std::string&, const ReadOptions&);
+template LocalPoints<std::int32_t> read_local_points(MPI_Comm, const std::string&, const ReadOptions&);
+template LocalPoints<std::int64_t> read_local_points(MPI_Comm, const std::string&, const ReadOptions&);
 
 }  // namespace wagener::mpi

@@ -315,13 +315,14 @@ std::vector<Point2<T>> upper_hull_optimal(std::span<const Point2<T>> sorted, Cou
   return hood;
 }
 
-template std::vector<Point2<float>> upper_hull(std::span<const Point2<float>>, Counters*,
-                                               const std::function<void(TraceRound<float>&&)>&);
-template std::vector<Point2<double>> upper_hull(std::span<const Point2<double>>, Counters*,
-                                                const std::function<void(TraceRound<double>&&)>&);
-template std::vector<Point2<float>> upper_hull_optimal(std::span<const Point2<float>>, Counters*, index_t,
-                                                       int);
-template std::vector<Point2<double>> upper_hull_optimal(std::span<const Point2<double>>, Counters*, index_t,
-                                                        int);
+#define WAGENER_INSTANTIATE(T)                                                              \
+  template std::vector<Point2<T>> upper_hull(std::span<const Point2<T>>, Counters*,         \
+                                             const std::function<void(TraceRound<T> &&)>&); \
+  template std::vector<Point2<T>> upper_hull_optimal(std::span<const Point2<T>>, Counters*, index_t, int);
+WAGENER_INSTANTIATE(float)
+WAGENER_INSTANTIATE(double)
+WAGENER_INSTANTIATE(std::int32_t)
+WAGENER_INSTANTIATE(std::int64_t)
+#undef WAGENER_INSTANTIATE
 
 }  // namespace wagener::pram

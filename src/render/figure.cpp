@@ -2,6 +2,7 @@
 // caption and, with a trace, one small panel per round. Written once against render::Canvas.
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <stdexcept>
 #include <string>
@@ -228,9 +229,14 @@ std::string render(std::span<const Point2<T>> points, std::span<const Point2<T>>
   return canvas->finish();
 }
 
-template std::string render<float>(std::span<const Point2<float>>, std::span<const Point2<float>>,
-                                   std::span<const TraceRound<float>>, const RenderOptions&);
-template std::string render<double>(std::span<const Point2<double>>, std::span<const Point2<double>>,
-                                    std::span<const TraceRound<double>>, const RenderOptions&);
+// Integer points are drawn at their doubles' places (a picture needs no more).
+#define WAGENER_INSTANTIATE(T)                                                           \
+  template std::string render<T>(std::span<const Point2<T>>, std::span<const Point2<T>>, \
+                                 std::span<const TraceRound<T>>, const RenderOptions&);
+WAGENER_INSTANTIATE(float)
+WAGENER_INSTANTIATE(double)
+WAGENER_INSTANTIATE(std::int32_t)
+WAGENER_INSTANTIATE(std::int64_t)
+#undef WAGENER_INSTANTIATE
 
 }  // namespace wagener

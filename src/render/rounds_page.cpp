@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "io/json_text.hpp"
+#include "io/read_errors.hpp"
 #include "render/canvas.hpp"
 #include "render/layout.hpp"
 #include "render/rounds_page_assets.hpp"
@@ -214,7 +215,7 @@ std::string render_rounds_page(std::span<const Point2<T>> points, std::span<cons
   key(data, "points");
   append_int(data, static_cast<long long>(points.size()));
   key(data, "precision");
-  data += sizeof(T) == sizeof(float) ? "\"float\"" : "\"double\"";
+  data += '"' + std::string(reading::type_name<T>) + '"';  // float, double, int32 or int64
   key(data, "closed");
   data += options.closed ? "true" : "false";
   key(data, "view");
@@ -273,9 +274,13 @@ std::string render_rounds_page(std::span<const Point2<T>> points, std::span<cons
                                             {"/*@SCRIPT@*/", page_assets::kJs}});
 }
 
-template std::string render_rounds_page<float>(std::span<const Point2<float>>, std::span<const Point2<float>>,
-                                               std::span<const TraceRound<float>>, const RoundsPageOptions&);
-template std::string render_rounds_page<double>(std::span<const Point2<double>>, std::span<const Point2<double>>,
-                                                std::span<const TraceRound<double>>, const RoundsPageOptions&);
+#define WAGENER_INSTANTIATE(T)                                                                          \
+  template std::string render_rounds_page<T>(std::span<const Point2<T>>, std::span<const Point2<T>>, \
+                                             std::span<const TraceRound<T>>, const RoundsPageOptions&);
+WAGENER_INSTANTIATE(float)
+WAGENER_INSTANTIATE(double)
+WAGENER_INSTANTIATE(std::int32_t)
+WAGENER_INSTANTIATE(std::int64_t)
+#undef WAGENER_INSTANTIATE
 
 }  // namespace wagener

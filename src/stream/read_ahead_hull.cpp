@@ -68,8 +68,9 @@ template <class T>
 HullResult<T> hull_of_open_file(const ColdFile& file, const std::string& name, Format format,
                                 const HullOptions& options, std::size_t block_bytes, unsigned readers) {
   const auto start = std::chrono::steady_clock::now();
-  const std::size_t record = format == Format::f32 ? 2 * sizeof(float) : 2 * sizeof(double);
-  if (format == Format::f32) {
+  const std::size_t record = binary_record_bytes(format);
+  // The check depends on the record's size only (i32 records are f32's, i64's f64's).
+  if (record == reading::kRecordBytes<float>) {
     reading::check_whole_records<float>(static_cast<std::size_t>(file.size), name);
   } else {
     reading::check_whole_records<double>(static_cast<std::size_t>(file.size), name);
@@ -86,7 +87,7 @@ HullResult<T> hull_of_open_file(const ColdFile& file, const std::string& name, F
                                      decoded);
       throw std::logic_error("hull_of_file: a point the filter found not finite passed its decoding");
     };
-    if (record == sizeof(Point2<T>)) {
+    if (format == reading::kNativeFormat<T>) {
       // Blocks are whole records and 64-byte aligned: the points are the bytes.
       running.add({reinterpret_cast<const Point2<T>*>(bytes.data()), bytes.size() / record}, name_bad);
     } else {
@@ -117,14 +118,17 @@ template <class T>
 std::optional<HullResult<T>> hull_of_file_if_cold(const std::string& path, Format format, const HullOptions& options) {
   const auto file = ColdFile::open(path);
   if (!file || file->cached_share >= kColdShare) return std::nullopt;
-  return hull_of_open_file<T>(*file, path, format, options, reading::kReadBlockBytes, reading::read_threads());
+  return hull_of_open_file<T>(*file, path, format, options, reading::read_block_bytes(), reading::read_threads());
 }
 
-template HullResult<float> hull_of_binary_read_ahead(const std::string&, Format, const HullOptions&, std::size_t,
-                                                     unsigned);
-template HullResult<double> hull_of_binary_read_ahead(const std::string&, Format, const HullOptions&, std::size_t,
-                                                      unsigned);
-template std::optional<HullResult<float>> hull_of_file_if_cold(const std::string&, Format, const HullOptions&);
-template std::optional<HullResult<double>> hull_of_file_if_cold(const std::string&, Format, const HullOptions&);
+#define WAGENER_INSTANTIATE(T)                                                                                 \
+  template HullResult<T> hull_of_binary_read_ahead(const std::string&, Format, const HullOptions&, std::size_t, \
+                                                   unsigned);                                                  \
+  template std::optional<HullResult<T>> hull_of_file_if_cold(const std::string&, Format, const HullOptions&);
+WAGENER_INSTANTIATE(float)
+WAGENER_INSTANTIATE(double)
+WAGENER_INSTANTIATE(std::int32_t)
+WAGENER_INSTANTIATE(std::int64_t)
+#undef WAGENER_INSTANTIATE
 
 }  // namespace wagener::detail

@@ -12,9 +12,10 @@
 
 namespace wagener::detail {
 
-/// The hull (options.part) of the binary points (`format` f32 or f64) in the file at `path`, read
-/// `readers` blocks of `block_bytes` at once (a multiple of 16 bytes). input_error names the file and
-/// the byte offset of a truncated record or a bad value, as read_points() does.
+/// The hull (options.part) of the binary points (`format` f32, f64, i32 or i64) in the file at
+/// `path`, read `readers` blocks of `block_bytes` at once (a multiple of 16 bytes). Values convert to T
+/// as read_points() converts them (integers exactly or not at all), and input_error names the file
+/// and the byte offset of a truncated record or a bad value, as read_points() does.
 /// Pre: options as hull_of_chunks() takes them.
 template <class T>
 HullResult<T> hull_of_binary_read_ahead(const std::string& path, Format format, const HullOptions& options,

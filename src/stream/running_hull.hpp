@@ -108,13 +108,24 @@ class RunningHull {
   template <class OnBad>
   void add(std::span<const Point2<T>> points, OnBad&& on_bad) {
     seen_ += static_cast<std::int64_t>(points.size());
-    // Gathering everything, the filter is skipped: on hull-like input it certifies nothing.
-    const auto inner = gather_all_ ? std::nullopt : filter_view();
-    const std::size_t before = pending_.size();
-    pending_.resize(before + points.size());  // room for every point; cut to the survivors below
-    const std::size_t m =
-        keep_survivors<T>(inner ? &*inner : nullptr, points.data(), points.size(), pending_.data() + before, on_bad);
-    pending_.resize(before + m);
+    std::size_t m = 0;
+    if (gather_all_) {
+      // Every point is kept (the filter certifies nothing on hull-like input): checked and written
+      // straight into pending_, whose capacity grows geometrically when expect_points() did not
+      // reserve it (a fresh allocation a block cost more page faults than the block's filter).
+      const std::size_t before = pending_.size();
+      if (pending_.capacity() < before + points.size()) {
+        pending_.reserve(std::max(before + points.size(), 2 * pending_.capacity()));
+      }
+      pending_.resize(before + points.size());
+      m = keep_survivors<T>(nullptr, points.data(), points.size(), pending_.data() + before, on_bad);
+    } else {
+      // Few survivors: filtered into a scratch buffer of the block's size, kept from block to block.
+      const auto inner = filter_view();
+      if (scratch_.size() < points.size()) scratch_.resize(points.size());
+      m = keep_survivors<T>(inner ? &*inner : nullptr, points.data(), points.size(), scratch_.data(), on_bad);
+      pending_.insert(pending_.end(), scratch_.begin(), scratch_.begin() + static_cast<std::ptrdiff_t>(m));
+    }
     kept_ += static_cast<std::int64_t>(m);
     if (pending_.size() >= pending_limit_ || hull_.size() < 3) hull_pending();
   }
@@ -155,6 +166,7 @@ class RunningHull {
         pending_.size() < kMaxPendingPoints) {
       gather_all_ = true;
       pending_.reserve(std::min(kMaxPendingPoints, expected_points_));
+      scratch_ = {};  // not needed again
       return;
     }
     pending_.clear();
@@ -174,10 +186,19 @@ class RunningHull {
     }
     if (after_merge) after_merge(hull_);
     if (!last && hull_.size() >= 3) {  // the next points' filter
+      // In double, on the vertices double holds exactly (all but 64-bit integers beyond 2^53; a
+      // subset of a convex polygon's vertices is a convex polygon inside it), so that the filter
+      // certifies no rounded point (converts_exactly).
       std::vector<Point2<double>> polygon;
       polygon.reserve(hull_.size());
-      for (const Point2<T>& v : hull_) polygon.push_back({v.x, v.y});  // exact: float widens to double
-      inner_.emplace(std::move(polygon), kFilterVertices);
+      for (const Point2<T>& v : hull_) {
+        if (converts_exactly(v)) polygon.push_back({static_cast<double>(v.x), static_cast<double>(v.y)});
+      }
+      if (polygon.size() >= 3) {
+        inner_.emplace(std::move(polygon), kFilterVertices);
+      } else {
+        inner_.reset();
+      }
     }
   }
 
@@ -185,7 +206,7 @@ class RunningHull {
   HullOptions chunk_options_;
   HullStats chunk_stats_;
   std::size_t pending_limit_;
-  std::vector<Point2<T>> hull_, pending_;
+  std::vector<Point2<T>> hull_, pending_, scratch_;
   std::optional<core::InnerPolygon> inner_;
   bool gather_all_ = false;  // hull-like input: every point gathered and hulled once
   std::size_t expected_points_ = 0;

@@ -179,7 +179,7 @@ class SequentialFile {
 
 template <class T>
 ChunkSource<T> binary_source(SequentialFile& file, Format format, const std::string& name) {
-  const std::size_t record = format == Format::f32 ? 2 * sizeof(float) : 2 * sizeof(double);
+  const std::size_t record = binary_record_bytes(format);
   const auto check_whole_records = [name, record](std::uint64_t size) {
     if (size % record != 0) {
       throw input_error(name + ": byte " + std::to_string(size - size % record) +
@@ -271,7 +271,7 @@ HullResult<T> hull_of_file(const std::string& path, const ReadOptions& read, con
   check_options(options);
   const std::string name = display_name(path);
   const Format format = read.format == Format::automatic ? guess_format(path) : read.format;
-  const bool binary = format == Format::f32 || format == Format::f64;
+  const bool binary = is_binary_format(format);
   if (!read.columns.empty() && binary) {
     throw input_error(name + ": a column selection (--columns) applies to text and csv, not to binary " +
                       std::string(format_name(format)) + " input");
@@ -284,15 +284,18 @@ HullResult<T> hull_of_file(const std::string& path, const ReadOptions& read, con
   }
   SequentialFile file(path, name);
   const ChunkSource<T> source =
-      format == Format::f32 || format == Format::f64
-          ? binary_source<T>(file, format, name)
-          : text_source<T>(file, format == Format::csv, read, name, options.memory_limit / kTextPieceShare);
+      binary ? binary_source<T>(file, format, name)
+             : text_source<T>(file, format == Format::csv, read, name, options.memory_limit / kTextPieceShare);
   return hull_of_chunks<T>(source, options);
 }
 
-template HullResult<float> hull_of_chunks(const ChunkSource<float>&, const HullOptions&);
-template HullResult<double> hull_of_chunks(const ChunkSource<double>&, const HullOptions&);
-template HullResult<float> hull_of_file(const std::string&, const ReadOptions&, const HullOptions&);
-template HullResult<double> hull_of_file(const std::string&, const ReadOptions&, const HullOptions&);
+#define WAGENER_INSTANTIATE(T)                                                      \
+  template HullResult<T> hull_of_chunks(const ChunkSource<T>&, const HullOptions&); \
+  template HullResult<T> hull_of_file(const std::string&, const ReadOptions&, const HullOptions&);
+WAGENER_INSTANTIATE(float)
+WAGENER_INSTANTIATE(double)
+WAGENER_INSTANTIATE(std::int32_t)
+WAGENER_INSTANTIATE(std::int64_t)
+#undef WAGENER_INSTANTIATE
 
 }  // namespace wagener

@@ -318,6 +318,89 @@ echo keep >"$dir/kept.csv"
 [ $? -eq 2 ] && [ ! -s "$dir/out" ] && grep -q "cannot hold group ids" "$dir/err" && pass ||
   fail "--group-by with wkt should be refused"
 
+# --- integer points: --precision int32|int64, i32/i64 files in and out -------------------------------
+# The issue's example: 2^54 + 1 rounds to 2^54 in double, where the exact hull takes (2^54 + 1, 0).
+printf '0 0\n18014398509481984 0\n18014398509481985 0\n0 5\n' >"$dir/i.txt"
+out=$("$bin" hull "$dir/i.txt" --precision int64 --backend cpu)
+[ "$out" = $'0 0\n18014398509481985 0\n0 5' ] && pass || fail "int64 beyond 2^53: got '$out'"
+out=$("$bin" hull "$dir/i.txt" --precision int64 --indices)
+[ "$out" = $'0\n2\n3' ] && pass || fail "int64 --indices: got '$out'"
+printf -- '-9223372036854775808 -9223372036854775808\n9223372036854775807 -9223372036854775808\n0 9223372036854775807\n-1 -1\n' >"$dir/ends.txt"
+for backend in cpu pram; do
+  out=$("$bin" hull "$dir/ends.txt" --precision int64 --backend $backend --output-format json)
+  [ "$out" = '[[-9223372036854775808,-9223372036854775808],[9223372036854775807,-9223372036854775808],[0,9223372036854775807]]' ] &&
+    pass || fail "int64 range ends ($backend): got '$out'"
+done
+# The same integers through every binary round trip: i64 out, i64 in (and i32 where they fit).
+python3 -c "
+import random, struct, sys
+rng = random.Random(5)
+pts = [(rng.randrange(-2**62, 2**62), rng.randrange(-2**62, 2**62)) for _ in range(30000)]
+open(sys.argv[1], 'w').write(''.join(f'{x},{y}\n' for x, y in pts))
+open(sys.argv[2], 'wb').write(b''.join(struct.pack('<qq', x, y) for x, y in pts))
+open(sys.argv[3], 'wb').write(b''.join(struct.pack('<ii', x >> 33, y >> 33) for x, y in pts))
+" "$dir/big.csv" "$dir/big.i64" "$dir/small.i32"
+a=$("$bin" hull "$dir/big.csv" --precision int64)
+b=$("$bin" hull "$dir/big.i64" --precision int64)
+"$bin" hull "$dir/big.i64" --precision int64 -o "$dir/hull.i64" || fail "writing an i64 hull"
+c=$("$bin" hull "$dir/hull.i64" --precision int64)
+[ "$(echo "$a" | wc -l)" -gt 5 ] && [ "$a" = "$b" ] && [ "$a" = "$c" ] && pass || fail "int64 csv, i64 and its i64 hull disagree"
+a=$("$bin" hull "$dir/small.i32" --precision int32 --backend cpu)
+b=$("$bin" hull "$dir/small.i32" --precision int64 --backend pram)
+c=$("$bin" hull "$dir/small.i32" --precision double --backend cpu)
+[ "$(echo "$a" | wc -l)" -gt 5 ] && [ "$a" = "$b" ] && [ "$a" = "$c" ] && pass || fail "i32 at int32, int64 and double disagree"
+"$bin" hull "$dir/small.i32" --precision int32 --output-format i32 -o "$dir/h.i32" &&
+  [ "$("$bin" hull "$dir/h.i32" --precision int32)" = "$a" ] && pass || fail "an i32 hull does not read back"
+# Streamed in bounded memory: the same hull.
+b=$("$bin" hull "$dir/big.i64" --precision int64 --memory-limit 1M)
+[ "$b" = "$("$bin" hull "$dir/big.i64" --precision int64)" ] && pass || fail "int64 --memory-limit differs"
+# Integers in every textual output format, exactly; --format i64 for a file of another extension.
+out=$("$bin" hull "$dir/i.txt" --precision int64 --output-format csv)
+[ "$out" = $'x,y\n0,0\n18014398509481985,0\n0,5' ] && pass || fail "int64 csv output: got '$out'"
+"$bin" hull "$dir/i.txt" --precision int64 -o "$dir/i.wkt" &&
+  [ "$(cat "$dir/i.wkt")" = 'POLYGON ((0 0, 18014398509481985 0, 0 5, 0 0))' ] && pass ||
+  fail "int64 wkt output (by extension): got '$(cat "$dir/i.wkt")'"
+cp "$dir/big.i64" "$dir/big.bin"
+[ "$("$bin" hull "$dir/big.bin" --format i64 --precision int64)" = "$("$bin" hull "$dir/big.i64" --precision int64)" ] &&
+  pass || fail "--format i64 of a .bin file"
+"$bin" hull "$dir/i.txt" --precision int64 --output-format i64 | cmp -s - <(python3 -c "
+import struct, sys
+sys.stdout.buffer.write(b''.join(struct.pack('<qq', x, y) for x, y in [(0, 0), (2**54 + 1, 0), (0, 5)]))") &&
+  pass || fail "--output-format i64 to standard output"
+# Pictures and the rounds of integer points: the trace's corners exact, the page's precision named.
+"$bin" hull "$dir/i.txt" --precision int64 --backend pram --trace "$dir/i.trace" --svg "$dir/i.svg" >/dev/null &&
+  grep -q '^18014398509481985 0$' "$dir/i.trace" && grep -q 'precision int64' "$dir/i.trace" &&
+  grep -q '<svg' "$dir/i.svg" && pass || fail "an int64 trace and picture: '$(head -3 "$dir/i.trace")'"
+"$bin" hull "$dir/small.i32" --precision int32 --trace "$dir/i32.html" >/dev/null &&
+  grep -q '"precision":"int32"' "$dir/i32.html" && pass || fail "the rounds page of int32 points"
+# Grouped.
+printf 'id,x,y\na,0,0\na,9223372036854775807,0\nb,-5,-5\na,0,9223372036854775807\nb,5,5\n' >"$dir/igroups.csv"
+out=$("$bin" hull "$dir/igroups.csv" --group-by id --precision int64)
+[ "$out" = $'id,x,y\na,0,0\na,9223372036854775807,0\na,0,9223372036854775807\nb,-5,-5\nb,5,5' ] && pass ||
+  fail "int64 --group-by: got '$out'"
+# Not integers, out of range, and conversions that would round: exit 2, the line or byte named.
+printf '1 2\n3 4.5\n' >"$dir/frac.txt"
+expect_input_error int-fraction "$dir/frac.txt" 'frac.txt:2: not an integer: "4.5" \(int64 points\)' --precision int64
+printf 'x,y\n1,2\n1e3,4\n' >"$dir/exp.csv"
+expect_input_error int-exponent "$dir/exp.csv" 'exp.csv:3: not an integer: "1e3"' --precision int32
+printf '0 0\n2147483648 1\n' >"$dir/int32range.txt"
+expect_input_error int32-range "$dir/int32range.txt" 'int32range.txt:2: value "2147483648" is out of range for int32' --precision int32
+printf '0 0\n9223372036854775808 1\n' >"$dir/int64range.txt"
+expect_input_error int64-range "$dir/int64range.txt" 'int64range.txt:2: value "9223372036854775808" is out of range for int64' --precision int64
+expect_input_error i64-as-double "$dir/big.i64" 'big.i64: byte [0-9]+: value -?[0-9]+ has no exact double' --precision double
+expect_input_error i64-as-int32 "$dir/big.i64" 'big.i64: byte 0: value -?[0-9]+ is out of range for int32' --precision int32
+printf '0 0\n1.5 2\n' >"$dir/half.txt"
+"$bin" hull "$dir/half.txt" --output-format f64 -o "$dir/half.f64" || fail "writing f64"
+expect_input_error f64-fraction-as-int "$dir/half.f64" 'half.f64: byte (16|0): value 1.5 is not an integer' --precision int64
+"$bin" hull "$dir/i.txt" --precision int64 --output-format f64 -o "$dir/kept.csv" >"$dir/out" 2>"$dir/err"
+[ $? -eq 2 ] && grep -q "vertex 1: 18014398509481985 has no exact value in f64" "$dir/err" &&
+  [ "$(cat "$dir/kept.csv")" = keep ] && pass || fail "an int64 vertex f64 cannot hold: '$(cat "$dir/err")'"
+"$bin" hull "$dir/half.txt" --output-format i64 >"$dir/out" 2>"$dir/err"
+[ $? -eq 2 ] && [ ! -s "$dir/out" ] && grep -q "has no exact value in i64" "$dir/err" && pass ||
+  fail "a double vertex that is no integer as i64: '$(cat "$dir/err")'"
+"$bin" generate -n 10 -o "$dir/g.i32" >"$dir/out" 2>"$dir/err"
+[ $? -eq 2 ] && [ ! -e "$dir/g.i32" ] && pass || fail "generate refuses integer formats: '$(cat "$dir/err")'"
+
 # --- auto, devices, progress -----------------------------------------------------------------------
 "$bin" hull "$dir/d.txt" --stats 2>"$dir/stats" >/dev/null
 grep -q "^backend  *cpu" "$dir/stats" && pass || fail "auto should pick the cpu for 50000 points: $(cat "$dir/stats")"

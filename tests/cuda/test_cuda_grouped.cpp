@@ -12,6 +12,7 @@
 
 #include "cpu/monotone_chain.hpp"
 #include "generators.hpp"
+#include "integer_reference.hpp"
 #include "wagener/cuda.hpp"
 #include "wagener/error.hpp"
 #include "wagener/grouped.hpp"
@@ -225,6 +226,56 @@ TEST_F(CudaGrouped, DeviceEntryPointOnDeviceMemory) {
   EXPECT_EQ(hull_offsets, cpu.offsets);
   EXPECT_EQ(hull, cpu.vertices);
   EXPECT_EQ(indices, cpu.indices);
+}
+
+// Integer groups on every path (the team's, the warp's, the deferred ones on the device and the
+// host), from every integer family, against the exact reference group by group; for int64, groups
+// beyond 2^53 (whose extreme polygons the device must not use) beside groups exact in double.
+template <class T>
+void expect_integer_groups_exact(std::mt19937_64& rng) {
+  Groups<T> groups;
+  for (const auto& family : testing::integer_families<T>()) {
+    for (const std::size_t n : {0, 1, 2, 3, 31, 32, 33, 100, 300, 1000, 5000, 70000})
+      groups.add(family.make(n, rng));
+  }
+  for (int i = 0; i < 3000; ++i) {
+    groups.add(testing::integer_families<T>()[static_cast<std::size_t>(i) % 6].make(
+        static_cast<std::size_t>(i % 60), rng));
+  }
+  for (const HullPart part : {HullPart::full, HullPart::upper}) {
+    HullOptions options{Backend::cuda};
+    options.part = part;
+    options.indices = true;
+    const GroupedHulls<T> gpu = convex_hulls<T>(groups.points, groups.offsets, options);
+    ASSERT_EQ(gpu.groups(), groups.offsets.size() - 1);
+    for (std::size_t g = 0; g < gpu.groups(); ++g) {
+      const std::vector<Point2<T>> group(groups.points.begin() + groups.offsets[g],
+                                         groups.points.begin() + groups.offsets[g + 1]);
+      const auto expected = testing::reference_hull(group, part == HullPart::upper);
+      const auto got = gpu.hull(g);
+      ASSERT_EQ(std::vector<Point2<T>>(got.begin(), got.end()), expected) << "group " << g;
+      auto indices = testing::reference_indices(group, expected);
+      for (auto& i : indices) i += groups.offsets[g];
+      ASSERT_EQ(std::vector<std::int64_t>(gpu.indices.begin() + gpu.offsets[g],
+                                          gpu.indices.begin() + gpu.offsets[g + 1]),
+                indices)
+          << "group " << g;
+    }
+  }
+}
+
+TEST_F(CudaGrouped, Int32GroupsAreExact) {
+  const auto seed = testing::fresh_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  expect_integer_groups_exact<std::int32_t>(rng);
+}
+
+TEST_F(CudaGrouped, Int64GroupsAreExact) {
+  const auto seed = testing::fresh_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  expect_integer_groups_exact<std::int64_t>(rng);
 }
 
 }  // namespace

@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
+#include <cstdint>
 #include <limits>
 #include <random>
 #include <string>
@@ -13,6 +15,7 @@
 #include "cuda/upper_hull.cuh"
 #include "cuda_fixture.hpp"
 #include "generators.hpp"
+#include "integer_reference.hpp"
 #include "wagener/cuda.hpp"
 #include "wagener/error.hpp"
 #include "wagener/hull.hpp"
@@ -643,6 +646,94 @@ TEST_F(CudaTest, DeviceEntryPointTakesDevicePointers) {
   EXPECT_EQ(full, cpu::convex_hull_serial<float>(pts));
   cudaFree(d_in);
   cudaFree(d_out);
+}
+
+// ---- integer points: int32 and int64, against the exact reference in the integers -----------------
+
+/// Every integer family through the host entry point (full and upper, presorted) and both device
+/// entry points, against tests/integer_reference.hpp; sizes on both sides of the filter's threshold
+/// (2^14) and of a tile.
+template <class T>
+void integer_hulls_every_family(std::mt19937_64& rng) {
+  for (const auto& family : testing::integer_families<T>()) {
+    for (const std::size_t n : {0, 1, 2, 5, 3000, 20000, 200001, (1 << 20) + 3}) {
+      SCOPED_TRACE(family.name + " n=" + std::to_string(n));
+      const auto pts = family.make(n, rng);
+      const auto expected = testing::reference_hull(pts);
+      HullStats stats;
+      ASSERT_EQ(convex_hull<T>(pts, {Backend::cuda, &stats}), expected);
+      const DevicePoints<T> device(pts);
+      ASSERT_EQ(device.convex_hull(false), expected) << "device, Point2";
+      ASSERT_EQ(device.convex_hull(true), expected) << "device, x and y arrays";
+      HullOptions options{Backend::cuda};
+      options.part = HullPart::upper;
+      const auto upper = testing::reference_hull(pts, true);
+      ASSERT_EQ(compute_hull<T>(pts, options).vertices, upper) << "upper";
+      options.presorted = true;
+      ASSERT_EQ(compute_hull<T>(testing::sorted_copy(pts), options).vertices, upper) << "upper, presorted";
+    }
+  }
+}
+
+TEST_F(CudaTest, Int32HullsAreExactOnEveryEntryPoint) {
+  SCOPED_TRACE("seed " + std::to_string(seed_));
+  integer_hulls_every_family<std::int32_t>(rng_);
+}
+
+TEST_F(CudaTest, Int64HullsAreExactOnEveryEntryPoint) {
+  SCOPED_TRACE("seed " + std::to_string(seed_));
+  integer_hulls_every_family<std::int64_t>(rng_);
+}
+
+// The filter's polygon and the dense guide take only points exact in double: a disk exact in double
+// with points a unit either side of 2^53 scattered through it (sampled, and kept by the filter), a
+// circle of integer points (the guide's case: rounded to the grid, not all in convex position) at
+// the 2^60 scale, where none is exact, and at 2^40 with a few far points among its samples.
+TEST_F(CudaTest, Int64FilterAndGuideNeverCertifyARoundedPoint) {
+  const GuideFrom guide_from(index_t{1} << 22);
+  SCOPED_TRACE("seed " + std::to_string(seed_));
+  const std::size_t n = std::size_t{1} << 22;
+  const std::int64_t far = (std::int64_t{1} << 53) + 1;
+  std::uniform_int_distribution<std::size_t> at(0, n - 1);
+  std::uniform_int_distribution<int> unit(-2, 2);
+  {
+    auto pts = testing::integer_disk<std::int64_t>(n, 0x1p40, 0, 0, rng_);
+    for (int k = 0; k < 1000; ++k) pts[at(rng_)] = {far + unit(rng_), unit(rng_)};
+    pts[0] = {-far, -far};
+    const auto run = device_hull_with_profile(pts);
+    ASSERT_EQ(run.hull, testing::reference_hull(pts)) << "disk with far points";
+    EXPECT_LT(run.survivors, static_cast<index_t>(n / 100)) << "the filter did not run";
+  }
+  std::uniform_real_distribution<double> angle(0, 2 * M_PI);
+  for (const double radius : {0x1p60, 0x1p40}) {
+    std::vector<Point2<std::int64_t>> pts(n);
+    for (auto& p : pts) {
+      const double a = angle(rng_);
+      p = {static_cast<std::int64_t>(radius * std::cos(a)), static_cast<std::int64_t>(radius * std::sin(a))};
+    }
+    if (radius < 0x1p53) {
+      for (int k = 0; k < 100; ++k) pts[at(rng_)] = {far + unit(rng_), far};
+    }
+    const auto run = device_hull_with_profile(pts);
+    ASSERT_EQ(run.hull, testing::reference_hull(pts)) << "circle of radius " << radius;
+    EXPECT_GE(run.survivors, static_cast<index_t>(run.hull.size()));
+    ASSERT_EQ(convex_hull<std::int64_t>(pts, {Backend::cuda, nullptr}), run.hull) << "from the host";
+  }
+}
+
+// Several devices (all there are) on integer points: the slices' hulls merged by merge_hulls.
+TEST_F(CudaTest, Int64HullsOnEveryDevice) {
+  SCOPED_TRACE("seed " + std::to_string(seed_));
+  for (const auto& family : testing::integer_families<std::int64_t>()) {
+    const auto pts = family.make(std::size_t{1} << 20, rng_);
+    HullOptions options{Backend::cuda};
+    options.devices = {all_devices};
+    options.indices = true;
+    const auto got = compute_hull<std::int64_t>(pts, options);
+    const auto expected = testing::reference_hull(pts);
+    ASSERT_EQ(got.vertices, expected) << family.name;
+    ASSERT_EQ(got.indices, testing::reference_indices(pts, expected)) << family.name;
+  }
 }
 
 }  // namespace

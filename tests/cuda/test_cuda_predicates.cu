@@ -7,10 +7,13 @@
 
 #include <cfloat>
 #include <cmath>
+#include <cstdint>
+#include <limits>
 #include <random>
 #include <vector>
 
 #include "generators.hpp"
+#include "integer_reference.hpp"
 #include "wagener/hull.hpp"
 #include "wagener/predicates.hpp"
 
@@ -121,6 +124,66 @@ TEST(CudaPredicates, DeviceSignsEqualHostSignsAtEveryStage) {
     middle_applied += host.middle != 2;
   }
   EXPECT_GT(middle_applied, n / 10);  // the middle stage was exercised, not skipped
+}
+
+struct IntegerTriple {
+  Point2<std::int64_t> a, b, c;
+};
+
+__global__ void orient_int64_kernel(const IntegerTriple* t, int* full, int* certified, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  full[i] = orient2d(t[i].a, t[i].b, t[i].c);
+  certified[i] = orient2d_certified(t[i].a, t[i].b, t[i].c);
+}
+
+// 64-bit integers on the device (__mul64hi, __umul64hi): the exact reference's sign on triples of the
+// range's extremes and near-collinear ones at the 2^62 scale; the filter only ever the same sign.
+TEST(CudaPredicates, Int64SignsOnTheDeviceAreExact) {
+  if (!cuda_available()) GTEST_SKIP() << "no CUDA device";
+  const auto seed = testing::fresh_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  const std::int64_t lo = std::numeric_limits<std::int64_t>::min(),
+                     hi = std::numeric_limits<std::int64_t>::max();
+  const std::int64_t special[] = {lo,     lo + 1, -(std::int64_t{1} << 53) - 1, -1,
+                                  0,      1,      std::int64_t{1} << 53,        (std::int64_t{1} << 62) + 1,
+                                  hi - 1, hi};
+  std::uniform_int_distribution<std::size_t> pick(0, std::size(special) - 1);
+  std::uniform_int_distribution<std::int64_t> big(-(std::int64_t{1} << 62), std::int64_t{1} << 62);
+  std::uniform_int_distribution<int> nudge(-1, 1);
+  std::vector<IntegerTriple> triples;
+  for (int i = 0; i < 200000; ++i) {
+    auto value = [&] { return special[pick(rng)]; };
+    triples.push_back({{value(), value()}, {value(), value()}, {value(), value()}});
+    const std::int64_t ax = big(rng), ay = big(rng), dx = big(rng) >> 31, dy = big(rng) >> 31,
+                       k = big(rng) >> 33;
+    triples.push_back({{ax, ay}, {ax + dx, ay + dy}, {ax + k * dx + nudge(rng), ay + k * dy + nudge(rng)}});
+  }
+  const int n = static_cast<int>(triples.size());
+  IntegerTriple* d_triples = nullptr;
+  int *d_full = nullptr, *d_certified = nullptr;
+  ASSERT_EQ(cudaMalloc(&d_triples, triples.size() * sizeof(IntegerTriple)), cudaSuccess);
+  ASSERT_EQ(cudaMalloc(&d_full, triples.size() * sizeof(int)), cudaSuccess);
+  ASSERT_EQ(cudaMalloc(&d_certified, triples.size() * sizeof(int)), cudaSuccess);
+  ASSERT_EQ(
+      cudaMemcpy(d_triples, triples.data(), triples.size() * sizeof(IntegerTriple), cudaMemcpyHostToDevice),
+      cudaSuccess);
+  orient_int64_kernel<<<(n + 255) / 256, 256>>>(d_triples, d_full, d_certified, n);
+  ASSERT_EQ(cudaGetLastError(), cudaSuccess);
+  std::vector<int> full(triples.size()), certified(triples.size());
+  ASSERT_EQ(cudaMemcpy(full.data(), d_full, full.size() * sizeof(int), cudaMemcpyDeviceToHost), cudaSuccess);
+  ASSERT_EQ(cudaMemcpy(certified.data(), d_certified, certified.size() * sizeof(int), cudaMemcpyDeviceToHost),
+            cudaSuccess);
+  cudaFree(d_triples), cudaFree(d_full), cudaFree(d_certified);
+  for (std::size_t i = 0; i < triples.size(); ++i) {
+    const auto& t = triples[i];
+    const int expected = testing::reference_orientation(t.a, t.b, t.c);
+    ASSERT_EQ(full[i], expected) << "triple " << i;
+    if (certified[i] != 0) {
+      ASSERT_EQ(certified[i], expected) << "triple " << i;
+    }
+  }
 }
 
 }  // namespace

@@ -6,6 +6,9 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
 #include <limits>
 #include <random>
 #include <stdexcept>
@@ -15,6 +18,7 @@
 #include "cpu/monotone_chain.hpp"
 #include "cuda_fixture.hpp"
 #include "generators.hpp"
+#include "integer_reference.hpp"
 #include "wagener/cuda.hpp"
 #include "wagener/error.hpp"
 
@@ -52,26 +56,35 @@ class OnDevice {
 
 class DeviceParts : public testing::CudaFixture {};
 
+/// convex_hull_of_parts of `points` cut at random places into k parts (parts may be empty), part i
+/// on device i mod the count.
+template <class T>
+std::vector<Point2<T>> hull_of_random_parts(const std::vector<Point2<T>>& points, std::size_t k,
+                                            std::mt19937_64& rng, HullStats* stats = nullptr) {
+  const int devices = device_count();
+  const std::size_t n = points.size();
+  std::vector<std::size_t> cuts = {0, n};
+  for (std::size_t c = 1; c < k; ++c) cuts.push_back(std::uniform_int_distribution<std::size_t>(0, n)(rng));
+  std::sort(cuts.begin(), cuts.end());
+  std::vector<std::unique_ptr<OnDevice<T>>> held;
+  std::vector<cuda::DevicePoints<T>> parts;
+  for (std::size_t i = 0; i < k; ++i) {
+    const std::span<const Point2<T>> slice(points.data() + cuts[i], cuts[i + 1] - cuts[i]);
+    held.push_back(std::make_unique<OnDevice<T>>(static_cast<int>(i) % devices, slice));
+    parts.push_back(held.back()->part());
+  }
+  return cuda::convex_hull_of_parts<T>(parts, stats);
+}
+
 template <class T>
 void every_family(std::mt19937_64& rng) {
-  const int devices = device_count();
   for (const auto& family : testing::all_families<T>()) {
-    for (const std::size_t n : {std::size_t{1}, std::size_t{7}, std::size_t{1000}, (std::size_t{1} << 20) + 3}) {
+    for (const std::size_t n :
+         {std::size_t{1}, std::size_t{7}, std::size_t{1000}, (std::size_t{1} << 20) + 3}) {
       const auto points = family.make(n, rng);
       for (const std::size_t k : {std::size_t{1}, std::size_t{2}, std::size_t{3}}) {
-        // Cut points at random places (parts may be empty), part i on device i mod the count.
-        std::vector<std::size_t> cuts = {0, n};
-        for (std::size_t c = 1; c < k; ++c) cuts.push_back(std::uniform_int_distribution<std::size_t>(0, n)(rng));
-        std::sort(cuts.begin(), cuts.end());
-        std::vector<std::unique_ptr<OnDevice<T>>> held;
-        std::vector<cuda::DevicePoints<T>> parts;
-        for (std::size_t i = 0; i < k; ++i) {
-          const std::span<const Point2<T>> slice(points.data() + cuts[i], cuts[i + 1] - cuts[i]);
-          held.push_back(std::make_unique<OnDevice<T>>(static_cast<int>(i) % devices, slice));
-          parts.push_back(held.back()->part());
-        }
         HullStats stats;
-        EXPECT_EQ(cuda::convex_hull_of_parts<T>(parts, &stats), cpu::convex_hull_serial<T>(points))
+        EXPECT_EQ(hull_of_random_parts<T>(points, k, rng, &stats), cpu::convex_hull_serial<T>(points))
             << family.name << " n=" << n << " in " << k << " parts";
         EXPECT_EQ(stats.points, static_cast<std::int64_t>(n));
       }
@@ -83,6 +96,27 @@ TEST_F(DeviceParts, EqualTheCpuOnEveryFamily) {
   SCOPED_TRACE("seed " + std::to_string(seed_));
   every_family<double>(rng_);
   every_family<float>(rng_);
+}
+
+// Integer parts: each part's hull in its own type on its device, merged exactly (int64 beyond 2^53).
+template <class T>
+void every_integer_family(std::mt19937_64& rng) {
+  for (const auto& family : testing::integer_families<T>()) {
+    for (const std::size_t n : {std::size_t{1}, std::size_t{7}, std::size_t{1000}, std::size_t{200003}}) {
+      const auto points = family.make(n, rng);
+      const auto expected = testing::reference_hull(points);
+      for (const std::size_t k : {std::size_t{1}, std::size_t{3}}) {
+        EXPECT_EQ(hull_of_random_parts<T>(points, k, rng), expected)
+            << family.name << " n=" << n << " in " << k << " parts";
+      }
+    }
+  }
+}
+
+TEST_F(DeviceParts, IntegerPartsGiveTheExactHull) {
+  SCOPED_TRACE("seed " + std::to_string(seed_));
+  every_integer_family<std::int32_t>(rng_);
+  every_integer_family<std::int64_t>(rng_);
 }
 
 TEST_F(DeviceParts, NoPartsAndEmptyPartsGiveTheEmptyHull) {

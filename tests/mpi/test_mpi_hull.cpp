@@ -26,6 +26,7 @@ int cudaGetDeviceCount(int* count) {
 
 #include "cuda/cuda_backend.hpp"
 #include "generators.hpp"
+#include "integer_reference.hpp"
 #include "wagener/error.hpp"
 #include "wagener/hull.hpp"
 #include "wagener/mpi.hpp"
@@ -102,6 +103,43 @@ TEST(MpiConvexHull, EveryFamilyRandomSplitsFloatOnEveryRank) {
   check_every_family<float>(wagener::HullPart::full, true);
 }
 
+/// Integer points on random splits: rank 0 (every rank with on_all) holds the exact reference hull
+/// of all the points (tests/integer_reference.hpp), with compute_hull's indices.
+template <class T>
+void check_integer_families(bool on_all) {
+  const std::uint64_t seed = shared_fresh_seed();
+  SCOPED_TRACE("WAGENER_TEST_SEED=" + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  const auto rank = static_cast<std::size_t>(world_rank());
+  for (const auto& family : wagener::testing::integer_families<T>()) {
+    for (const std::size_t n : {std::size_t{0}, std::size_t{3}, std::size_t{1000}, std::size_t{20000}}) {
+      SCOPED_TRACE(family.name + ", n = " + std::to_string(n));
+      const auto points = family.make(n, rng);
+      const auto cuts = random_cuts(points.size(), rng);
+      const std::span<const wagener::Point2<T>> all(points);
+      wagener::HullOptions options;
+      options.backend = wagener::Backend::cpu;
+      options.indices = true;
+      const auto local = all.subspan(cuts[rank], cuts[rank + 1] - cuts[rank]);
+      const auto result = on_all ? wagener::mpi::convex_hull_on_all<T>(MPI_COMM_WORLD, local, options)
+                                 : wagener::mpi::convex_hull<T>(MPI_COMM_WORLD, local, options);
+      if (rank == 0 || on_all) {
+        const auto expected = wagener::testing::reference_hull(points);
+        EXPECT_EQ(result.vertices, expected);
+        EXPECT_EQ(result.indices, wagener::testing::reference_indices(points, expected));
+      }
+    }
+  }
+}
+
+TEST(MpiConvexHull, Int32RandomSplitsAreTheExactHull) {
+  check_integer_families<std::int32_t>(false);
+}
+
+TEST(MpiConvexHull, Int64RandomSplitsAreTheExactHullOnEveryRank) {
+  check_integer_families<std::int64_t>(true);
+}
+
 TEST(MpiConvexHull, StatsDescribeTheWholeHull) {
   const std::uint64_t seed = shared_fresh_seed();
   std::mt19937_64 rng(seed);
@@ -131,7 +169,7 @@ TEST(MpiConvexHull, NonFinitePointOnOneRankFailsOnEveryRank) {
 
 // On a machine with GPUs (label cuda; skipped on every rank when any rank lacks a device): every
 // rank hulls its part on the GPU, ranks on one host on device (local rank mod count), and the hull
-// is the CPU's.
+// is the CPU's (for 64-bit integers, the exact reference's).
 TEST(MpiConvexHullCuda, RanksHullOnDeviceLocalRankModCount) {
   int usable = wagener::cuda_available() ? 1 : 0;
   MPI_Allreduce(MPI_IN_PLACE, &usable, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
@@ -155,6 +193,20 @@ TEST(MpiConvexHullCuda, RanksHullOnDeviceLocalRankModCount) {
       const auto expected = wagener::compute_hull<float>(all, options);
       EXPECT_EQ(result.vertices, expected.vertices);
       EXPECT_EQ(result.indices, expected.indices);
+    }
+  }
+  // 64-bit integers, across the whole range and a few beyond 2^53 among exact ones.
+  for (const auto& family : wagener::testing::integer_families<std::int64_t>()) {
+    SCOPED_TRACE(family.name);
+    const auto points = family.make(std::size_t{1} << 20, rng);
+    const auto cuts = random_cuts(points.size(), rng);
+    const std::span<const wagener::Point2<std::int64_t>> all(points);
+    wagener::HullOptions options;
+    options.backend = wagener::Backend::cuda;
+    const auto result = wagener::mpi::convex_hull<std::int64_t>(
+        MPI_COMM_WORLD, all.subspan(cuts[rank], cuts[rank + 1] - cuts[rank]), options);
+    if (rank == 0) {
+      EXPECT_EQ(result.vertices, wagener::testing::reference_hull(points));
     }
   }
   MPI_Comm host = MPI_COMM_NULL;

@@ -116,6 +116,23 @@ same "csv by index" "$dir/wide.csv" --columns 1,2 --indices
 same "text by index" "$dir/wide.txt" --columns 1,2
 # Text lines holding a lone number in a later part are still an error (not a count).
 
+# Integer points: text, csv and i64 at --precision int64 over the whole range (beyond 2^53 and at its
+# ends), i32 at int32.
+python3 -c "
+import random, struct, sys
+rng = random.Random(7)
+pts = [(rng.randrange(-2**63, 2**63), rng.randrange(-2**63, 2**63)) for _ in range(20000)]
+pts += [(-2**63, -2**63), (2**63 - 1, 0), (2**54 + 1, 2**63 - 1)]
+open(sys.argv[1], 'w').write(''.join(f'{x} {y}\n' for x, y in pts))
+open(sys.argv[2], 'w').write('x,y\n' + ''.join(f'{x},{y}\n' for x, y in pts))
+open(sys.argv[3], 'wb').write(b''.join(struct.pack('<qq', x, y) for x, y in pts))
+open(sys.argv[4], 'wb').write(b''.join(struct.pack('<ii', x >> 32, y >> 32) for x, y in pts))
+" "$dir/int.txt" "$dir/int.csv" "$dir/int.i64" "$dir/int.i32"
+RANKS="1 2 4" same "int64 text" "$dir/int.txt" --precision int64 --indices
+same "int64 csv upper" "$dir/int.csv" --precision int64 --upper
+same "int64 binary, json" "$dir/int.i64" --precision int64 --output-format json
+same "int32 binary" "$dir/int.i32" --precision int32 --indices
+
 # Output files: -o writes the same bytes as wagener hull -o.
 "$bin" hull "$dir/disk.f64" -o "$dir/expected.geojson"
 run_ranks 2 hull "$dir/disk.f64" -o "$dir/got.geojson" && cmp -s "$dir/expected.geojson" "$dir/got.geojson" && pass ||
@@ -166,6 +183,10 @@ expect_error "truncated binary" "^$(message_of "$dir/truncated.f64")\$" "$dir/tr
 cp "$dir/disk.f64" "$dir/nan.f64"
 printf '\x00\x00\x00\x00\x00\x00\xf8\x7f' | dd of="$dir/nan.f64" bs=1 seek=400008 conv=notrunc 2>/dev/null
 expect_error "NaN in binary (byte named)" "^$(message_of "$dir/nan.f64")\$" "$dir/nan.f64"
+cp "$dir/int.txt" "$dir/int_bad.txt"
+sed -i '15000s/.*/7 7.5/' "$dir/int_bad.txt"
+expect_error "not an integer in a later part" "^$(message_of "$dir/int_bad.txt" --precision int64)\$" "$dir/int_bad.txt" --precision int64
+expect_error "i64 beyond int32" "^$(message_of "$dir/int.i64" --precision int32)\$" "$dir/int.i64" --precision int32
 EXPECT_RANKS="1 2 4" expect_error "missing file" "^wagener: $dir/missing\.txt: cannot open" "$dir/missing.txt"
 { echo 9; cat "$dir/g.txt"; } >"$dir/count_wrong.txt"
 expect_error "count disagrees with the total" "^$(message_of "$dir/count_wrong.txt")\$" "$dir/count_wrong.txt"

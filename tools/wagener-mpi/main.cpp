@@ -128,8 +128,7 @@ int run(int argc, char** argv, int rank) {
     return code == 0 ? 0 : cli::kExitInputError;
   }
   const auto body = [&] {
-    return hull.precision == "float" ? run_hull<float>(hull, MPI_COMM_WORLD)
-                                     : run_hull<double>(hull, MPI_COMM_WORLD);
+    return cli::with_precision(hull.precision, [&]<class T>(T) { return run_hull<T>(hull, MPI_COMM_WORLD); });
   };
   return rank == 0 ? cli::run_reporting_errors(body) : silent_exit_code(body);
 }

@@ -24,11 +24,19 @@ wagener::TraceFormat trace_format(const HullCommand& cmd) {
 }
 
 template <class T>
+constexpr const char* precision_name() {
+  if constexpr (std::is_same_v<T, float>) return "float";
+  if constexpr (std::is_same_v<T, double>) return "double";
+  if constexpr (std::is_same_v<T, std::int32_t>) return "int32";
+  return "int64";
+}
+
+template <class T>
 std::string caption(const wagener::HullStats& s, bool upper) {
   char buffer[200];
   std::snprintf(buffer, sizeof buffer, "%lld points (%s), %s of %lld vertices, %s backend, %.3g ms",
-                static_cast<long long>(s.points), sizeof(T) == sizeof(float) ? "float" : "double",
-                upper ? "upper hull" : "hull", static_cast<long long>(s.hull_vertices),
+                static_cast<long long>(s.points), precision_name<T>(), upper ? "upper hull" : "hull",
+                static_cast<long long>(s.hull_vertices),
                 std::string(wagener::backend_name(s.backend)).c_str(), s.milliseconds);
   return buffer;
 }
@@ -135,6 +143,10 @@ template void write_result<float>(const HullCommand&, const wagener::HullResult<
                                   const wagener::OutputOptions&);
 template void write_result<double>(const HullCommand&, const wagener::HullResult<double>&,
                                    const wagener::OutputOptions&);
+template void write_result<std::int32_t>(const HullCommand&, const wagener::HullResult<std::int32_t>&,
+                                         const wagener::OutputOptions&);
+template void write_result<std::int64_t>(const HullCommand&, const wagener::HullResult<std::int64_t>&,
+                                         const wagener::OutputOptions&);
 
 namespace {
 
@@ -427,16 +439,20 @@ void add_hull_options(CLI::App& command, HullCommand& hull) {
       ->capture_default_str();
   command
       .add_option("--precision", hull.precision,
-                  "Coordinate type (an f32 file at double precision is hulled as the floats it holds, "
-                  "only the vertices widened: the same output)")
-      ->check(CLI::IsMember({"double", "float"}))
+                  "Coordinate type: double, float, or int32/int64 (decimal integers in text and csv, "
+                  "written as integers; hulled exactly over their whole range; a token that is not an "
+                  "integer, or out of range, is bad input). An f32 file at double precision is hulled as "
+                  "the floats it holds, only the vertices widened: the same output")
+      ->check(CLI::IsMember(kPrecisions))
       ->capture_default_str();
   command
       .add_option(
           "--format", hull.format,
-          "Input format: text (the seed's count + pairs, or x y lines), csv, f32/f64 (raw little-endian "
-          "x,y pairs); auto decides by extension (.csv .f32 .f64, else text)")
-      ->check(CLI::IsMember({"auto", "text", "csv", "f32", "f64"}))
+          "Input format: text (the seed's count + pairs, or x y lines), csv, f32/f64/i32/i64 (raw "
+          "little-endian x,y pairs of float, double, int32, int64); auto decides by extension (.csv .f32 "
+          ".f64 .i32 .i64, else text). A value --precision cannot hold exactly is bad input (doubles "
+          "read as float are rounded)")
+      ->check(CLI::IsMember(kInputFormats))
       ->capture_default_str();
   const auto column_check = [](const std::string& spec) -> std::string {
     try {
@@ -464,9 +480,11 @@ void add_hull_options(CLI::App& command, HullCommand& hull) {
                      "Write the hull here (atomically) instead of standard output");
   command
       .add_option("--output-format", hull.output_format,
-                  "text (x y lines), csv, json, geojson, wkt, f32/f64 (raw little-endian x,y pairs); "
-                  "auto decides by the extension of -o (.csv .json .geojson .wkt .f32 .f64), else text")
-      ->check(CLI::IsMember({"auto", "text", "csv", "json", "geojson", "wkt", "f32", "f64"}))
+                  "text (x y lines), csv, json, geojson, wkt, f32/f64/i32/i64 (raw little-endian x,y "
+                  "pairs; an integer vertex f32 or f64 cannot hold exactly, or a float vertex that is "
+                  "not an integer in range for i32/i64, is refused); auto decides by the extension of "
+                  "-o (.csv .json .geojson .wkt .f32 .f64 .i32 .i64), else text")
+      ->check(CLI::IsMember({"auto", "text", "csv", "json", "geojson", "wkt", "f32", "f64", "i32", "i64"}))
       ->capture_default_str();
   command.add_flag("--indices", hull.indices,
                    "Print the 0-based input indices of the vertices instead of their coordinates, in "
@@ -521,9 +539,9 @@ void add_hull_options(CLI::App& command, HullCommand& hull) {
 
 int run_hull_command(const HullCommand& cmd) {
   if (!cmd.group_by.empty())
-    return cmd.precision == "float" ? run_grouped<float>(cmd) : run_grouped<double>(cmd);
+    return with_precision(cmd.precision, [&]<class T>(T) { return run_grouped<T>(cmd); });
   if (hulls_floats_widened(cmd)) return run_hull<float, double>(cmd);
-  return cmd.precision == "float" ? run_hull<float>(cmd) : run_hull<double>(cmd);
+  return with_precision(cmd.precision, [&]<class T>(T) { return run_hull<T>(cmd); });
 }
 
 int run_reporting_errors(const std::function<int()>& body) {
@@ -549,8 +567,9 @@ int run(int argc, char** argv) {
   app.set_version_flag("--version", std::string("wagener ") + WAGENER_VERSION);
   app.require_subcommand(1);
   app.footer(
-      "Output: one vertex per line, \"x y\" in shortest round-trip decimal (--output-format for csv,\n"
-      "  json, geojson, wkt, f32, f64; --indices for the vertices' input indices).\n"
+      "Output: one vertex per line, \"x y\" in shortest round-trip decimal, integers as integers\n"
+      "  (--output-format for csv, json, geojson, wkt, f32, f64, i32, i64; --indices for the vertices'\n"
+      "  input indices).\n"
       "  full hull: strict vertices (no duplicates, no collinear points), counter-clockwise, starting at\n"
       "             the lexicographically smallest (x, then y) vertex;\n"
       "  --upper:   the seed's hood: from the lexicographically smallest to the largest point,\n"
@@ -585,11 +604,11 @@ int run(int argc, char** argv) {
   render_cmd->add_option("--backend", render.backend, "auto, cpu, pram or cuda")
       ->check(CLI::IsMember({"auto", "cpu", "pram", "cuda"}))
       ->capture_default_str();
-  render_cmd->add_option("--precision", render.precision, "Coordinate type")
-      ->check(CLI::IsMember({"double", "float"}))
+  render_cmd->add_option("--precision", render.precision, "Coordinate type: double, float, int32, int64")
+      ->check(CLI::IsMember(kPrecisions))
       ->capture_default_str();
-  render_cmd->add_option("--format", render.format, "Input format: auto, text, csv, f32, f64")
-      ->check(CLI::IsMember({"auto", "text", "csv", "f32", "f64"}))
+  render_cmd->add_option("--format", render.format, "Input format: auto, text, csv, f32, f64, i32, i64")
+      ->check(CLI::IsMember(kInputFormats))
       ->capture_default_str();
   render_cmd->add_option("--width", render.width, "Picture width in pixels (SVG) or points (PostScript)")
       ->check(CLI::Range(200, 20000))

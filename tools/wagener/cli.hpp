@@ -6,6 +6,7 @@
 #include <functional>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "wagener/hull.hpp"
 #include "wagener/io.hpp"
@@ -77,6 +78,20 @@ void print_stats(const wagener::HullStats& stats, const std::string& precision, 
 
 /// Runs a hull (or render) command in this process: read, hull, write.
 int run_hull_command(const HullCommand& cmd);
+
+/// Calls run(T{}) for the coordinate type --precision names: float, double, int32 (std::int32_t) or
+/// int64 (std::int64_t), and returns what it returns.
+template <class Run>
+auto with_precision(const std::string& precision, Run&& run) {
+  if (precision == "float") return run(float{});
+  if (precision == "int32") return run(std::int32_t{});
+  if (precision == "int64") return run(std::int64_t{});
+  return run(double{});
+}
+
+/// The choices of --precision, --format (input) and --output-format, for the option checks.
+inline const std::vector<std::string> kPrecisions = {"double", "float", "int32", "int64"};
+inline const std::vector<std::string> kInputFormats = {"auto", "text", "csv", "f32", "f64", "i32", "i64"};
 
 /// Runs body and maps its exceptions to an exit code, printing one line "wagener: MESSAGE" on
 /// stderr: input_error, usage_error and std::invalid_argument give kExitInputError, other
