@@ -37,8 +37,8 @@ if [ $sanitize -eq 0 ]; then
 fi
 
 # Optimised as RelWithDebInfo, with line tables only (-g1): a report names the file and line of every
-# frame, and the builds compile faster than with full debug information (bench/NOTES.md, "CI time");
-# a debugger's view of local variables needs -g.
+# frame, and the builds write less than with full debug information; a debugger's view of local
+# variables needs -g. Their times: bench/NOTES.md, "CI time".
 compiler=clang++
 command -v clang++ >/dev/null || compiler=g++
 configure_and_build() {  # configure_and_build DIR SANITIZERS [TARGET...]
