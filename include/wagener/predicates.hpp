@@ -343,9 +343,10 @@ struct Differences {
 
 WAGENER_HD inline bool differences_fit(std::int64_t ax, std::int64_t ay, std::int64_t bx, std::int64_t by,
                                        std::int64_t cx, std::int64_t cy, Differences& d) {
-  // (& rather than &&: all four are computed anyway, and the branch is one.)
-  return difference_fits(ax, cx, d.acx) & difference_fits(ay, cy, d.acy) & difference_fits(bx, cx, d.bcx) &
-         difference_fits(by, cy, d.bcy);
+  // All four are computed (each sets its difference), then one `&` of the results: one branch, not four.
+  const bool acx_fits = difference_fits(ax, cx, d.acx), acy_fits = difference_fits(ay, cy, d.acy);
+  const bool bcx_fits = difference_fits(bx, cx, d.bcx), bcy_fits = difference_fits(by, cy, d.bcy);
+  return acx_fits & acy_fits & bcx_fits & bcy_fits;
 }
 
 /// The sign of a - b, and its magnitude, which always fits in 64 unsigned bits (at most 2^64 - 1).

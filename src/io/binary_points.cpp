@@ -77,7 +77,8 @@ constexpr bool fits(F value) {
     if constexpr (sizeof(T) >= sizeof(F)) {
       return true;
     } else {
-      return (value >= std::numeric_limits<T>::min()) & (value <= std::numeric_limits<T>::max());
+      constexpr T lo = std::numeric_limits<T>::min(), hi = std::numeric_limits<T>::max();
+      return (value >= lo) & (value <= hi);
     }
   } else if constexpr (std::is_integral_v<T>) {
     // [-2^(bits-1), 2^(bits-1)), both ends exact in F; NaN fails the comparisons.
