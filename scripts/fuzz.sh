@@ -1,16 +1,35 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets (fuzz/) with clang into build-fuzz/ and fuzzes each for
-# WAGENER_FUZZ_SECONDS (default 45) from its committed seed corpus, as many targets at once as there
-# are cores (each fuzzer is one process on one core). Without clang++ and libFuzzer it
-# reports "skipped" and succeeds. A finding (a crash, a sanitizer error or a violated property) is
-# saved under build-fuzz/findings/ and the message says how to run it again. The same clang build
-# compiles the library and the command line, with warnings as errors where WAGENER_WERROR=ON (CI).
+# Builds the libFuzzer targets (fuzz/) with clang into build-fuzz/ and fuzzes them from their
+# committed seed corpora, all at once, for as long as gives each target WAGENER_FUZZ_SECONDS of one
+# core (all targets at once for SECONDS x targets / cores: no core waits for a last target alone).
+# Without WAGENER_FUZZ_SECONDS the time follows the change under test: 10 s a target, 1 s more for
+# every 25 lines changed in the code the fuzzers reach (src, include, tools, fuzz, python/src) since
+# WAGENER_FUZZ_BASE (default HEAD^, the last commit, or a merge's whole branch; uncommitted changes
+# count too), at most 45 s; 45 s where that cannot be told (no git, no such commit).
+# Without clang++ and libFuzzer it reports "skipped" and succeeds. A finding (a crash, a sanitizer
+# error or a violated property) is saved under build-fuzz/findings/ and the message says how to run it
+# again. The same clang build compiles the library and the command line, with warnings as errors where
+# WAGENER_WERROR=ON (CI).
 # Usage: scripts/fuzz.sh [TARGET...]   (default: every target)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/steps.sh
 root=$PWD
-seconds=${WAGENER_FUZZ_SECONDS:-45}
+
+# fuzz_seconds: each target's seconds of a core, as the header says.
+fuzz_seconds() {
+  if [ -n "${WAGENER_FUZZ_SECONDS:-}" ]; then
+    echo "$WAGENER_FUZZ_SECONDS"
+    return
+  fi
+  local lines
+  if lines=$(git diff --numstat "${WAGENER_FUZZ_BASE:-HEAD^}" -- src include tools fuzz python/src 2>/dev/null); then
+    echo "$lines" | awk '{ changed += $1 + $2 } END { s = 10 + int(changed / 25); print (s > 45 ? 45 : s) }'
+  else
+    echo 45
+  fi
+}
+seconds=$(fuzz_seconds)
 
 libfuzzer=$(ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a 2>/dev/null | head -n1 || true)
 if ! command -v clang++ >/dev/null || [ -z "$libfuzzer" ]; then
@@ -37,13 +56,15 @@ fuzz_one() {  # fuzz_one TARGET: its output in build-fuzz/TARGET.log
   cp -n fuzz/corpus/"$target"/* "$work"/ 2>/dev/null || true
   # fuzz_cli runs in its own temporary folder, so every path it gets is absolute; its standard
   # output and error (the command line's messages) are closed, sanitizer reports still show.
-  build-fuzz/fuzz/"$target" -max_total_time="$seconds" -timeout=20 -rss_limit_mb=4096 -close_fd_mask=3 \
+  build-fuzz/fuzz/"$target" -max_total_time="$wall" -timeout=20 -rss_limit_mb=4096 -close_fd_mask=3 \
     -print_final_stats=1 -artifact_prefix="$root/build-fuzz/findings/$target-" "$root/$work" \
     >"build-fuzz/$target.log" 2>&1
 }
 mkdir -p build-fuzz/findings
-echo "fuzz: ${targets[*]}, ${seconds} s each, $(nproc) at once"
-step fuzz-runs in_parallel "$(nproc)" fuzz_one "${targets[@]}"
+wall=$(((seconds * ${#targets[@]} + $(nproc) - 1) / $(nproc)))
+((wall >= seconds)) || wall=$seconds
+echo "fuzz: ${targets[*]}: all at once for ${wall} s, about ${seconds} s of a core each"
+step fuzz-runs in_parallel ${#targets[@]} fuzz_one "${targets[@]}"
 failed=()
 for target in "${targets[@]}"; do
   if [ "${parallel_status[$target]}" = 0 ]; then
@@ -59,4 +80,4 @@ if [ ${#failed[@]} -gt 0 ]; then
   echo "fuzz: findings in ${failed[*]} (full logs: build-fuzz/<target>.log)"
   exit 1
 fi
-echo "fuzz: ${#targets[@]} targets, ${seconds} s each, no findings"
+echo "fuzz: ${#targets[@]} targets, ${wall} s at once, no findings"

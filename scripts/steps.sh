@@ -3,7 +3,9 @@
 
 # step NAME COMMAND...: runs one step of the suite, keeping its wall time and the processor time of
 # its processes (user + system, from `times`, which counts the children the shell has waited for);
-# step_summary prints them. CI's time is read from that summary (bench/NOTES.md, "CI time").
+# step_summary prints them. Where WAGENER_STEPS_LOG names a file, each step's line is also appended to
+# it, prefixed by the script's name, so that .ci/run lists every step of every script at its end. CI's
+# time is read from that list (bench/NOTES.md, "CI time").
 steps=()
 step() {
   local name=$1 status=0 start=$SECONDS times
@@ -19,6 +21,9 @@ step() {
     NR == 4 { after = seconds($1) + seconds($2) }
     END { printf "%-16s %5d s wall %6.0f s cpu%s", n, w, after - before, s ? "  (failed: exit " s ")" : "" }' "$times")")
   rm -f "$times"
+  if [ -n "${WAGENER_STEPS_LOG:-}" ]; then
+    printf '%-24s %s\n' "$(basename "$0")${step_args:+ $step_args}:" "${steps[-1]}" >>"$WAGENER_STEPS_LOG"
+  fi
   return $status
 }
 

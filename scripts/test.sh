@@ -2,12 +2,13 @@
 # The whole test suite on a fresh machine: install, build, run every test, then fuzz each libFuzzer
 # target briefly (when clang is installed). GPU tests (label cuda) report "skipped" where no device
 # exists. With WAGENER_WERROR=ON in the environment (CI: .ci/run), warnings are errors in build/ (gcc)
-# and build-fuzz/ (clang).
+# and in the clang builds (build-fuzz/, build-asan/, build-tsan/).
 #
 # scripts/test.sh --sanitize: the sanitizer builds instead (CUDA, Python and MPI off: Open MPI's own
-# allocations would read as leaks):
-#   build-asan/  gcc, AddressSanitizer + UndefinedBehaviorSanitizer, the whole C++ suite;
-#   build-tsan/  gcc, ThreadSanitizer, the threaded CPU backend and concurrent library calls
+# allocations would read as leaks), with clang (g++ where clang++ is missing), which compiles them in
+# little more than half gcc's time; build/ keeps gcc, so the suite runs from both compilers:
+#   build-asan/  AddressSanitizer + UndefinedBehaviorSanitizer, the whole C++ suite;
+#   build-tsan/  ThreadSanitizer, the threaded CPU backend and concurrent library calls
 #                (test_concurrency, test_hull, test_io, test_output, test_generate), as many at once
 #                as there are cores.
 # The first error ends the test that made it (-fno-sanitize-recover=all), so a test cannot pass
@@ -24,6 +25,7 @@ case "${1:-}" in
   --sanitize) sanitize=1 ;;
   *) echo "usage: scripts/test.sh [--sanitize]" >&2; exit 2 ;;
 esac
+step_args=${1:-}  # names this run in WAGENER_STEPS_LOG (scripts/steps.sh)
 
 step setup scripts/setup.sh
 
@@ -35,14 +37,16 @@ if [ $sanitize -eq 0 ]; then
 fi
 
 # Optimised as RelWithDebInfo, with line tables only (-g1): a report names the file and line of every
-# frame, and the builds compile a fifth faster than with full debug information (bench/NOTES.md, "CI
-# time"); a debugger's view of local variables needs -g.
+# frame, and the builds write less than with full debug information; a debugger's view of local
+# variables needs -g. Their times: bench/NOTES.md, "CI time".
+compiler=clang++
+command -v clang++ >/dev/null || compiler=g++
 configure_and_build() {  # configure_and_build DIR SANITIZERS [TARGET...]
   local dir=$1 sanitizers=$2
   shift 2
   cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG" \
-    -DCMAKE_CXX_COMPILER=g++ -DWAGENER_SANITIZE="$sanitizers" -DWAGENER_CUDA=OFF -DWAGENER_BUILD_PYTHON=OFF \
-    -DWAGENER_MPI=OFF >/dev/null
+    -DCMAKE_CXX_COMPILER="$compiler" -DWAGENER_SANITIZE="$sanitizers" -DWAGENER_WERROR="${WAGENER_WERROR:-OFF}" \
+    -DWAGENER_CUDA=OFF -DWAGENER_BUILD_PYTHON=OFF -DWAGENER_MPI=OFF >/dev/null
   if (($#)); then
     cmake --build "$dir" -j "$(nproc)" --target "$@"
   else
@@ -50,13 +54,13 @@ configure_and_build() {  # configure_and_build DIR SANITIZERS [TARGET...]
   fi
 }
 
-echo "sanitize: AddressSanitizer + UndefinedBehaviorSanitizer, the whole suite (build-asan/)"
+echo "sanitize: AddressSanitizer + UndefinedBehaviorSanitizer, the whole suite (build-asan/, $compiler)"
 step asan-build configure_and_build build-asan address,undefined
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:detect_stack_use_after_return=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 step asan-ctest ctest --test-dir build-asan --output-on-failure -j "$(nproc)" --timeout 3000
 
-echo "sanitize: ThreadSanitizer, threaded CPU backend and concurrent calls (build-tsan/)"
+echo "sanitize: ThreadSanitizer, threaded CPU backend and concurrent calls (build-tsan/, $compiler)"
 tsan_tests=(test_concurrency test_hull test_io test_output test_generate)
 step tsan-build configure_and_build build-tsan thread "${tsan_tests[@]}"
 export TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1

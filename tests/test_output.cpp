@@ -90,11 +90,14 @@ struct Json {
   enum class Kind { null, number, string, array, object } kind = Kind::null;
   std::string text;  // a number's token, a string's contents
   std::vector<Json> items;
-  std::vector<std::pair<std::string, Json>> members;
+  // An object's members, member_names[i] naming member_values[i]: two vectors, as a std::pair of the
+  // incomplete Json is refused by clang with libstdc++ (the sanitizer builds use clang).
+  std::vector<std::string> member_names;
+  std::vector<Json> member_values;
 
   const Json& operator[](std::string_view key) const {
-    for (const auto& [name, value] : members) {
-      if (name == key) return value;
+    for (std::size_t i = 0; i < member_names.size(); ++i) {
+      if (member_names[i] == key) return member_values[i];
     }
     ADD_FAILURE() << "no member \"" << key << "\"";
     static const Json missing;
@@ -157,7 +160,8 @@ class JsonReader {
       value.kind = Json::Kind::object;
       if (take('}')) return true;
       do {
-        auto& [name, member] = value.members.emplace_back();
+        std::string& name = value.member_names.emplace_back();
+        Json& member = value.member_values.emplace_back();
         if (!read_string(name) || !take(':') || !read_value(member)) return false;
       } while (take(','));
       return take('}');

@@ -59,8 +59,11 @@ struct ChordFanView {
     const double cpx = cx - px, cpy = cy - py;
     const double q0x = q0.x - px, q0y = q0.y - py;
     const double q1x = q1.x - px, q1y = q1.y - py;
-    return certified_left_differences(cpx, cpy, q0x, q0y) & certified_left_differences(q0x, q0y, q1x, q1y) &
-           certified_left_differences(q1x, q1y, cpx, cpy);
+    // All three tests, then one `&` of their results: no branch between them.
+    const bool left_of_first = certified_left_differences(cpx, cpy, q0x, q0y);
+    const bool left_of_chord = certified_left_differences(q0x, q0y, q1x, q1y);
+    const bool left_of_last = certified_left_differences(q1x, q1y, cpx, cpy);
+    return left_of_first & left_of_chord & left_of_last;
   }
 };
 
