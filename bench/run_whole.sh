@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The whole-process benchmark: installs the peers where apt is available (Qhull's qconvex, numpy and
-# scipy, plus what scripts/setup.sh installs), builds wagener and bench_cgal_file (Release,
+# scipy, plus what scripts/setup.sh --bench installs), builds wagener and bench_cgal_file (Release,
 # -DWAGENER_BUILD_BENCH=ON) into BUILD_DIR and runs bench/whole_process.py with the arguments given.
 #
 # Usage: bench/run_whole.sh [--no-build] [whole_process.py options...]
@@ -34,7 +34,7 @@ install_peers() {
       return 0
     fi
   fi
-  scripts/setup.sh || echo "run_whole: warning: scripts/setup.sh failed; going on with what is installed" >&2
+  scripts/setup.sh --bench || echo "run_whole: warning: scripts/setup.sh --bench failed; going on with what is installed" >&2
   local missing=() p
   for p in qhull-bin python3-scipy python3-numpy; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -8,8 +8,8 @@
 # count too), at most 45 s; 45 s where that cannot be told (no git, no such commit).
 # Without clang++ and libFuzzer it reports "skipped" and succeeds. A finding (a crash, a sanitizer
 # error or a violated property) is saved under build-fuzz/findings/ and the message says how to run it
-# again. The same clang build compiles the library and the command line, with warnings as errors where
-# WAGENER_WERROR=ON (CI).
+# again. The same clang build compiles the library and the command line's (for fuzz_cli), with warnings
+# as errors where WAGENER_WERROR=ON (CI); the command line's program itself is the sanitizer build's.
 # Usage: scripts/fuzz.sh [TARGET...]   (default: every target)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -43,7 +43,7 @@ build_fuzzers() {
   cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG" \
     -DCMAKE_CXX_COMPILER=clang++ -DWAGENER_FUZZ=ON \
     -DWAGENER_CUDA=OFF -DWAGENER_BUILD_TESTS=OFF -DWAGENER_BUILD_PYTHON=OFF -DWAGENER_WERROR="${WAGENER_WERROR:-OFF}" >/dev/null
-  cmake --build build-fuzz -j "$(nproc)" --target "$@" wagener_cli
+  cmake --build build-fuzz -j "$(nproc)" --target "$@"
 }
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=(fuzz_read_points fuzz_read_grouped fuzz_cli fuzz_array_hull fuzz_merge_hulls)
