@@ -276,9 +276,10 @@ TEST_F(ReadPoints, LiteralsOutOfRangeForTheTypeAreRejected) {
 // the line (and int64 reads it exactly). Integers a double holds, however long, are kept.
 TEST_F(ReadPoints, IntegersADoubleCannotHoldAreRejectedNotRounded) {
   const std::string hint = "is not exactly a double (beyond 2^53)";
-  expect_error<double>("above.txt", "0 0\n9007199254740993 1\n", ":2: ", "integer \"9007199254740993\" " + hint);
-  expect_error<double>("below.csv", "x,y\n0,0\n1,-9007199254740993\n", ":3: ",
-                       "integer \"-9007199254740993\" " + hint);
+  expect_error<double>("above.txt", "0 0\n9007199254740993 1\n",
+                       ":2: ", "integer \"9007199254740993\" " + hint);
+  expect_error<double>("below.csv", "x,y\n0,0\n1,-9007199254740993\n",
+                       ":3: ", "integer \"-9007199254740993\" " + hint);
   expect_error<double>("huge.txt", "1 2\n3 123456789012345678901234567890\n", ":2: ", hint);
   expect_error<double>("grouped.csv", "x,y\n0,0\n+18014398509481985,0\n", ":3: ", hint);
   // Exactly doubles: 2^53, 2^53 + 2, 10^22, 2^70, with leading zeros and signs; a decimal point or an
@@ -294,6 +295,18 @@ TEST_F(ReadPoints, IntegersADoubleCannotHoldAreRejectedNotRounded) {
                              {9007199254740992.0, 0.0}}));
   EXPECT_EQ(to_vector(read_points<std::int64_t>(write("exact64.txt", "9007199254740993 1\n"))),
             (std::vector<Point2<std::int64_t>>{{9007199254740993, 1}}));
+}
+
+// The same at float precision, from 2^24 on: 16777217 is no float; 16777216, 16777218 and 123456792
+// (a float, printed whole by the writers) are kept, a decimal is rounded as decimals are.
+TEST_F(ReadPoints, IntegersAFloatCannotHoldAreRejectedNotRounded) {
+  const std::string hint = "is not exactly a float (beyond 2^24): read it as double or int64";
+  expect_error<float>("above.txt", "0 0\n16777217 1\n", ":2: ", "integer \"16777217\" " + hint);
+  expect_error<float>("below.csv", "x,y\n0,0\n1,-123456789\n", ":3: ", "integer \"-123456789\" " + hint);
+  EXPECT_EQ(to_vector(read_points<float>(write("exactf.txt", "16777216 -16777218\n123456792 16777217.0\n"))),
+            (std::vector<Pf>{{16777216.0f, -16777218.0f}, {123456792.0f, 16777216.0f}}));
+  EXPECT_EQ(to_vector(read_points<double>(write("exactd.txt", "16777217 1\n"))),
+            (std::vector<Pd>{{16777217.0, 1.0}}));
 }
 
 TEST_F(ReadPoints, GarbageTokensAreRejected) {

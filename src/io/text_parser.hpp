@@ -75,20 +75,25 @@ inline const char* skip_plus(const char* p, const char* end) {
   return p != end && *p == '+' && !(p + 1 != end && p[1] == '-') ? p + 1 : p;
 }
 
-// Whether [first, last) is a decimal integer literal (an optional sign, then digits only) that a
-// double does not hold exactly: from 2^53 on not every integer is a double, and reading one as a
-// double would round it silently (9007199254740993 would become ...992). Only literals of 16 digits
-// or more can be such; --precision int64 reads them exactly.
-inline bool inexact_integer_literal(const char* first, const char* last, double value) {
-  if (last - first < 16) return false;  // 15 digits stay below 10^15 < 2^53: exact
+// Whether [first, last) is a decimal integer literal (an optional sign, then digits only) that T, a
+// float or a double, does not hold exactly: from 2^24 (float) or 2^53 (double) on not every integer
+// is one, and reading it would round it silently (9007199254740993 would become ...992 as a double,
+// 16777217 ...216 as a float). Only literals of more than digits10 digits can be such; a wider
+// precision (int64 for any) reads them exactly.
+template <class T>
+bool inexact_integer_literal(const char* first, const char* last, T value) {
+  static_assert(std::is_floating_point_v<T>);
+  constexpr std::ptrdiff_t kAlwaysExact = std::numeric_limits<T>::digits10;  // below 10^digits10 < 2^digits
+  if (last - first <= kAlwaysExact) return false;
   if (*first == '+' || *first == '-') ++first;
   while (first != last && *first == '0') ++first;
-  if (last - first < 16) return false;
+  if (last - first <= kAlwaysExact) return false;
   for (const char* q = first; q != last; ++q) {
     if (*q < '0' || *q > '9') return false;  // a fraction or an exponent: a decimal, rounded as such
   }
   char exact[400];  // the largest double has 309 integer digits
-  const auto printed = std::to_chars(exact, exact + sizeof exact, std::fabs(value), std::chars_format::fixed, 0);
+  const auto printed =
+      std::to_chars(exact, exact + sizeof exact, std::fabs(value), std::chars_format::fixed, 0);
   return std::string_view(exact, static_cast<std::size_t>(printed.ptr - exact)) !=
          std::string_view(first, static_cast<std::size_t>(last - first));
 }
@@ -666,8 +671,9 @@ class TextParser {
     if (ec != std::errc() || !whole_token || !std::isfinite(value)) [[unlikely]] {
       fail_number<kCsv>(p, ptr, end, ec, whole_token);
     }
-    if constexpr (std::is_same_v<T, double>) {
-      if (inexact_integer_literal(p, ptr, value)) [[unlikely]] fail_inexact_integer(p, ptr);
+    if constexpr (std::is_floating_point_v<T>) {
+      if (inexact_integer_literal(p, ptr, value)) [[unlikely]]
+        fail_inexact_integer(p, ptr);
     }
     p = ptr;
     return value;
@@ -678,7 +684,7 @@ class TextParser {
     const auto [ptr, ec] = std::from_chars(skip_plus(p, end), end, value);
     if (ec != std::errc() || !std::isfinite(value)) return false;
     if (ptr != end && !is_blank(*ptr) && *ptr != ',' && *ptr != '#') return false;
-    if constexpr (std::is_same_v<T, double>) {
+    if constexpr (std::is_floating_point_v<T>) {
       if (inexact_integer_literal(p, ptr, value)) return false;  // parse_number names it
     }
     p = ptr;
@@ -809,9 +815,18 @@ class TextParser {
   }
 
   [[noreturn, gnu::cold, gnu::noinline]] void fail_inexact_integer(const char* start, const char* ptr) const {
-    fail_at_line(name_, line_,
-                 "integer " + quote(std::string_view(start, static_cast<std::size_t>(ptr - start))) +
-                     " is not exactly a double (beyond 2^53): read it as int64 (--precision int64) to keep it exact");
+    const std::string literal = quote(std::string_view(start, static_cast<std::size_t>(ptr - start)));
+    if constexpr (std::is_same_v<T, float>) {
+      fail_at_line(name_, line_,
+                   "integer " + literal +
+                       " is not exactly a float (beyond 2^24): read it as double or int64 (--precision "
+                       "double or int64) to keep it exact");
+    } else {
+      fail_at_line(name_, line_,
+                   "integer " + literal +
+                       " is not exactly a double (beyond 2^53): read it as int64 (--precision int64) to keep "
+                       "it exact");
+    }
   }
 
   [[noreturn, gnu::cold, gnu::noinline]] void fail_width(const RowLayout& layout, index_t found,
