@@ -78,16 +78,17 @@ inline const char* skip_plus(const char* p, const char* end) {
 // Whether [first, last) is a decimal integer literal (an optional sign, then digits only) that T, a
 // float or a double, does not hold exactly: from 2^24 (float) or 2^53 (double) on not every integer
 // is one, and reading it would round it silently (9007199254740993 would become ...992 as a double,
-// 16777217 ...216 as a float). Only literals of more than digits10 digits can be such; a wider
-// precision (int64 for any) reads them exactly.
+// 16777217 ...216 as a float). A wider precision (int64 for any) reads them exactly. On every token
+// of a text file: the first test, one comparison, ends it for all but huge values.
 template <class T>
 bool inexact_integer_literal(const char* first, const char* last, T value) {
   static_assert(std::is_floating_point_v<T>);
-  constexpr std::ptrdiff_t kAlwaysExact = std::numeric_limits<T>::digits10;  // below 10^digits10 < 2^digits
-  if (last - first <= kAlwaysExact) return false;
+  // An integer below 2^digits is exact, and rounding to nearest keeps a larger one at 2^digits or
+  // more: a value read below 2^digits came from an exact literal (or from a decimal).
+  constexpr T kAllIntegersExact = static_cast<T>(std::uint64_t{1} << std::numeric_limits<T>::digits);
+  if (std::fabs(value) < kAllIntegersExact) return false;
   if (*first == '+' || *first == '-') ++first;
   while (first != last && *first == '0') ++first;
-  if (last - first <= kAlwaysExact) return false;
   for (const char* q = first; q != last; ++q) {
     if (*q < '0' || *q > '9') return false;  // a fraction or an exponent: a decimal, rounded as such
   }
