@@ -182,12 +182,18 @@ struct OnOrAboveBaseline {
   __device__ bool operator()(const Point2<T>& p) const { return orient2d(sorted[0], sorted[m - 1], p) >= 0; }
 };
 
-/// out[i] = in[i] reflected (core::reflected).
+/// The lower chain's input (see finish()): out[i] = split[u + i] reflected (core::reflected) for the
+/// m - u + 2 points from the largest down to the smallest, u = *upper_count read on the device, and
+/// their number stored at *lower_count.
 template <class T>
-__global__ void reflect_kernel(const Point2<T>* in, index_t n, Point2<T>* out) {
+__global__ void reflect_lower_kernel(const Point2<T>* split, index_t m, const index_t* upper_count,
+                                     Point2<T>* out, index_t* lower_count) {
+  const index_t u = *upper_count;
+  const index_t n = m - u + 2;
+  if (blockIdx.x == 0 && threadIdx.x == 0) *lower_count = n;
   for (index_t i = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
        i += static_cast<index_t>(gridDim.x) * blockDim.x) {
-    out[i] = core::reflected(in[i]);
+    out[i] = core::reflected(split[u + i]);
   }
 }
 
@@ -195,8 +201,8 @@ __global__ void reflect_kernel(const Point2<T>* in, index_t n, Point2<T>* out) {
 /// given as the upper hood of the reflected points (so read backwards and reflected back), then the
 /// upper chain backwards without its two ends.
 template <class T>
-__global__ void join_chains_kernel(const Point2<T>* lower_reflected, index_t l, const Point2<T>* upper,
-                                   index_t u, Point2<T>* out) {
+__device__ void join_chains(const Point2<T>* lower_reflected, index_t l, const Point2<T>* upper, index_t u,
+                            Point2<T>* out) {
   const index_t total = l + (u > 2 ? u - 2 : 0);
   for (index_t i = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < total;
        i += static_cast<index_t>(gridDim.x) * blockDim.x) {
@@ -206,6 +212,30 @@ __global__ void join_chains_kernel(const Point2<T>* lower_reflected, index_t l, 
       out[i] = upper[u - 2 - (i - l)];
     }
   }
+}
+
+template <class T>
+__global__ void join_chains_kernel(const Point2<T>* lower_reflected, index_t l, const Point2<T>* upper,
+                                   index_t u, Point2<T>* out) {
+  join_chains(lower_reflected, l, upper, u, out);
+}
+
+/// A chain enqueued by upper_hull_enqueued: its words, and the buffers of its first and second level
+/// (enqueued_hull_data).
+template <class T>
+struct EnqueuedChain {
+  const EnqueuedHullWords* words;
+  const Point2<T>* first;
+  const Point2<T>* second;
+};
+
+/// join_chains_kernel over two enqueued chains, where both finished on the device (else nothing).
+template <class T>
+__global__ void join_enqueued_chains_kernel(EnqueuedChain<T> lower, EnqueuedChain<T> upper, Point2<T>* out) {
+  const EnqueuedHullWords l = *lower.words, u = *upper.words;
+  if (l.finished == 0 || u.finished == 0) return;
+  join_chains(l.finished == 2 ? lower.second : lower.first, l.hull_size(),
+              u.finished == 2 ? upper.second : upper.first, u.hull_size(), out);
 }
 
 int filter_grid(index_t n) {
@@ -317,6 +347,32 @@ void filter(Points points, index_t n, index_t first_index, const Test& test, Ful
   WAGENER_CUDA_CHECK_LAUNCH();
 }
 
+/// upper_chain() on this thread and lower_chain() on another (for its own stream), both to the end;
+/// then the first exception either threw, the upper chain's first.
+template <class Upper, class Lower>
+void both_chains(Upper&& upper_chain, Lower&& lower_chain) {
+  int device = 0;
+  WAGENER_CUDA_CHECK(cudaGetDevice(&device));
+  std::exception_ptr lower_error;
+  std::thread lower_thread([&] {
+    try {
+      WAGENER_CUDA_CHECK(cudaSetDevice(device));
+      lower_chain();
+    } catch (...) {
+      lower_error = std::current_exception();
+    }
+  });
+  std::exception_ptr upper_error;
+  try {
+    upper_chain();
+  } catch (...) {
+    upper_error = std::current_exception();
+  }
+  lower_thread.join();
+  if (upper_error) std::rethrow_exception(upper_error);
+  if (lower_error) std::rethrow_exception(lower_error);
+}
+
 /// Events between the steps, for FullHullProfile.
 struct StepEvents {
   Event start, polygon, guided, filtered, sorted, chained;
@@ -379,48 +435,71 @@ JoinedHull<T> finish(FullHullWorkspace<T>& ws, cudaStream_t stream, index_t* sur
                                               ws.upper_count.data(), m, baseline, stream));
   WAGENER_CUDA_CHECK(
       cudaMemcpyAsync(split + m + 1, sorted, sizeof(Point2<T>), cudaMemcpyDeviceToDevice, stream));
-  WAGENER_CUDA_CHECK(cudaMemcpyAsync(ws.upper_count_host.data(), ws.upper_count.data(), sizeof(index_t),
-                                     cudaMemcpyDeviceToHost, stream));
-  WAGENER_CUDA_CHECK(cudaStreamSynchronize(stream));
-  const index_t u = ws.upper_count_host.data()[0];
-  const index_t lower_n = m - u + 2;
   Point2<T>* lower_input = sorted;  // the sorted survivors are no longer needed
-  reflect_kernel<T><<<stride_grid(lower_n), 256, 0, stream>>>(split + u, lower_n, lower_input);
-  WAGENER_CUDA_CHECK_LAUNCH();
-
-  // Both chains at once, the lower one on a second host thread and stream: each is a few
-  // latency-bound launches with a host round trip per level, so together they take about as long as
-  // one.
-  ws.sorted.record(stream);
-  int device = 0;
-  WAGENER_CUDA_CHECK(cudaGetDevice(&device));
-  DeviceHull<T> lower{nullptr, 0};
-  std::exception_ptr lower_error;
-  std::thread lower_thread([&] {
-    try {
-      WAGENER_CUDA_CHECK(cudaSetDevice(device));
-      const cudaStream_t side = ws.side.get();
-      WAGENER_CUDA_CHECK(cudaStreamWaitEvent(side, ws.sorted.get(), 0));
-      lower = upper_hull_on_device(lower_input, lower_n, ws.lower, side, false);
-      ws.lower_done.record(side);
-    } catch (...) {
-      lower_error = std::current_exception();
-    }
-  });
-  DeviceHull<T> upper{nullptr, 0};
-  std::exception_ptr upper_error;
-  try {
-    upper = upper_hull_on_device(split + 1, u, ws.upper, stream, false);
-  } catch (...) {
-    upper_error = std::current_exception();
-  }
-  lower_thread.join();
-  if (upper_error) std::rethrow_exception(upper_error);
-  if (lower_error) std::rethrow_exception(lower_error);
-  // The join (and later work on `stream`: the next call, a profile's last event) follows the lower
-  // chain too. The lower chain's input is free by then: it takes the hull unless `out` does.
-  WAGENER_CUDA_CHECK(cudaStreamWaitEvent(stream, ws.lower_done.get(), 0));
+  // The lower chain's input is free once both chains are done: it takes the hull unless `out` does.
   if (out == nullptr) out = lower_input;
+  const cudaStream_t side = ws.side.get();
+  auto reflect_lower = [&] {
+    reflect_lower_kernel<T><<<stride_grid(m + 2), 256, 0, stream>>>(split, m, ws.upper_count.data(),
+                                                                    lower_input, ws.lower_count.data());
+    WAGENER_CUDA_CHECK_LAUNCH();
+    ws.sorted.record(stream);
+    WAGENER_CUDA_CHECK(cudaStreamWaitEvent(side, ws.sorted.get(), 0));
+  };
+
+  DeviceHull<T> upper{nullptr, 0}, lower{nullptr, 0};
+  if (m + 2 < std::min(ws.upper.filter_from, ws.lower.filter_from)) {
+    reflect_lower();
+    // Few survivors (random input): both chains and the join enqueued on two streams without a host
+    // wait, the chains' outcome read back once at the end. Each chain is a few latency-bound
+    // launches, so together they take about as long as one.
+    EnqueuedHullWords* words = ws.chain_words.data();
+    upper_hull_enqueued(split + 1, ws.upper_count.data(), m, ws.upper, words, stream);
+    upper_hull_enqueued(lower_input, ws.lower_count.data(), m + 2, ws.lower, words + 1, side);
+    ws.lower_done.record(side);
+    WAGENER_CUDA_CHECK(cudaStreamWaitEvent(stream, ws.lower_done.get(), 0));
+    constexpr int kJoinBlocks = 2 * UpperHullPolicy<T>::kTile / 256;  // the most a finished pair holds
+    join_enqueued_chains_kernel<T>
+        <<<kJoinBlocks, 256, 0, stream>>>({words + 1, ws.lower.hood[0].data(), ws.lower.last.data()},
+                                          {words, ws.upper.hood[0].data(), ws.upper.last.data()}, out);
+    WAGENER_CUDA_CHECK_LAUNCH();
+    WAGENER_CUDA_CHECK(cudaMemcpyAsync(ws.chain_words_host.data(), words, 2 * sizeof(EnqueuedHullWords),
+                                       cudaMemcpyDeviceToHost, stream));
+    WAGENER_CUDA_CHECK(cudaStreamSynchronize(stream));
+    const EnqueuedHullWords upper_words = ws.chain_words_host.data()[0],
+                            lower_words = ws.chain_words_host.data()[1];
+    if (upper_words.finished != 0 && lower_words.finished != 0) {
+      if (profile) {
+        profile->chained.record(stream);
+        profile->read();
+      }
+      const index_t u = upper_words.hull_size();
+      return {out, lower_words.hull_size() + (u > 2 ? u - 2 : 0)};
+    }
+    // A chain needs more levels (many survivors on its hood): they take host waits, each chain on
+    // its own stream and host thread.
+    both_chains([&] { upper = finish_enqueued(split + 1, upper_words, ws.upper, stream); },
+                [&] {
+                  lower = finish_enqueued(lower_input, lower_words, ws.lower, side);
+                  ws.lower_done.record(side);
+                });
+  } else {
+    WAGENER_CUDA_CHECK(cudaMemcpyAsync(ws.upper_count_host.data(), ws.upper_count.data(), sizeof(index_t),
+                                       cudaMemcpyDeviceToHost, stream));
+    WAGENER_CUDA_CHECK(cudaStreamSynchronize(stream));
+    const index_t u = ws.upper_count_host.data()[0];
+    reflect_lower();  // after the wait: the host's launches below overlap it
+    // Both chains at once, the lower one on a second host thread and stream: each is a few
+    // latency-bound launches with a host round trip per level.
+    both_chains([&] { upper = upper_hull_on_device(split + 1, u, ws.upper, stream, false); },
+                [&] {
+                  lower = upper_hull_on_device(lower_input, m - u + 2, ws.lower, side, false);
+                  ws.lower_done.record(side);
+                });
+  }
+  // The join (and later work on `stream`: the next call, a profile's last event) follows the lower
+  // chain too.
+  WAGENER_CUDA_CHECK(cudaStreamWaitEvent(stream, ws.lower_done.get(), 0));
   const index_t size = lower.size + (upper.size > 2 ? upper.size - 2 : 0);
   join_chains_kernel<T>
       <<<stride_grid(size), 256, 0, stream>>>(lower.data, lower.size, upper.data, upper.size, out);
@@ -573,14 +652,15 @@ std::vector<Point2<T>> convex_hull_from_host(std::span<const Point2<T>> points, 
   return to_host(finish<T>(ws, stream, survivors, nullptr), stream);
 }
 
-#define WAGENER_INSTANTIATE(T)                                                                             \
-  template std::vector<Point2<T>> convex_hull_on_device(const Point2<T>*, index_t, cudaStream_t, index_t*, \
+#define WAGENER_INSTANTIATE(T)                                                                              \
+  template std::vector<Point2<T>> convex_hull_on_device(const Point2<T>*, index_t, cudaStream_t, index_t*,  \
                                                         FullHullProfile*);                                  \
-  template std::vector<Point2<T>> convex_hull_on_device(const T*, const T*, index_t, cudaStream_t, index_t*); \
-  template index_t convex_hull_on_device(const Point2<T>*, index_t, Point2<T>*, cudaStream_t, index_t*,       \
-                                         FullHullProfile*);                                                  \
-  template index_t convex_hull_on_device(const T*, const T*, index_t, Point2<T>*, cudaStream_t);              \
-  template std::vector<Point2<T>> convex_hull_from_host(std::span<const Point2<T>>, cudaStream_t, index_t*,  \
+  template std::vector<Point2<T>> convex_hull_on_device(const T*, const T*, index_t, cudaStream_t,          \
+                                                        index_t*);                                          \
+  template index_t convex_hull_on_device(const Point2<T>*, index_t, Point2<T>*, cudaStream_t, index_t*,     \
+                                         FullHullProfile*);                                                 \
+  template index_t convex_hull_on_device(const T*, const T*, index_t, Point2<T>*, cudaStream_t);            \
+  template std::vector<Point2<T>> convex_hull_from_host(std::span<const Point2<T>>, cudaStream_t, index_t*, \
                                                         cudaEvent_t);
 WAGENER_INSTANTIATE(float)
 WAGENER_INSTANTIATE(double)

@@ -113,7 +113,10 @@ struct FullHullWorkspace {
   DeviceBuffer<unsigned char> fan;               ///< the polygon's vertices, angles and buckets
   DeviceBuffer<unsigned long long> counters{2};  ///< [0] survivors, [1] first non-finite index
   DeviceBuffer<index_t> upper_count{1};          ///< the partition's points on or above the baseline
+  DeviceBuffer<index_t> lower_count{1};          ///< the lower chain's points
   PinnedBuffer<index_t> upper_count_host{1};
+  DeviceBuffer<EnqueuedHullWords> chain_words{2};  ///< the chains' outcomes (upper, lower), when enqueued
+  PinnedBuffer<EnqueuedHullWords> chain_words_host{2};
   PinnedBuffer<unsigned char> fan_staging{kDirections * (sizeof(Point2<double>) + sizeof(double)) +
                                           kMaxFanBuckets * sizeof(int)};
   PinnedBuffer<unsigned long long> counters_host{2};

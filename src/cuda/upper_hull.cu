@@ -21,14 +21,24 @@ namespace {
 
 /// One block per tile: validate (optionally), chain the strips, merge them; write the tile's hood at
 /// the tile's offset of `hood` and its size at size[tile]. Shared memory is dynamic (over 48 KB).
-template <class T, class Policy>
+/// kCountOnDevice: the points number *device_n (at most n, the bound the grid was sized by), and a
+/// block past them writes size 0 and returns: a level enqueued before the host knows its count (a
+/// template parameter, so that the other levels' kernel is as it was).
+template <class T, class Policy, bool kCountOnDevice>
 __global__ void __launch_bounds__(Policy::kThreads)
-    tile_hoods_kernel(const Point2<T>* points, index_t n, Point2<T>* hood, index_t* size,
-                      unsigned long long* first_bad, bool validate) {
+    tile_hoods_kernel(const Point2<T>* points, index_t n, const index_t* device_n, Point2<T>* hood,
+                      index_t* size, unsigned long long* first_bad, bool validate) {
   using Block = BlockUpperHull<T, Policy>;
   extern __shared__ unsigned char shared_bytes[];
   auto& storage = *reinterpret_cast<typename Block::TempStorage*>(shared_bytes);
   const index_t start = static_cast<index_t>(blockIdx.x) * Policy::kTile;
+  if constexpr (kCountOnDevice) {
+    n = *device_n;
+    if (start >= n) {
+      if (threadIdx.x == 0) size[blockIdx.x] = 0;
+      return;
+    }
+  }
   const index_t remaining = n - start;
   const int count = remaining < Policy::kTile ? static_cast<int>(remaining) : Policy::kTile;
   if (validate) {
@@ -46,10 +56,12 @@ __global__ void __launch_bounds__(Policy::kThreads)
 }
 
 /// Compaction between levels: tile t's hood (at t * tile) goes to dense[offset[t] ...], one warp a tile.
+/// With `only_if`, nothing unless *only_if is nonzero (a compaction enqueued before its decision).
 template <class T>
 __global__ void gather_kernel(const Point2<T>* hood, const index_t* size, const index_t* offset,
-                              index_t tiles, index_t tile, Point2<T>* dense) {
+                              index_t tiles, index_t tile, Point2<T>* dense, const index_t* only_if) {
   constexpr int kWarp = 32;
+  if (only_if && *only_if == 0) return;
   const index_t warps = static_cast<index_t>(gridDim.x) * blockDim.x / kWarp;
   for (index_t t = (static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x) / kWarp; t < tiles;
        t += warps) {
@@ -452,31 +464,46 @@ std::size_t tile_shared_bytes() {
   return sizeof(typename BlockUpperHull<T, Policy>::TempStorage);
 }
 
-template <class T, class Policy>
-void launch_tiles(const Point2<T>* points, index_t n, UpperHullWorkspace<T>& ws, int out, cudaStream_t stream,
-                  bool validate) {
+template <class T, class Policy, bool kCountOnDevice>
+void launch_tiles_kernel(const Point2<T>* points, index_t n, const index_t* device_n, Point2<T>* hood,
+                         index_t* size, UpperHullWorkspace<T>& ws, cudaStream_t stream, bool validate) {
   static const bool configured = [] {
-    WAGENER_CUDA_CHECK(cudaFuncSetAttribute(tile_hoods_kernel<T, Policy>,
+    WAGENER_CUDA_CHECK(cudaFuncSetAttribute(tile_hoods_kernel<T, Policy, kCountOnDevice>,
                                             cudaFuncAttributeMaxDynamicSharedMemorySize,
                                             static_cast<int>(tile_shared_bytes<T, Policy>())));
     return true;
   }();
   (void)configured;
-  tile_hoods_kernel<T, Policy>
+  tile_hoods_kernel<T, Policy, kCountOnDevice>
       <<<static_cast<unsigned>(ceil_div(n, Policy::kTile)), Policy::kThreads, tile_shared_bytes<T, Policy>(),
-         stream>>>(points, n, ws.hood[out].data(), ws.size[out].data(), ws.first_bad.data(), validate);
+         stream>>>(points, n, device_n, hood, size, ws.first_bad.data(), validate);
   WAGENER_CUDA_CHECK_LAUNCH();
 }
 
-/// Tile level: hoods of consecutive tiles of points[0..n) into ws.hood[out] (padded) and ws.size[out].
+/// Tiles of points[0..n) into hood (padded) and size; with `device_n`, of points[0..*device_n), n
+/// being the bound the grid is sized by.
+template <class T, class Policy>
+void launch_tiles(const Point2<T>* points, index_t n, const index_t* device_n, Point2<T>* hood, index_t* size,
+                  UpperHullWorkspace<T>& ws, cudaStream_t stream, bool validate) {
+  if (device_n) {
+    launch_tiles_kernel<T, Policy, true>(points, n, device_n, hood, size, ws, stream, validate);
+  } else {
+    launch_tiles_kernel<T, Policy, false>(points, n, nullptr, hood, size, ws, stream, validate);
+  }
+}
+
+/// Tile level: hoods of consecutive tiles of points[0..n) into ws.hood[out] (padded) and ws.size[out];
+/// with `device_n`, of points[0..*device_n), n being its bound.
 template <class T>
 void tile_level(const Point2<T>* points, index_t n, UpperHullWorkspace<T>& ws, int out, cudaStream_t stream,
-                bool validate) {
+                bool validate, const index_t* device_n = nullptr) {
   const index_t tiles = ceil_div(n, UpperHullPolicy<T>::kTile);
   if (tiles <= index_t{ws.small_level_tiles_per_sm} * multiprocessors()) {
-    launch_tiles<T, SmallLevelPolicy<T>>(points, n, ws, out, stream, validate);
+    launch_tiles<T, SmallLevelPolicy<T>>(points, n, device_n, ws.hood[out].data(), ws.size[out].data(), ws,
+                                         stream, validate);
   } else {
-    launch_tiles<T, UpperHullPolicy<T>>(points, n, ws, out, stream, validate);
+    launch_tiles<T, UpperHullPolicy<T>>(points, n, device_n, ws.hood[out].data(), ws.size[out].data(), ws,
+                                        stream, validate);
   }
 }
 
@@ -574,7 +601,7 @@ void gather_tiles(UpperHullWorkspace<T>& ws, index_t tiles, cudaStream_t stream)
   constexpr int kGatherThreads = 256;
   gather_kernel<T><<<stride_grid<T>(ceil_div(tiles * 32, kGatherThreads)), kGatherThreads, 0, stream>>>(
       ws.hood[0].data(), ws.size[0].data(), ws.offsets.data(), tiles, UpperHullPolicy<T>::kTile,
-      ws.hood[1].data());
+      ws.hood[1].data(), nullptr);
   WAGENER_CUDA_CHECK_LAUNCH();
 }
 
@@ -634,25 +661,58 @@ int in_place_rounds(const Point2<T>* points, index_t n, index_t tiles, UpperHull
 /// at ws.size[result][0].
 template <class T>
 int hull_levels(const Point2<T>* points, index_t n, UpperHullWorkspace<T>& ws, cudaStream_t stream,
-                bool validate, int* levels = nullptr) {
+                bool validate, int* levels = nullptr);
+
+/// After a tile level of more than one tile over points[0..n) (hoods in ws.hood[0], sizes in
+/// ws.size[0] scanned into ws.offsets, `total` points in all): the rest of hull_levels. Returns the
+/// buffer whose offset 0 holds the hood, its size at ws.size[result][0].
+template <class T>
+int after_tile_level(const Point2<T>* points, index_t n, index_t tiles, index_t total,
+                     UpperHullWorkspace<T>& ws, cudaStream_t stream, int* levels = nullptr) {
   using Policy = UpperHullPolicy<T>;
-  for (bool first = true;; first = false) {
-    tile_level(points, n, ws, 0, stream, validate && first);
-    if (levels) ++*levels;
-    const index_t tiles = ceil_div(n, Policy::kTile);
-    if (tiles == 1) return 0;
-    const index_t total = scan_tile_sizes(ws, tiles, stream);
-    if (static_cast<double>(total) > Policy::kCompactionGain * static_cast<double>(n)) {
-      // Most points are on the hood: merge the tile hoods across the device. Large hoods stay in
-      // place (one search per merge, no copies); small ones take the copying rounds, whose few
-      // short launches beat the in-place rounds' serial searches there (UpperHullPolicy).
-      if (total >= ws.in_place_from) return in_place_rounds(points, n, tiles, ws, stream);
-      return device_rounds(tiles, index_t{Policy::kTile}, ws, 0, stream);
-    }
-    gather_tiles(ws, tiles, stream);
-    points = ws.hood[1].data();
-    n = total;
+  if (static_cast<double>(total) > Policy::kCompactionGain * static_cast<double>(n)) {
+    // Most points are on the hood: merge the tile hoods across the device. Large hoods stay in
+    // place (one search per merge, no copies); small ones take the copying rounds, whose few
+    // short launches beat the in-place rounds' serial searches there (UpperHullPolicy).
+    if (total >= ws.in_place_from) return in_place_rounds(points, n, tiles, ws, stream);
+    return device_rounds(tiles, index_t{Policy::kTile}, ws, 0, stream);
   }
+  gather_tiles(ws, tiles, stream);
+  return hull_levels(ws.hood[1].data(), total, ws, stream, false, levels);
+}
+
+template <class T>
+int hull_levels(const Point2<T>* points, index_t n, UpperHullWorkspace<T>& ws, cudaStream_t stream,
+                bool validate, int* levels) {
+  tile_level(points, n, ws, 0, stream, validate);
+  if (levels) ++*levels;
+  const index_t tiles = ceil_div(n, UpperHullPolicy<T>::kTile);
+  if (tiles == 1) return 0;
+  return after_tile_level(points, n, tiles, scan_tile_sizes(ws, tiles, stream), ws, stream, levels);
+}
+
+/// After the first level of upper_hull_enqueued (one thread): whether the first level finished the
+/// hull, or its hoods compact into one tile for a second level (both as hull_levels decides).
+template <class T>
+__global__ void classify_first_level_kernel(const index_t* device_n, const index_t* size,
+                                            const index_t* offset, EnqueuedHullWords* words) {
+  using Policy = UpperHullPolicy<T>;
+  const index_t n = *device_n;
+  const index_t tiles = (n + Policy::kTile - 1) / Policy::kTile;
+  EnqueuedHullWords w;
+  w.n = n;
+  if (tiles <= 1) {
+    w.finished = 1;
+    w.size = n == 0 ? 0 : size[0];
+  } else {
+    w.total = offset[tiles - 1] + size[tiles - 1];
+    if (static_cast<double>(w.total) <= Policy::kCompactionGain * static_cast<double>(n) &&
+        w.total <= Policy::kTile) {
+      w.finished = 2;
+      w.second_n = w.total;
+    }
+  }
+  *words = w;
 }
 
 template <class T>
@@ -712,6 +772,40 @@ bool guide_filter(const Point2<T>* d_points, index_t n, UpperHullWorkspace<T>& w
 }  // namespace
 
 template <class T>
+void upper_hull_enqueued(const Point2<T>* d_points, const index_t* d_n, index_t n_bound,
+                         UpperHullWorkspace<T>& ws, EnqueuedHullWords* words, cudaStream_t stream) {
+  using Policy = UpperHullPolicy<T>;
+  ws.survivors = -1;
+  n_bound = std::max<index_t>(n_bound, 1);
+  ws.reserve(n_bound);
+  if (ws.last.size() == 0) ws.last = DeviceBuffer<Point2<T>>(Policy::kTile);
+  const index_t tiles = ceil_div(n_bound, Policy::kTile);
+  tile_level(d_points, n_bound, ws, 0, stream, false, d_n);
+  std::size_t scan_bytes = ws.scan_temp.size();
+  WAGENER_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(ws.scan_temp.data(), scan_bytes, ws.size[0].data(),
+                                                   ws.offsets.data(), tiles, stream));
+  classify_first_level_kernel<T><<<1, 1, 0, stream>>>(d_n, ws.size[0].data(), ws.offsets.data(), words);
+  WAGENER_CUDA_CHECK_LAUNCH();
+  // The second level, where the first one's hoods fit one tile: gathered, then one block.
+  constexpr int kGatherThreads = 256;
+  gather_kernel<T><<<stride_grid<T>(ceil_div(tiles * 32, kGatherThreads)), kGatherThreads, 0, stream>>>(
+      ws.hood[0].data(), ws.size[0].data(), ws.offsets.data(), tiles, Policy::kTile, ws.hood[1].data(),
+      &words->second_n);
+  WAGENER_CUDA_CHECK_LAUNCH();
+  launch_tiles<T, SmallLevelPolicy<T>>(ws.hood[1].data(), Policy::kTile, &words->second_n, ws.last.data(),
+                                       &words->second_size, ws, stream, false);
+}
+
+template <class T>
+DeviceHull<T> finish_enqueued(const Point2<T>* d_points, const EnqueuedHullWords& words,
+                              UpperHullWorkspace<T>& ws, cudaStream_t stream) {
+  if (words.finished != 0) return {enqueued_hull_data(ws, words.finished), words.hull_size()};
+  const index_t tiles = ceil_div(words.n, UpperHullPolicy<T>::kTile);
+  const int result = after_tile_level(d_points, words.n, tiles, words.total, ws, stream);
+  return {ws.hood[result].data(), read_size(ws, result, stream)};
+}
+
+template <class T>
 DeviceHull<T> upper_hull_on_device(const Point2<T>* d_points, index_t n, UpperHullWorkspace<T>& ws,
                                    cudaStream_t stream, bool validate, UpperHullProfile* profile) {
   ws.survivors = -1;
@@ -767,11 +861,15 @@ void reflect_reversed(const Point2<T>* in, index_t n, Point2<T>* out, cudaStream
   WAGENER_CUDA_CHECK_LAUNCH();
 }
 
-#define WAGENER_INSTANTIATE(T)                                                                   \
-  template struct UpperHullWorkspace<T>;                                                         \
-  template DeviceHull<T> upper_hull_on_device(const Point2<T>*, index_t, UpperHullWorkspace<T>&, \
-                                              cudaStream_t, bool, UpperHullProfile*);            \
-  template void reflect_reversed(const Point2<T>*, index_t, Point2<T>*, cudaStream_t);           \
+#define WAGENER_INSTANTIATE(T)                                                                               \
+  template struct UpperHullWorkspace<T>;                                                                     \
+  template DeviceHull<T> upper_hull_on_device(const Point2<T>*, index_t, UpperHullWorkspace<T>&,             \
+                                              cudaStream_t, bool, UpperHullProfile*);                        \
+  template void reflect_reversed(const Point2<T>*, index_t, Point2<T>*, cudaStream_t);                       \
+  template void upper_hull_enqueued(const Point2<T>*, const index_t*, index_t, UpperHullWorkspace<T>&,       \
+                                    EnqueuedHullWords*, cudaStream_t);                                       \
+  template DeviceHull<T> finish_enqueued(const Point2<T>*, const EnqueuedHullWords&, UpperHullWorkspace<T>&, \
+                                         cudaStream_t);                                                      \
   template int device_rounds(index_t, index_t, UpperHullWorkspace<T>&, int, cudaStream_t, const RoundHook&);
 WAGENER_INSTANTIATE(float)
 WAGENER_INSTANTIATE(double)

@@ -35,6 +35,7 @@ struct UpperHullWorkspace {
   // and the links of dead tiles; CUB's storage for the links' scans.
   DeviceBuffer<index_t> strip_lo, strip_hi, strip_prev, strip_next;
   DeviceBuffer<unsigned char> link_scan_temp;
+  DeviceBuffer<Point2<T>> last;  ///< upper_hull_enqueued's second level: one tile's hood
 
   // Guide filter settings (UpperHullPolicy has the defaults and the reasons); the benchmark varies them.
   index_t filter_from = UpperHullPolicy<T>::kFilterFrom;  ///< smallest n that is filtered
@@ -85,6 +86,40 @@ struct UpperHullProfile {
   float levels_ms = 0;  ///< tile levels and device-wide rounds over the survivors (or the input)
   int levels = 0;       ///< tile levels run over the survivors (or the input)
 };
+
+/// Where upper_hull_enqueued's hull ended up, in device memory: the caller reads it back once its
+/// stream has finished (with whatever else it waits for), instead of a host wait a level.
+struct EnqueuedHullWords {
+  index_t n = 0;            ///< the input's points, read from the device count
+  index_t total = 0;        ///< the first level's hood points (when it had more than one tile)
+  index_t size = 0;         ///< the hull's points when the first level finished it
+  index_t second_n = 0;     ///< the second level's input points (0: no second level)
+  index_t second_size = 0;  ///< the hull's points when the second level finished it
+  int finished = 0;         ///< 1: the first level's hood, 2: the second's, 0: more levels needed
+
+  __host__ __device__ index_t hull_size() const { return finished == 2 ? second_size : size; }
+};
+
+/// The buffer holding a finished enqueued hull (EnqueuedHullWords::finished: 1 or 2).
+template <class T>
+const Point2<T>* enqueued_hull_data(const UpperHullWorkspace<T>& ws, int finished) {
+  return finished == 2 ? ws.last.data() : ws.hood[0].data();
+}
+
+/// Enqueues on `stream`, with no host wait, the upper hull of d_points[0 .. *d_n) (sorted by (x, y),
+/// not validated), the count in device memory, n_bound >= *d_n known on the host and below
+/// UpperHullPolicy::kFilterFrom (no guide filter). Two tile levels at most, the second only where
+/// the first one's hoods fit one tile: every hull of the full hull's survivors of random input.
+/// The outcome lands in *words (device memory); then finish_enqueued().
+template <class T>
+void upper_hull_enqueued(const Point2<T>* d_points, const index_t* d_n, index_t n_bound,
+                         UpperHullWorkspace<T>& ws, EnqueuedHullWords* words, cudaStream_t stream);
+
+/// After upper_hull_enqueued's work, with its words read back: the hull where it finished, or else
+/// the remaining levels (as upper_hull_on_device, from where the first level left them; host waits).
+template <class T>
+DeviceHull<T> finish_enqueued(const Point2<T>* d_points, const EnqueuedHullWords& words,
+                              UpperHullWorkspace<T>& ws, cudaStream_t stream);
 
 /// Upper hull of d_points[0..n), sorted by (x, y), on `stream`. With `validate`, non-finite or
 /// unsorted input throws input_error (checked inside the first kernel, no extra pass).

@@ -399,6 +399,40 @@ TEST_F(CudaTest, ConvexHullEveryFamilyMatchesCpuFloat) {
   convex_hull_every_family<float>(rng_, {0, 1, 2, 5, 3000, 20000, 200001, (1 << 20) + 3});
 }
 
+/// n points on a circle and 3n just inside it, shuffled: the filter keeps nearly all of them, and
+/// each chain's first tile level keeps about a quarter of its points.
+template <class T>
+testing::Points<T> circle_with_points_just_inside(std::size_t n, std::mt19937_64& rng) {
+  auto pts = testing::circle<T>(n, rng);
+  for (const auto& p : testing::circle<T>(3 * n, rng)) {
+    pts.push_back({static_cast<T>(p.x * (1 - 0x1p-16)), static_cast<T>(p.y * (1 - 0x1p-16))});
+  }
+  std::shuffle(pts.begin(), pts.end(), rng);
+  return pts;
+}
+
+// The chains of the full hull from fewer survivors than UpperHullPolicy::kFilterFrom are enqueued
+// without host waits (upper_hull_enqueued), finished on the device by the first tile level or by a
+// second level of one tile; else finished on the host. Sizes either side of each: a chain of one
+// tile, of several tiles whose hoods fit one tile (4 x 5000 points), or do not (4 x 40000: a third
+// level), or whose hoods are most of its points (a circle: device-wide rounds); and a circle's
+// survivors just below and at the threshold (m + 2 against 2^20).
+TEST_F(CudaTest, FullHullChainsEnqueuedOrFinishedOnTheHost) {
+  SCOPED_TRACE("seed " + std::to_string(seed_));
+  for (std::size_t n : {1000u, 5000u, 40000u}) {
+    const auto d = circle_with_points_just_inside<double>(n, rng_);
+    EXPECT_EQ(convex_hull<double>(d, {Backend::cuda}), cpu::convex_hull_serial<double>(d)) << n;
+    EXPECT_EQ(DevicePoints<double>(d).convex_hull(false), cpu::convex_hull_serial<double>(d)) << n;
+    const auto f = circle_with_points_just_inside<float>(n, rng_);
+    EXPECT_EQ(convex_hull<float>(f, {Backend::cuda}), cpu::convex_hull_serial<float>(f)) << n;
+    EXPECT_EQ(DevicePoints<float>(f).convex_hull(true), cpu::convex_hull_serial<float>(f)) << n;
+  }
+  for (std::size_t n : {(std::size_t{1} << 20) - 3, (std::size_t{1} << 20) - 2}) {
+    const auto d = testing::circle<double>(n, rng_);
+    EXPECT_EQ(DevicePoints<double>(d).convex_hull(false), cpu::convex_hull_serial<double>(d)) << n;
+  }
+}
+
 // From host memory the input streams through in chunks of 64 MB: these sizes take several, the last
 // one partial. The filter must discard nearly all of a disk (the 256-direction polygon leaves about
 // 1e-3 of it from the host's 32k-point sample); a circle keeps nearly everything.
