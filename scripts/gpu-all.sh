@@ -57,11 +57,14 @@ fi
 
 if has sanitize; then
   step "compute-sanitizer"
-  # program:filter pairs; the newest entry points and the integer kernels (full, upper, grouped, parts)
-  checks=("test_device_parts:*NonFinite*:*Empty*:*Integer*" "test_cuda_hull:CudaTest.SanitizerSizedInputs:CudaTest.Int*"
+  # program:filter pairs; the newest entry points and the integer kernels (full, upper, grouped, parts).
+  # racecheck leaves out the int64 hulls: it does not finish them in minutes, even at 20000 points
+  # (bench/NOTES.md, "The chains enqueued without host waits").
+  checks=("test_device_parts:*NonFinite*:*Empty*:*Integer*" "test_cuda_hull:CudaTest.SanitizerSized*"
     "test_cuda_grouped:*Int*")
   for tool in memcheck racecheck; do
     for check in "${checks[@]}"; do
+      [ $tool = racecheck ] && check=${check/CudaTest.SanitizerSized\*/CudaTest.SanitizerSizedInputs:CudaTest.SanitizerSizedInt32Hulls}
       program=${check%%:*} filter=${check#*:}
       timeout 60 compute-sanitizer --tool $tool --error-exitcode 1 "build-gpu/tests/$program" \
         --gtest_filter="$filter" >"$out/$tool-$program.log" 2>&1 || status=1

@@ -685,12 +685,13 @@ TEST_F(CudaTest, DeviceEntryPointTakesDevicePointers) {
 // ---- integer points: int32 and int64, against the exact reference in the integers -----------------
 
 /// Every integer family through the host entry point (full and upper, presorted) and both device
-/// entry points, against tests/integer_reference.hpp; sizes on both sides of the filter's threshold
-/// (2^14) and of a tile.
+/// entry points, against tests/integer_reference.hpp; by default sizes on both sides of the filter's
+/// threshold (2^14), of a tile and of the upper hull's guide filter (2^20).
 template <class T>
-void integer_hulls_every_family(std::mt19937_64& rng) {
+void integer_hulls_every_family(std::mt19937_64& rng, std::initializer_list<std::size_t> sizes = {
+                                                          0, 1, 2, 5, 3000, 20000, 200001, (1 << 20) + 3}) {
   for (const auto& family : testing::integer_families<T>()) {
-    for (const std::size_t n : {0, 1, 2, 5, 3000, 20000, 200001, (1 << 20) + 3}) {
+    for (const std::size_t n : sizes) {
       SCOPED_TRACE(family.name + " n=" + std::to_string(n));
       const auto pts = family.make(n, rng);
       const auto expected = testing::reference_hull(pts);
@@ -717,6 +718,18 @@ TEST_F(CudaTest, Int32HullsAreExactOnEveryEntryPoint) {
 TEST_F(CudaTest, Int64HullsAreExactOnEveryEntryPoint) {
   SCOPED_TRACE("seed " + std::to_string(seed_));
   integer_hulls_every_family<std::int64_t>(rng_);
+}
+
+// The integer kernels at sizes for compute-sanitizer (the full sizes above take over five minutes
+// under racecheck): one tile, several, and the filter from 2^14.
+TEST_F(CudaTest, SanitizerSizedInt32Hulls) {
+  SCOPED_TRACE("seed " + std::to_string(seed_));
+  integer_hulls_every_family<std::int32_t>(rng_, {0, 5, 3000, 20000});
+}
+
+TEST_F(CudaTest, SanitizerSizedInt64Hulls) {
+  SCOPED_TRACE("seed " + std::to_string(seed_));
+  integer_hulls_every_family<std::int64_t>(rng_, {0, 5, 3000, 20000});
 }
 
 // The filter's polygon and the dense guide take only points exact in double: a disk exact in double
