@@ -10,7 +10,8 @@
 # error or a violated property) is saved under build-fuzz/findings/ and the message says how to run it
 # again. The same clang build compiles the library and the command line's (for fuzz_cli), with warnings
 # as errors where WAGENER_WERROR=ON (CI); the command line's program itself is the sanitizer build's.
-# Usage: scripts/fuzz.sh [TARGET...]   (default: every target)
+# Usage: scripts/fuzz.sh [--build-only] [TARGET...]   (default: every target; --build-only: build them,
+# fuzz nothing: scripts/test.sh builds them beside the tests, then fuzzes)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/steps.sh
@@ -45,9 +46,15 @@ build_fuzzers() {
     -DWAGENER_CUDA=OFF -DWAGENER_BUILD_TESTS=OFF -DWAGENER_BUILD_PYTHON=OFF -DWAGENER_WERROR="${WAGENER_WERROR:-OFF}" >/dev/null
   cmake --build build-fuzz -j "$(nproc)" --target "$@"
 }
+build_only=0
+if [ "${1:-}" = --build-only ]; then
+  build_only=1
+  shift
+fi
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=(fuzz_read_points fuzz_read_grouped fuzz_cli fuzz_array_hull fuzz_merge_hulls)
 step fuzz-build build_fuzzers "${targets[@]}"
+((build_only == 0)) || exit 0
 
 fuzz_one() {  # fuzz_one TARGET: its output in build-fuzz/TARGET.log
   local target=$1 work=build-fuzz/corpus/$1

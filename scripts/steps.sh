@@ -33,6 +33,32 @@ step_summary() {
   printf '  %s\n' "${steps[@]}"
 }
 
+# beside LOG COMMAND... -- MAIN...: runs COMMAND at low priority (nice) in the background, its output
+# in LOG, while MAIN runs; then waits for COMMAND. Fails (showing LOG's end) if either fails. For a
+# build beside a test run: ctest leaves a core idle part of its time (a long test that ends alone, a
+# single-threaded one), which the build takes, while the tests keep their priority.
+beside() {
+  local log=$1 pid status=0 command=()
+  shift
+  while [ "$1" != -- ]; do
+    command+=("$1")
+    shift
+  done
+  shift
+  (
+    renice -n 10 -p "$BASHPID" >/dev/null  # a function too, not only a program, so not `nice`
+    "${command[@]}"
+  ) >"$log" 2>&1 &
+  pid=$!
+  "$@" || status=$?
+  if ! wait "$pid"; then
+    tail -n 40 "$log"
+    echo "beside: ${command[*]} failed (full log: $log)"
+    status=1
+  fi
+  return $status
+}
+
 # in_parallel LIMIT FUNCTION ITEM...: calls FUNCTION ITEM for every item, each in the background, at
 # most LIMIT at once, and waits for them all; FUNCTION's exit status for ITEM is then in
 # parallel_status[ITEM]. FUNCTION should send its output to a file of its own: outputs of jobs that
