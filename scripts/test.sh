@@ -12,9 +12,9 @@
 #                (test_concurrency, test_hull, test_io, test_output, test_generate), as many at once
 #                as there are cores.
 # The first error ends the test that made it (-fno-sanitize-recover=all), so a test cannot pass
-# after undefined behaviour, a bad access or a data race. The fuzzers' build (build-fuzz/) and the
-# ThreadSanitizer build run beside the tests before them, at low priority, in the cores' idle time.
-# Either way, the last lines list each step's wall and processor time.
+# after undefined behaviour, a bad access or a data race. The fuzzers' build (build-fuzz/) runs
+# beside the plain tests, at low priority, in the cores' idle time. Either way, the last lines list
+# each step's wall and processor time.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/steps.sh
@@ -61,13 +61,13 @@ echo "sanitize: AddressSanitizer + UndefinedBehaviorSanitizer, the whole suite (
 step asan-build configure_and_build build-asan address,undefined
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:detect_stack_use_after_return=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-tsan_tests=(test_concurrency test_hull test_io test_output test_generate)
-# The ThreadSanitizer build beside the AddressSanitizer tests (scripts/steps.sh, beside).
-echo "sanitize: building build-tsan/ beside the tests (log: build-asan/tsan-build.log)"
-step asan-ctest+tsan-build beside build-asan/tsan-build.log configure_and_build build-tsan thread "${tsan_tests[@]}" -- \
-  ctest --test-dir build-asan --output-on-failure -j "$(nproc)" --timeout 3000
+step asan-ctest ctest --test-dir build-asan --output-on-failure -j "$(nproc)" --timeout 3000
 
 echo "sanitize: ThreadSanitizer, threaded CPU backend and concurrent calls (build-tsan/, $compiler)"
+tsan_tests=(test_concurrency test_hull test_io test_output test_generate)
+# Not beside the AddressSanitizer tests, as the fuzzers' build is beside the plain ones: they leave
+# little idle time, and together they took longer (bench/NOTES.md, "CI time").
+step tsan-build configure_and_build build-tsan thread "${tsan_tests[@]}"
 export TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1
 # ThreadSanitizer maps its shadow memory at fixed addresses; where the kernel randomises mappings
 # more than it expects (vm.mmap_rnd_bits above 28), it runs only without address randomisation.
