@@ -413,10 +413,11 @@ testing::Points<T> circle_with_points_just_inside(std::size_t n, std::mt19937_64
 
 // The chains of the full hull from fewer survivors than UpperHullPolicy::kFilterFrom are enqueued
 // without host waits (upper_hull_enqueued), finished on the device by the first tile level or by a
-// second level of one tile; else finished on the host. Sizes either side of each: a chain of one
-// tile, of several tiles whose hoods fit one tile (4 x 5000 points), or do not (4 x 40000: a third
-// level), or whose hoods are most of its points (a circle: device-wide rounds); and a circle's
-// survivors just below and at the threshold (m + 2 against 2^20).
+// second level of one tile; else finished on the host. Sizes either side of each: in float (tiles of
+// 4096 points) a chain of one tile (4 x 1000 points), of several whose hoods fit one tile (4 x 5000),
+// or do not (4 x 40000: a third level; in double, with tiles half as long, from 4 x 5000); a circle,
+// whose hoods are most of its points (device-wide rounds), its survivors just below and at the
+// threshold (m + 2 against 2^20).
 TEST_F(CudaTest, FullHullChainsEnqueuedOrFinishedOnTheHost) {
   SCOPED_TRACE("seed " + std::to_string(seed_));
   for (std::size_t n : {1000u, 5000u, 40000u}) {
