@@ -580,12 +580,18 @@ void UpperHullWorkspace<T>::reserve(index_t n, index_t first_width) {
 
 namespace {
 
-/// Exclusive scan of the tile sizes ws.size[0][0..tiles) into ws.offsets; returns their sum (waits).
+/// Exclusive scan of the tile sizes ws.size[0][0..tiles) into ws.offsets, enqueued.
 template <class T>
-index_t scan_tile_sizes(UpperHullWorkspace<T>& ws, index_t tiles, cudaStream_t stream) {
+void enqueue_tile_scan(UpperHullWorkspace<T>& ws, index_t tiles, cudaStream_t stream) {
   std::size_t scan_bytes = ws.scan_temp.size();
   WAGENER_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(ws.scan_temp.data(), scan_bytes, ws.size[0].data(),
                                                    ws.offsets.data(), tiles, stream));
+}
+
+/// Exclusive scan of the tile sizes ws.size[0][0..tiles) into ws.offsets; returns their sum (waits).
+template <class T>
+index_t scan_tile_sizes(UpperHullWorkspace<T>& ws, index_t tiles, cudaStream_t stream) {
+  enqueue_tile_scan(ws, tiles, stream);
   index_t tail[2] = {0, 0};
   WAGENER_CUDA_CHECK(cudaMemcpyAsync(&tail[0], ws.offsets.data() + tiles - 1, sizeof(index_t),
                                      cudaMemcpyDeviceToHost, stream));
@@ -595,13 +601,15 @@ index_t scan_tile_sizes(UpperHullWorkspace<T>& ws, index_t tiles, cudaStream_t s
   return tail[0] + tail[1];
 }
 
-/// The tiles' point runs in ws.hood[0] (tile t's at t * kTile) packed, in order, into ws.hood[1].
+/// The tiles' point runs in ws.hood[0] (tile t's at t * kTile) packed, in order, into ws.hood[1]
+/// (with `only_if`, only where *only_if is nonzero on the device).
 template <class T>
-void gather_tiles(UpperHullWorkspace<T>& ws, index_t tiles, cudaStream_t stream) {
+void gather_tiles(UpperHullWorkspace<T>& ws, index_t tiles, cudaStream_t stream,
+                  const index_t* only_if = nullptr) {
   constexpr int kGatherThreads = 256;
   gather_kernel<T><<<stride_grid<T>(ceil_div(tiles * 32, kGatherThreads)), kGatherThreads, 0, stream>>>(
       ws.hood[0].data(), ws.size[0].data(), ws.offsets.data(), tiles, UpperHullPolicy<T>::kTile,
-      ws.hood[1].data(), nullptr);
+      ws.hood[1].data(), only_if);
   WAGENER_CUDA_CHECK_LAUNCH();
 }
 
@@ -781,17 +789,11 @@ void upper_hull_enqueued(const Point2<T>* d_points, const index_t* d_n, index_t 
   if (ws.last.size() == 0) ws.last = DeviceBuffer<Point2<T>>(Policy::kTile);
   const index_t tiles = ceil_div(n_bound, Policy::kTile);
   tile_level(d_points, n_bound, ws, 0, stream, false, d_n);
-  std::size_t scan_bytes = ws.scan_temp.size();
-  WAGENER_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(ws.scan_temp.data(), scan_bytes, ws.size[0].data(),
-                                                   ws.offsets.data(), tiles, stream));
+  enqueue_tile_scan(ws, tiles, stream);
   classify_first_level_kernel<T><<<1, 1, 0, stream>>>(d_n, ws.size[0].data(), ws.offsets.data(), words);
   WAGENER_CUDA_CHECK_LAUNCH();
   // The second level, where the first one's hoods fit one tile: gathered, then one block.
-  constexpr int kGatherThreads = 256;
-  gather_kernel<T><<<stride_grid<T>(ceil_div(tiles * 32, kGatherThreads)), kGatherThreads, 0, stream>>>(
-      ws.hood[0].data(), ws.size[0].data(), ws.offsets.data(), tiles, Policy::kTile, ws.hood[1].data(),
-      &words->second_n);
-  WAGENER_CUDA_CHECK_LAUNCH();
+  gather_tiles(ws, tiles, stream, &words->second_n);
   launch_tiles<T, SmallLevelPolicy<T>>(ws.hood[1].data(), Policy::kTile, &words->second_n, ws.last.data(),
                                        &words->second_size, ws, stream, false);
 }
