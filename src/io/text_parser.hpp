@@ -816,18 +816,15 @@ class TextParser {
   }
 
   [[noreturn, gnu::cold, gnu::noinline]] void fail_inexact_integer(const char* start, const char* ptr) const {
-    const std::string literal = quote(std::string_view(start, static_cast<std::size_t>(ptr - start)));
-    if constexpr (std::is_same_v<T, float>) {
-      fail_at_line(name_, line_,
-                   "integer " + literal +
-                       " is not exactly a float (beyond 2^24): read it as double or int64 (--precision "
-                       "double or int64) to keep it exact");
-    } else {
-      fail_at_line(name_, line_,
-                   "integer " + literal +
-                       " is not exactly a double (beyond 2^53): read it as int64 (--precision int64) to keep "
-                       "it exact");
-    }
+    // The wider types that hold it: a float's integers a double or int64, a double's int64.
+    constexpr bool kFloat = std::is_same_v<T, float>;
+    fail_at_line(
+        name_, line_,
+        "integer " + quote(std::string_view(start, static_cast<std::size_t>(ptr - start))) +
+            (kFloat ? " is not exactly a float (beyond 2^24): read it as double or int64 (--precision "
+                      "double or int64)"
+                    : " is not exactly a double (beyond 2^53): read it as int64 (--precision int64)") +
+            " to keep it exact");
   }
 
   [[noreturn, gnu::cold, gnu::noinline]] void fail_width(const RowLayout& layout, index_t found,
