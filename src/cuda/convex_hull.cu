@@ -7,7 +7,8 @@
 //     from device memory, where the polygon leaves many points (a float circle: all of them), the
 //     pass also drops the points certified strictly inside a dense guide, the exact hull of n/16 of
 //     the points computed by this same pipeline (hull_of_device_points, and build_guide in dense_guide.cu);
-//  3. the survivors are radix-sorted lexicographically (CUB, keys decomposed into (x, y)), split by
+//  3. the survivors are radix-sorted on x (CUB), each run of equal x rewritten as copies of its lowest
+//     point then its highest, which makes the order lexicographic without changing the hull, split by
 //     the line through the smallest and the largest of them (one stable partition: the upper chain
 //     needs only the points on or above it, the lower chain only those below), and both chains are
 //     built at once by the upper-hull machinery (the lower one on the reflected points), then joined
@@ -26,6 +27,7 @@
 #include <optional>
 #include <string>
 #include <thread>
+#include <type_traits>
 #include <vector>
 
 #include "core/chains.hpp"
@@ -167,11 +169,139 @@ __global__ void __launch_bounds__(kFilterThreads)
   }
 }
 
-/// Lexicographic radix-sort keys: x is the most significant part.
+/// The radix sort's key: x alone (half the passes of (x, y)); the rewrite of each run of equal x
+/// (below) then makes the order lexicographic.
 template <class T>
-struct PointDecomposer {
-  __host__ __device__ ::cuda::std::tuple<T&, T&> operator()(Point2<T>& p) const { return {p.x, p.y}; }
+struct XDecomposer {
+  __host__ __device__ ::cuda::std::tuple<T&> operator()(Point2<T>& p) const { return {p.x}; }
 };
+
+// ---- equal x after the sort on x alone -----------------------------------------------------------
+// The sort leaves each run of equal x in no particular order of y. A point strictly between the
+// lowest and the highest of its run is no hull vertex, so rewriting the run's y as the lowest y at
+// every place but the last, which takes the highest, leaves a lexicographically sorted array of
+// input points with the same hull (the chains take duplicates). A run shorter than kLongRun is
+// rewritten by the thread at its head; a longer one (grids, vertical lines) by all its points: each
+// warp reduces its share into the run's slot (atomicMax on order-preserving images) and a second
+// kernel writes the run. Only y is written: x, which every thread reads to find its run, stays.
+constexpr index_t kRunProbe = 32;
+constexpr index_t kLongRun = 2 * kRunProbe;
+
+/// The order-preserving 64-bit image of a coordinate, and back (floats through the double they
+/// equal exactly).
+template <class T>
+__device__ unsigned long long ordered_image(T v) {
+  if constexpr (std::is_floating_point_v<T>) {
+    const auto bits = static_cast<unsigned long long>(__double_as_longlong(static_cast<double>(v)));
+    return (bits >> 63) ? ~bits : bits | (1ull << 63);
+  } else {
+    return static_cast<unsigned long long>(static_cast<long long>(v)) ^ (1ull << 63);
+  }
+}
+template <class T>
+__device__ T from_ordered_image(unsigned long long image) {
+  if constexpr (std::is_floating_point_v<T>) {
+    const unsigned long long bits = (image >> 63) ? image & ~(1ull << 63) : ~image;
+    return static_cast<T>(__longlong_as_double(static_cast<long long>(bits)));
+  } else {
+    return static_cast<T>(static_cast<long long>(image ^ (1ull << 63)));
+  }
+}
+
+/// Where the run of p[i] (sorted on x) begins and ends, if it holds kLongRun points or more; else
+/// {0, 0}. Binary searches only where p[i +- kRunProbe] shares its x (else the run is shorter than
+/// kLongRun): every point of a run searches for the same x, so a warp's reads coincide.
+template <class T>
+__device__ ::cuda::std::tuple<index_t, index_t> long_run_of(const Point2<T>* p, index_t m, index_t i, T x) {
+  const bool probe =
+      (i >= kRunProbe && p[i - kRunProbe].x == x) || (i + kRunProbe < m && p[i + kRunProbe].x == x);
+  if (!probe) return {0, 0};
+  index_t lo = 0, hi = i;  // the first index of x
+  while (lo < hi) {
+    const index_t mid = lo + (hi - lo) / 2;
+    if (p[mid].x < x)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  const index_t begin = lo;
+  lo = i + 1, hi = m;  // one past its last
+  while (lo < hi) {
+    const index_t mid = lo + (hi - lo) / 2;
+    if (p[mid].x == x)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  if (lo - begin < kLongRun) return {0, 0};
+  return {begin, lo};
+}
+
+/// Rewrites every run of equal x shorter than kLongRun (from the thread at its head), and reduces
+/// every longer one into slot[1 + begin / kLongRun] (no two long runs begin in one kLongRun-aligned
+/// stretch), setting slot[0].highest when there is one.
+template <class T>
+__global__ void rewrite_short_runs_kernel(Point2<T>* p, index_t m, RunSlot* slot) {
+  const int lane = threadIdx.x % kWarp;
+  const index_t step = static_cast<index_t>(gridDim.x) * blockDim.x;
+  // Warp-uniform loop: the long runs' reduction takes whole warps.
+  for (index_t base = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x - lane; base < m;
+       base += step) {
+    const index_t i = base + lane;
+    index_t begin = 0, end = 0;
+    if (i < m) {
+      const T x = p[i].x;
+      const bool head = i == 0 || p[i - 1].x != x;
+      if (!head || (i + 1 < m && p[i + 1].x == x)) {  // a run of two or more
+        ::cuda::std::tie(begin, end) = long_run_of(p, m, i, x);
+        if (end == 0 && head) {
+          T lowest = p[i].y, highest = lowest;
+          index_t last = i + 1;
+          for (; last < m && p[last].x == x; ++last) {
+            const T y = p[last].y;
+            if (y < lowest) lowest = y;
+            if (highest < y) highest = y;
+          }
+          for (index_t j = i; j + 1 < last; ++j) p[j].y = lowest;
+          p[last - 1].y = highest;
+        }
+      }
+    }
+    const bool in_long = end != 0;
+    const unsigned peers =
+        __match_any_sync(0xffffffffu, in_long ? static_cast<unsigned long long>(begin) : ~0ull);
+    if (!in_long) continue;
+    const unsigned long long image = ordered_image(p[i].y);
+    unsigned long long highest = image, not_lowest = ~image;
+    for (unsigned rest = peers; rest != 0; rest &= rest - 1) {
+      const int from = __ffs(rest) - 1;
+      highest = max(highest, __shfl_sync(peers, image, from));
+      not_lowest = max(not_lowest, ~__shfl_sync(peers, image, from));
+    }
+    if (lane == __ffs(peers) - 1) {
+      RunSlot& s = slot[1 + begin / kLongRun];
+      atomicMax(&s.highest, highest);
+      atomicMax(&s.not_lowest, not_lowest);
+      if (slot[0].highest == 0) slot[0].highest = 1;
+    }
+  }
+}
+
+/// Writes every long run from its slot (nothing unless rewrite_short_runs_kernel found one).
+template <class T>
+__global__ void rewrite_long_runs_kernel(Point2<T>* p, index_t m, const RunSlot* slot) {
+  if (slot[0].highest == 0) return;
+  for (index_t i = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < m;
+       i += static_cast<index_t>(gridDim.x) * blockDim.x) {
+    const T x = p[i].x;
+    if ((i == 0 || p[i - 1].x != x) && (i + 1 == m || p[i + 1].x != x)) continue;
+    index_t begin = 0, end = 0;
+    ::cuda::std::tie(begin, end) = long_run_of(p, m, i, x);
+    if (end == 0) continue;
+    const RunSlot s = slot[1 + begin / kLongRun];
+    p[i].y = i + 1 == end ? from_ordered_image<T>(s.highest) : from_ordered_image<T>(~s.not_lowest);
+  }
+}
 
 /// The partition's test: is p on or above the line from the smallest to the largest sorted point?
 /// (Exact: a point the upper chain needs is never sent to the lower chain alone.)
@@ -411,8 +541,7 @@ JoinedHull<T> finish(FullHullWorkspace<T>& ws, cudaStream_t stream, index_t* sur
   FullHullWorkspace<T>::grow(ws.alt, m + 2);
   cub::DoubleBuffer<Point2<T>> keys(ws.kept.data(), ws.alt.data());
   std::size_t temp_bytes = 0;
-  WAGENER_CUDA_CHECK(
-      cub::DeviceRadixSort::SortKeys(nullptr, temp_bytes, keys, m, PointDecomposer<T>{}, stream));
+  WAGENER_CUDA_CHECK(cub::DeviceRadixSort::SortKeys(nullptr, temp_bytes, keys, m, XDecomposer<T>{}, stream));
   std::size_t partition_bytes = 0;
   const OnOrAboveBaseline<T> on_or_above{keys.Current(), m};
   WAGENER_CUDA_CHECK(cub::DevicePartition::If(nullptr, partition_bytes, keys.Current(), keys.Alternate(),
@@ -420,9 +549,17 @@ JoinedHull<T> finish(FullHullWorkspace<T>& ws, cudaStream_t stream, index_t* sur
   temp_bytes = std::max(temp_bytes, partition_bytes);
   if (ws.sort_temp.size() < temp_bytes) ws.sort_temp = DeviceBuffer<unsigned char>(temp_bytes);
   WAGENER_CUDA_CHECK(
-      cub::DeviceRadixSort::SortKeys(ws.sort_temp.data(), temp_bytes, keys, m, PointDecomposer<T>{}, stream));
+      cub::DeviceRadixSort::SortKeys(ws.sort_temp.data(), temp_bytes, keys, m, XDecomposer<T>{}, stream));
   Point2<T>* sorted = keys.Current();
   Point2<T>* split = keys.Alternate();
+  // Each run of equal x rewritten (see rewrite_short_runs_kernel): the order is now lexicographic.
+  const index_t slots = 1 + ceil_div(m, kLongRun);
+  FullHullWorkspace<T>::grow(ws.run_slots, slots);
+  WAGENER_CUDA_CHECK(cudaMemsetAsync(ws.run_slots.data(), 0, slots * sizeof(RunSlot), stream));
+  rewrite_short_runs_kernel<T><<<stride_grid(m), 256, 0, stream>>>(sorted, m, ws.run_slots.data());
+  WAGENER_CUDA_CHECK_LAUNCH();
+  rewrite_long_runs_kernel<T><<<stride_grid(m), 256, 0, stream>>>(sorted, m, ws.run_slots.data());
+  WAGENER_CUDA_CHECK_LAUNCH();
   if (profile) profile->sorted.record(stream);
 
   // The split, at split[1 ...]: the u points on or above the baseline in order (the smallest point

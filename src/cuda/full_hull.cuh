@@ -99,6 +99,15 @@ inline int stride_grid(index_t n) {
       std::clamp<index_t>(ceil_div(n, index_t{256}), 1, index_t{multiprocessors()} * kBlocksPerSm));
 }
 
+/// A long run of equal x after the sort on x alone (convex_hull.cu, rewrite_short_runs_kernel): its
+/// highest y and the complement of its lowest, as order-preserving images, each combined by atomicMax
+/// from zero, which is below every finite coordinate's image but the smallest int64's (and that one
+/// decodes back to itself).
+struct RunSlot {
+  unsigned long long highest;
+  unsigned long long not_lowest;
+};
+
 /// The device memory of one full-hull computation, kept per thread and grown on demand, so that
 /// repeated calls allocate nothing.
 template <class T>
@@ -106,6 +115,7 @@ struct FullHullWorkspace {
   DeviceBuffer<Point2<T>> kept;  ///< survivors; then the sort's second buffer
   DeviceBuffer<Point2<T>> alt;   ///< the sort's other buffer
   DeviceBuffer<unsigned char> sort_temp;
+  DeviceBuffer<RunSlot> run_slots;   ///< [0].highest: whether any run is long; then one a long run
   DeviceBuffer<Point2<T>> chunk[2];  ///< host input lands here, chunk by chunk
   DeviceBuffer<Point2<T>> host_sample;
   DeviceBuffer<unsigned long long> best{kDirections};

@@ -8,6 +8,8 @@
 #include <limits>
 #include <random>
 #include <string>
+#include <type_traits>
+#include <vector>
 
 #include "cpu/monotone_chain.hpp"
 #include "cuda/convex_hull.cuh"
@@ -432,6 +434,78 @@ TEST_F(CudaTest, FullHullChainsEnqueuedOrFinishedOnTheHost) {
     const auto d = testing::circle<double>(n, rng_);
     EXPECT_EQ(DevicePoints<double>(d).convex_hull(false), cpu::convex_hull_serial<double>(d)) << n;
   }
+}
+
+/// Columns of equal x, column j holding lengths[j] points, their y drawn from a few values that
+/// include the type's far ends (so that runs hold duplicates, and their lowest and highest points
+/// may be anywhere in them), and `scatter` points strictly between the first and the last column;
+/// shuffled.
+template <class T>
+testing::Points<T> equal_x_runs(const std::vector<std::size_t>& lengths, std::size_t scatter,
+                                std::mt19937_64& rng) {
+  T far = std::numeric_limits<T>::max();
+  if constexpr (std::is_same_v<T, double>) far = T(1e300);
+  if constexpr (std::is_same_v<T, float>) far = T(1e30);
+  const T lowest = std::is_integral_v<T> ? std::numeric_limits<T>::min() : -far;
+  constexpr std::int64_t spacing = 1000;
+  std::uniform_int_distribution<int> pick(0, 5), small(-1000, 1000);
+  testing::Points<T> pts;
+  for (std::size_t j = 0; j < lengths.size(); ++j) {
+    for (std::size_t k = 0; k < lengths[j]; ++k) {
+      const T choices[] = {lowest, far, T(-1), T(0), T(1), static_cast<T>(small(rng))};
+      pts.push_back({static_cast<T>(static_cast<std::int64_t>(j) * spacing), choices[pick(rng)]});
+    }
+  }
+  const auto columns = static_cast<std::int64_t>(lengths.size());
+  std::uniform_int_distribution<std::int64_t> inside_x(
+      1, std::max<std::int64_t>(1, columns * spacing - spacing - 1));
+  for (std::size_t k = 0; k < scatter && columns > 1; ++k) {
+    pts.push_back({static_cast<T>(inside_x(rng)), static_cast<T>(small(rng))});
+  }
+  std::shuffle(pts.begin(), pts.end(), rng);
+  return pts;
+}
+
+template <class T>
+void expect_full_hulls_exact(const testing::Points<T>& pts, const std::string& what) {
+  std::vector<Point2<T>> expected;
+  if constexpr (std::is_integral_v<T>) {
+    expected = testing::reference_hull(pts);
+  } else {
+    expected = cpu::convex_hull_serial<T>(pts);
+  }
+  ASSERT_EQ(convex_hull<T>(pts, {Backend::cuda}), expected) << what;
+  ASSERT_EQ(DevicePoints<T>(pts).convex_hull(false), expected) << what << " (device)";
+}
+
+// The survivors are sorted on x alone and each run of equal x rewritten (convex_hull.cu,
+// rewrite_short_runs_kernel): runs of every length either side of kRunProbe (32) and kLongRun (64),
+// long ones first and last (both chains start and end in them), unfiltered (below 2^14 points), in a
+// filtered input (the two outer columns survive whole) and with more survivors than the enqueued
+// chains take (2^20: the chains on the host).
+template <class T>
+void equal_x_runs_every_length(std::mt19937_64& rng) {
+  std::vector<std::size_t> lengths;
+  for (std::size_t l = 1; l <= 70; ++l) lengths.push_back(l);
+  for (std::size_t l : {127u, 128u, 129u, 1000u, 5000u}) lengths.push_back(l);
+  std::vector<std::size_t> shuffled = lengths;
+  std::shuffle(shuffled.begin(), shuffled.end(), rng);
+  expect_full_hulls_exact(equal_x_runs<T>(shuffled, 0, rng), "every length, shuffled");
+  std::vector<std::size_t> long_ends = lengths;
+  std::swap(long_ends.front(), long_ends[lengths.size() - 2]);  // 1000 first, 5000 last
+  expect_full_hulls_exact(equal_x_runs<T>(long_ends, 0, rng), "long runs first and last");
+  expect_full_hulls_exact(equal_x_runs<T>({64, 63}, 0, rng), "64 then 63");
+  expect_full_hulls_exact(equal_x_runs<T>({30000, 30000}, 50000, rng), "filtered");
+  const std::size_t half = (std::size_t{1} << 19) + 7;
+  expect_full_hulls_exact(equal_x_runs<T>({half, 3, half}, 1000, rng), "past the enqueued chains");
+}
+
+TEST_F(CudaTest, FullHullEqualXRunsOfEveryLength) {
+  SCOPED_TRACE("seed " + std::to_string(seed_));
+  equal_x_runs_every_length<double>(rng_);
+  equal_x_runs_every_length<float>(rng_);
+  equal_x_runs_every_length<std::int32_t>(rng_);
+  equal_x_runs_every_length<std::int64_t>(rng_);
 }
 
 // From host memory the input streams through in chunks of 64 MB: these sizes take several, the last
