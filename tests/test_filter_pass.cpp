@@ -302,6 +302,39 @@ TYPED_TEST(FilterPass,
   EXPECT_GT(certified, 0u);  // the probes just inside the tests' boundaries were certified somewhere
 }
 
+// The float quick tests (the CPU's AVX-512 loop and the GPU's filter take them first for float
+// points) certify no point that the double quick tests leave in doubt, on and next to every boundary
+// of the tests, at scales near both ends of float's range; and they certify most points of a disk.
+TEST(FloatQuickTests, CertifyOnlyWhatTheDoubleQuickTestsCertify) {
+  const auto seed = testing::fresh_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  const int big = std::numeric_limits<float>::max_exponent - 4,
+            small = std::numeric_limits<float>::min_exponent + 4;
+  std::size_t probes = 0, certified = 0;
+  for (const auto& family : filter_families<float>()) {
+    for (const int e : {0, big, small}) {
+      SCOPED_TRACE(family.name + " scale 2^" + std::to_string(e));
+      auto pts = family.make(3000, rng);
+      for (auto& p : pts) p = {std::ldexp(p.x, e), std::ldexp(p.y, e)};
+      std::vector<Point2<double>> hull;
+      const core::InnerPolygon inner = sample_polygon(pts, 3, hull);
+      if (!inner.enabled()) continue;
+      const core::InnerPolygonView v = inner.view();
+      const core::FloatQuickTests quick(v);
+      auto at = points_on_test_boundaries<float>(v, rng);
+      at.insert(at.end(), pts.begin(), pts.end());
+      for (const auto& p : at) {
+        ++probes;
+        if (!quick.quick_inside(p.x, p.y)) continue;
+        ++certified;
+        ASSERT_TRUE(v.quick_inside(p.x, p.y)) << "(" << p.x << ", " << p.y << ")";
+      }
+    }
+  }
+  EXPECT_GT(certified, probes / 4);
+}
+
 /// Integer points through every kernel: the polygon is the hull of a sample of the points exact in
 /// double (as the backend samples them), every kernel keeps what the scalar kernel keeps, and a
 /// discarded point is strictly inside that hull, decided in the integers. For 64-bit points some lie

@@ -24,6 +24,7 @@
 namespace wagener::cpu {
 namespace {
 
+using core::FloatQuickTests;
 using core::InnerPolygonView;
 
 // The fan test is rare (points near the polygon's boundary) and long: out of line, it keeps the
@@ -302,49 +303,6 @@ WAGENER_AVX512 std::size_t keep_listed(const InnerPolygonView& poly, DoubtList& 
   }
   return kept;
 }
-
-/// The quick tests in float, for float input: sixteen points a vector and no widening, where the
-/// double tests take eight. Each certifies only points the double test certifies too (with room to
-/// spare), so that the points left in doubt, retested in double (both quick tests, then the fan),
-/// leave exactly the survivors of the double kernels.
-///  - Box bounds move inwards to the nearest float (exact comparisons, as in double).
-///  - The disk moves to the float nearest its center, c', shrinking its radius by |c - c'|, and its
-///    squared radius by a margin: with u = 2^-24, the computed (px - c'x)^2 + (py - c'y)^2 is at least
-///    the exact one times (1 - u)^4 (two rounded differences squared, two rounded squares and a
-///    rounded sum), so a computed value below R^2 (1 - 2^-18) puts p within R of c', and within the
-///    double disk's radius of c. A threshold below 2^-100, where squares could underflow, disables
-///    it, as do non-finite values (a point far outside makes inf, which fails the comparison).
-struct FloatQuickTests {
-  float cx = 0, cy = 0, disk = -1;                           // disabled: nothing is < -1
-  float wide_x0 = 0, wide_x1 = 0, wide_y0 = 0, wide_y1 = 0;  // disabled: empty
-  float tall_x0 = 0, tall_x1 = 0, tall_y0 = 0, tall_y1 = 0;  // disabled: empty
-
-  FloatQuickTests() = default;  // every test disabled
-  explicit FloatQuickTests(const InnerPolygonView& poly) {
-    const auto up = [](double v) {  // the smallest float >= v (-FLT_MAX below the range)
-      float f = static_cast<float>(v);
-      if (static_cast<double>(f) < v) f = std::nextafter(f, std::numeric_limits<float>::infinity());
-      return std::max(f, -std::numeric_limits<float>::max());
-    };
-    const auto down = [](double v) {  // the largest float <= v (FLT_MAX above the range)
-      float f = static_cast<float>(v);
-      if (static_cast<double>(f) > v) f = std::nextafter(f, -std::numeric_limits<float>::infinity());
-      return std::min(f, std::numeric_limits<float>::max());
-    };
-    wide_x0 = up(poly.wide_x0), wide_x1 = down(poly.wide_x1), wide_y0 = up(poly.wide_y0),
-    wide_y1 = down(poly.wide_y1);
-    tall_x0 = up(poly.tall_x0), tall_x1 = down(poly.tall_x1), tall_y0 = up(poly.tall_y0),
-    tall_y1 = down(poly.tall_y1);
-    if (!(poly.disk > 0)) return;
-    cx = static_cast<float>(poly.cx), cy = static_cast<float>(poly.cy);
-    if (!std::isfinite(cx) || !std::isfinite(cy)) return;
-    const double moved = std::hypot(poly.cx - cx, poly.cy - cy) * (1 + 0x1p-40);
-    const double radius = std::sqrt(poly.disk) * (1 - 0x1p-40) - moved;
-    const double threshold = radius * radius * (1 - 0x1p-18);
-    if (!(radius > 0) || !(threshold >= 0x1p-100) || !(threshold < 0x1p120)) return;
-    disk = down(threshold);
-  }
-};
 
 /// The lanes the float disk test certifies.
 WAGENER_AVX512 __mmask16 in_disk16(const FloatQuickTests& t, __m512 x, __m512 y) {

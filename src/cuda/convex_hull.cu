@@ -120,10 +120,13 @@ __global__ void __launch_bounds__(kDirections)
 /// (test.certainly_inside: core::InnerPolygonView, or GuideTest) to kept[*count ...] (order
 /// unspecified), and records the smallest index (plus first_index) of a non-finite point. Signed
 /// zeros are written as +0, so that the radix sort, which orders -0 before +0, agrees with lex_less.
-template <class T, class Points, class Test>
+/// kFloatFirst (float points): `float_first` goes first, in float, and only the points it leaves in
+/// doubt are widened to double for `test`; it certifies no point `test` would not, and no
+/// non-finite one, so the survivors are the same.
+template <class T, class Points, class Test, bool kFloatFirst = false>
 __global__ void __launch_bounds__(kFilterThreads)
-    filter_kernel(Points points, index_t n, index_t first_index, Test test, Point2<T>* kept,
-                  unsigned long long* count, unsigned long long* first_bad) {
+    filter_kernel(Points points, index_t n, index_t first_index, Test test, core::FloatQuickTests float_first,
+                  Point2<T>* kept, unsigned long long* count, unsigned long long* first_bad) {
   const int lane = threadIdx.x % kWarp;
   const index_t step = static_cast<index_t>(gridDim.x) * blockDim.x * kFilterUnroll;
   // Warp-uniform loop: each warp takes kFilterUnroll runs of 32 consecutive points per step.
@@ -141,7 +144,9 @@ __global__ void __launch_bounds__(kFilterThreads)
     for (int u = 0; u < kFilterUnroll; ++u) {
       const index_t i = base + u * kWarp + lane;
       bool keep = false;
-      if (i < n) {
+      bool certified = false;
+      if constexpr (kFloatFirst) certified = i < n && float_first.quick_inside(p[u].x, p[u].y);
+      if (i < n && !certified) {
         // 64-bit integers rounded: the tests certify none that was not exact (converts_exactly).
         const auto px = static_cast<double>(p[u].x), py = static_cast<double>(p[u].y);
         if (!isfinite(px) || !isfinite(py)) {
@@ -472,8 +477,17 @@ template <class T, class Points, class Test>
 void filter(Points points, index_t n, index_t first_index, const Test& test, FullHullWorkspace<T>& ws,
             cudaStream_t stream) {
   if (n == 0) return;
-  filter_kernel<T><<<filter_grid(n), kFilterThreads, 0, stream>>>(
-      points, n, first_index, test, ws.kept.data(), ws.counters.data(), ws.counters.data() + 1);
+  // Float points behind the inner polygon alone (random input) take its quick tests in float first;
+  // behind the guide, where they mostly fail, they would only add work.
+  if constexpr (std::is_same_v<T, float> && std::is_same_v<Test, core::InnerPolygonView>) {
+    filter_kernel<T, Points, Test, true><<<filter_grid(n), kFilterThreads, 0, stream>>>(
+        points, n, first_index, test, core::FloatQuickTests(test), ws.kept.data(), ws.counters.data(),
+        ws.counters.data() + 1);
+  } else {
+    filter_kernel<T><<<filter_grid(n), kFilterThreads, 0, stream>>>(
+        points, n, first_index, test, core::FloatQuickTests(), ws.kept.data(), ws.counters.data(),
+        ws.counters.data() + 1);
+  }
   WAGENER_CUDA_CHECK_LAUNCH();
 }
 
