@@ -122,9 +122,9 @@ struct InnerPolygonView {
 ///    squared radius by a margin: with u = 2^-24, the computed (px - c'x)^2 + (py - c'y)^2 is at least
 ///    the exact one times (1 - u)^4 (two rounded differences squared, two rounded squares and a
 ///    rounded sum; a fused multiply-add rounds once less, and the bound holds the more), so a computed
-///    value below R^2 (1 - 2^-18) puts p within R of c', and within the
-///    double disk's radius of c. A threshold below 2^-100, where squares could underflow, disables
-///    it, as do non-finite values (a point far outside makes inf, which fails the comparison).
+///    value below R^2 (1 - 2^-18) puts p within R of c', and within the double disk's radius of c. A
+///    threshold below 2^-100, where squares could underflow, disables it, as do non-finite values (a
+///    point far outside makes inf, which fails the comparison).
 struct FloatQuickTests {
   float cx = 0, cy = 0, disk = -1;                           // disabled: nothing is < -1
   float wide_x0 = 0, wide_x1 = 0, wide_y0 = 0, wide_y1 = 0;  // disabled: empty
