@@ -26,6 +26,28 @@ WAGENER_HD inline double pseudo_angle(double x, double y) {
   return y >= 0 ? 2 - t : 2 + t;
 }
 
+/// The disk and cross tests of `t` (InnerPolygonView in double, FloatQuickTests in float): whether
+/// (px, py) is strictly inside the disk of squared radius t.disk around (t.cx, t.cy), or strictly
+/// inside one of the two boxes. A NaN or infinity makes the sum NaN or infinite, and fails the box
+/// comparisons: false. Each box holds its four corners strictly inside the polygon, so its open
+/// interior is inside (exact comparisons). Branch-free: which test catches a point is unpredictable
+/// (a square input).
+template <class Tests, class F>
+WAGENER_HD bool disk_or_cross_inside(const Tests& t, F px, F py) {
+  const F ex = px - t.cx, ey = py - t.cy;
+  unsigned inside = static_cast<unsigned>(ex * ex + ey * ey < t.disk) |
+                    (static_cast<unsigned>(t.wide_x0 < px) & static_cast<unsigned>(px < t.wide_x1) &
+                     static_cast<unsigned>(t.wide_y0 < py) & static_cast<unsigned>(py < t.wide_y1)) |
+                    (static_cast<unsigned>(t.tall_x0 < px) & static_cast<unsigned>(px < t.tall_x1) &
+                     static_cast<unsigned>(t.tall_y0 < py) & static_cast<unsigned>(py < t.tall_y1));
+#if !defined(__CUDA_ARCH__) && defined(__GNUC__)
+  // GCC turns the | and & of comparisons back into branches, one of which then mispredicts on a
+  // third of a disk's points (measured 3x slower); an empty asm makes it keep the bits.
+  asm("" : "+r"(inside));
+#endif
+  return inside != 0;
+}
+
 /// The tests of an InnerPolygon, trivially copyable so that a kernel can take it by value: scalars
 /// inline, the fan's tables behind pointers (host or device memory, wherever the owner put them).
 /// Three tests, each sufficient on its own and each rigorous:
@@ -58,24 +80,8 @@ struct InnerPolygonView {
   int buckets = 0;
   double bucket_scale = 0;
 
-  /// The disk and cross tests, which decide almost every point in a few flops. Branch-free: which of
-  /// them catches a point is unpredictable (a square input).
-  WAGENER_HD bool quick_inside(double px, double py) const {
-    const double ex = px - cx, ey = py - cy;
-    // A NaN or infinity makes the sum NaN or infinite: false. Each box holds its four corners
-    // strictly inside the polygon, so its open interior is inside (exact comparisons).
-    unsigned inside = static_cast<unsigned>(ex * ex + ey * ey < disk) |
-                      (static_cast<unsigned>(wide_x0 < px) & static_cast<unsigned>(px < wide_x1) &
-                       static_cast<unsigned>(wide_y0 < py) & static_cast<unsigned>(py < wide_y1)) |
-                      (static_cast<unsigned>(tall_x0 < px) & static_cast<unsigned>(px < tall_x1) &
-                       static_cast<unsigned>(tall_y0 < py) & static_cast<unsigned>(py < tall_y1));
-#if !defined(__CUDA_ARCH__) && defined(__GNUC__)
-    // GCC turns the | and & of comparisons back into branches, one of which then mispredicts on a
-    // third of a disk's points (measured 3x slower); an empty asm makes it keep the bits.
-    asm("" : "+r"(inside));
-#endif
-    return inside != 0;
-  }
+  /// The disk and cross tests, which decide almost every point in a few flops.
+  WAGENER_HD bool quick_inside(double px, double py) const { return disk_or_cross_inside(*this, px, py); }
 
   /// The fan test: slower (a table lookup and three certified orientations), for the points near
   /// the polygon's boundary that the quick tests leave.
@@ -106,9 +112,7 @@ struct InnerPolygonView {
   }
 
  private:
-  WAGENER_HD static int min(int a, int b) {
-    return a < b ? a : b;
-  }
+  WAGENER_HD static int min(int a, int b) { return a < b ? a : b; }
 };
 
 /// The quick tests in float, for float input: no widening, and half the instructions (the CPU's
@@ -157,15 +161,7 @@ struct FloatQuickTests {
   }
 
   /// InnerPolygonView::quick_inside in float.
-  WAGENER_HD bool quick_inside(float px, float py) const {
-    const float ex = px - cx, ey = py - cy;
-    unsigned inside = static_cast<unsigned>(ex * ex + ey * ey < disk) |
-                      (static_cast<unsigned>(wide_x0 < px) & static_cast<unsigned>(px < wide_x1) &
-                       static_cast<unsigned>(wide_y0 < py) & static_cast<unsigned>(py < wide_y1)) |
-                      (static_cast<unsigned>(tall_x0 < px) & static_cast<unsigned>(px < tall_x1) &
-                       static_cast<unsigned>(tall_y0 < py) & static_cast<unsigned>(py < tall_y1));
-    return inside != 0;
-  }
+  WAGENER_HD bool quick_inside(float px, float py) const { return disk_or_cross_inside(*this, px, py); }
 };
 
 /// Builds the tests for a strictly convex, counter-clockwise polygon with input points as vertices
