@@ -52,13 +52,32 @@ namespace {
 // The fewest points for a guide is min_points_for_guide() (tests lower it).
 std::atomic<index_t> min_points_for_guide_now{kDefaultMinPointsForGuide};
 
+/// The order-preserving 64-bit image of a coordinate or a score, and back (floats through the double
+/// they equal exactly): extreme_key's order, and a long run's slot (below).
+template <class T>
+__device__ unsigned long long ordered_image(T v) {
+  if constexpr (std::is_floating_point_v<T>) {
+    const auto bits = static_cast<unsigned long long>(__double_as_longlong(static_cast<double>(v)));
+    return (bits >> 63) ? ~bits : bits | (1ull << 63);
+  } else {
+    return static_cast<unsigned long long>(static_cast<long long>(v)) ^ (1ull << 63);
+  }
+}
+template <class T>
+__device__ T from_ordered_image(unsigned long long image) {
+  if constexpr (std::is_floating_point_v<T>) {
+    const unsigned long long bits = (image >> 63) ? image & ~(1ull << 63) : ~image;
+    return static_cast<T>(__longlong_as_double(static_cast<long long>(bits)));
+  } else {
+    return static_cast<T>(static_cast<long long>(image ^ (1ull << 63)));
+  }
+}
+
 /// A direction's best sample as one 64-bit word, so that blocks combine by atomicMax: the top 32
 /// bits of the order-preserving image of the score (a double, so any finite range works), then
 /// 2^32 - 1 - j, so that ties go to the smaller sample number j. 0 means no sample.
 __device__ unsigned long long extreme_key(double score, unsigned j) {
-  unsigned long long bits = static_cast<unsigned long long>(__double_as_longlong(score));
-  bits = (bits >> 63) ? ~bits : bits | (1ull << 63);
-  return (bits & 0xffffffff00000000ull) | (0xffffffffu - j);
+  return (ordered_image(score) & 0xffffffff00000000ull) | (0xffffffffu - j);
 }
 
 /// Per direction (one thread each), the sample point with the largest score: sample j is input
@@ -191,27 +210,6 @@ struct XDecomposer {
 // kernel writes the run. Only y is written: x, which every thread reads to find its run, stays.
 constexpr index_t kRunProbe = 32;
 constexpr index_t kLongRun = 2 * kRunProbe;
-
-/// The order-preserving 64-bit image of a coordinate, and back (floats through the double they
-/// equal exactly).
-template <class T>
-__device__ unsigned long long ordered_image(T v) {
-  if constexpr (std::is_floating_point_v<T>) {
-    const auto bits = static_cast<unsigned long long>(__double_as_longlong(static_cast<double>(v)));
-    return (bits >> 63) ? ~bits : bits | (1ull << 63);
-  } else {
-    return static_cast<unsigned long long>(static_cast<long long>(v)) ^ (1ull << 63);
-  }
-}
-template <class T>
-__device__ T from_ordered_image(unsigned long long image) {
-  if constexpr (std::is_floating_point_v<T>) {
-    const unsigned long long bits = (image >> 63) ? image & ~(1ull << 63) : ~image;
-    return static_cast<T>(__longlong_as_double(static_cast<long long>(bits)));
-  } else {
-    return static_cast<T>(static_cast<long long>(image ^ (1ull << 63)));
-  }
-}
 
 /// Where the run of p[i] (sorted on x) begins and ends, if it holds kLongRun points or more; else
 /// {0, 0}. Binary searches only where p[i +- kRunProbe] shares its x (else the run is shorter than
@@ -356,7 +354,7 @@ __global__ void join_chains_kernel(const Point2<T>* lower_reflected, index_t l, 
 }
 
 /// A chain enqueued by upper_hull_enqueued: its words, and the buffers of its first and second level
-/// (enqueued_hull_data).
+/// (EnqueuedHullWords::hull_buffer picks one).
 template <class T>
 struct EnqueuedChain {
   const EnqueuedHullWords* words;
@@ -369,8 +367,8 @@ template <class T>
 __global__ void join_enqueued_chains_kernel(EnqueuedChain<T> lower, EnqueuedChain<T> upper, Point2<T>* out) {
   const EnqueuedHullWords l = *lower.words, u = *upper.words;
   if (l.finished == 0 || u.finished == 0) return;
-  join_chains(l.finished == 2 ? lower.second : lower.first, l.hull_size(),
-              u.finished == 2 ? upper.second : upper.first, u.hull_size(), out);
+  join_chains(l.hull_buffer(lower.first, lower.second), l.hull_size(),
+              u.hull_buffer(upper.first, upper.second), u.hull_size(), out);
 }
 
 int filter_grid(index_t n) {

@@ -801,7 +801,7 @@ void upper_hull_enqueued(const Point2<T>* d_points, const index_t* d_n, index_t 
 template <class T>
 DeviceHull<T> finish_enqueued(const Point2<T>* d_points, const EnqueuedHullWords& words,
                               UpperHullWorkspace<T>& ws, cudaStream_t stream) {
-  if (words.finished != 0) return {enqueued_hull_data(ws, words.finished), words.hull_size()};
+  if (words.finished != 0) return {words.hull_buffer(ws.hood[0].data(), ws.last.data()), words.hull_size()};
   const index_t tiles = ceil_div(words.n, UpperHullPolicy<T>::kTile);
   const int result = after_tile_level(d_points, words.n, tiles, words.total, ws, stream);
   return {ws.hood[result].data(), read_size(ws, result, stream)};

@@ -98,13 +98,12 @@ struct EnqueuedHullWords {
   int finished = 0;         ///< 1: the first level's hood, 2: the second's, 0: more levels needed
 
   __host__ __device__ index_t hull_size() const { return finished == 2 ? second_size : size; }
+  /// Of the first level's hood buffer and the second level's, the one that holds the hull.
+  template <class P>
+  __host__ __device__ P* hull_buffer(P* first, P* second) const {
+    return finished == 2 ? second : first;
+  }
 };
-
-/// The buffer holding a finished enqueued hull (EnqueuedHullWords::finished: 1 or 2).
-template <class T>
-const Point2<T>* enqueued_hull_data(const UpperHullWorkspace<T>& ws, int finished) {
-  return finished == 2 ? ws.last.data() : ws.hood[0].data();
-}
 
 /// Enqueues on `stream`, with no host wait, the upper hull of d_points[0 .. *d_n) (sorted by (x, y),
 /// not validated), the count in device memory, n_bound >= *d_n known on the host and below
