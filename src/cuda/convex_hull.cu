@@ -136,17 +136,43 @@ __global__ void __launch_bounds__(kDirections)
 }
 
 /// The streaming pass: appends every point that `test` does not certify strictly inside the hull
-/// (test.certainly_inside: core::InnerPolygonView, or GuideTest) to kept[*count ...] (order
-/// unspecified), and records the smallest index (plus first_index) of a non-finite point. Signed
-/// zeros are written as +0, so that the radix sort, which orders -0 before +0, agrees with lex_less.
-/// kFloatFirst (float points): `float_first` goes first, in float, and only the points it leaves in
-/// doubt are widened to double for `test`; it certifies no point `test` would not, and no
-/// non-finite one, so the survivors are the same.
+/// (core::InnerPolygonView, or GuideTest: quick_inside, then fan_inside for the points it leaves in
+/// doubt) to kept[*count ...] (order unspecified), and records the smallest index (plus
+/// first_index) of a non-finite point. Signed zeros are written as +0, so that the radix sort, which
+/// orders -0 before +0, agrees with lex_less. kFloatFirst (float points): `float_first` goes first,
+/// in float, and only the points it leaves in doubt are widened to double for `test`; it certifies
+/// no point `test` would not, and no non-finite one, so the survivors are the same.
 template <class T, class Points, class Test, bool kFloatFirst = false>
 __global__ void __launch_bounds__(kFilterThreads)
     filter_kernel(Points points, index_t n, index_t first_index, Test test, core::FloatQuickTests float_first,
                   Point2<T>* kept, unsigned long long* count, unsigned long long* first_bad) {
+  constexpr unsigned kAll = 0xffffffffu;
+  // Where the quick tests leave few points in doubt (a disk: about one in a hundred), a warp of
+  // 16-byte points queues them and runs the fan test on 32 at a time, once for every 32 rather than
+  // once for every run of 32 points that holds one; at most 31 wait while up to 32 arrive. For
+  // 8-byte points the queue was measured slower (bench/NOTES.md): each lane tests its own.
+  constexpr bool kQueue = sizeof(Point2<T>) == 16;
   const int lane = threadIdx.x % kWarp;
+  const unsigned lanes_below = (1u << lane) - 1;
+  __shared__ Point2<T> queues[kQueue ? kFilterThreads / kWarp : 1][2 * kWarp];
+  Point2<T>* queue = queues[kQueue ? threadIdx.x / kWarp : 0];
+  int queued = 0;
+  // The fan test on queue[0, ready), one point a lane; appends those it leaves to kept.
+  const auto test_queued = [&](int ready) {
+    __syncwarp();
+    Point2<T> q{};
+    bool keep = false;
+    if (lane < ready) {
+      q = queue[lane];
+      keep = !test.fan_inside(static_cast<double>(q.x), static_cast<double>(q.y));
+    }
+    const unsigned keeping = __ballot_sync(kAll, keep);
+    if (keeping == 0) return;
+    unsigned long long at = 0;
+    if (lane == 0) at = atomicAdd(count, static_cast<unsigned long long>(__popc(keeping)));
+    at = __shfl_sync(kAll, at, 0);
+    if (keep) kept[at + __popc(keeping & lanes_below)] = {q.x + T(0), q.y + T(0)};
+  };
   const index_t step = static_cast<index_t>(gridDim.x) * blockDim.x * kFilterUnroll;
   // Warp-uniform loop: each warp takes kFilterUnroll runs of 32 consecutive points per step.
   for (index_t base = (static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x - lane) * kFilterUnroll;
@@ -157,12 +183,14 @@ __global__ void __launch_bounds__(kFilterThreads)
       const index_t i = base + u * kWarp + lane;
       if (i < n) p[u] = points[i];
     }
-    unsigned mask[kFilterUnroll];
-    int total = 0;
+    // Bit `lane` of doubt[u]: the quick tests left p[u] in doubt (the queue's case); of mask[u]: it
+    // is kept.
+    unsigned doubt[kFilterUnroll], mask[kFilterUnroll];
+    int doubts = 0;
 #pragma unroll
     for (int u = 0; u < kFilterUnroll; ++u) {
       const index_t i = base + u * kWarp + lane;
-      bool keep = false;
+      bool in_doubt = false;
       bool certified = false;
       if constexpr (kFloatFirst) certified = i < n && float_first.quick_inside(p[u].x, p[u].y);
       if (i < n && !certified) {
@@ -171,25 +199,58 @@ __global__ void __launch_bounds__(kFilterThreads)
         if (!isfinite(px) || !isfinite(py)) {
           atomicMin(first_bad, static_cast<unsigned long long>(first_index + i));
         } else {
-          keep = !test.certainly_inside(px, py);
+          in_doubt = !test.quick_inside(px, py);
         }
+        if constexpr (!kQueue) in_doubt = in_doubt && !test.fan_inside(px, py);
       }
-      mask[u] = __ballot_sync(0xffffffffu, keep);
-      total += __popc(mask[u]);
+      doubt[u] = mask[u] = __ballot_sync(kAll, in_doubt);
+      doubts += __popc(doubt[u]);
     }
+    if (doubts == 0) continue;
+    if constexpr (kQueue) {
+      if (doubts <= kWarp * (kFilterUnroll - 1)) {
+#pragma unroll
+        for (int u = 0; u < kFilterUnroll; ++u) {
+          if (doubt[u] == 0) continue;
+          if (doubt[u] >> lane & 1u) queue[queued + __popc(doubt[u] & lanes_below)] = p[u];
+          queued += __popc(doubt[u]);
+          if (queued >= kWarp) {
+            test_queued(kWarp);
+            queued -= kWarp;
+            Point2<T> rest{};
+            if (lane < queued) rest = queue[kWarp + lane];
+            if (lane < queued) queue[lane] = rest;
+            __syncwarp();
+          }
+        }
+        continue;
+      }
+      // Nearly every point in doubt (a circle): each lane tests its own.
+#pragma unroll
+      for (int u = 0; u < kFilterUnroll; ++u) {
+        bool keep = false;
+        if (doubt[u] >> lane & 1u)
+          keep = !test.fan_inside(static_cast<double>(p[u].x), static_cast<double>(p[u].y));
+        mask[u] = __ballot_sync(kAll, keep);
+      }
+    }
+    int total = 0;
+#pragma unroll
+    for (int u = 0; u < kFilterUnroll; ++u) total += __popc(mask[u]);
     if (total == 0) continue;
     // One reservation a warp a step for all its runs: where every point is kept (a circle), one per
     // run made 8 M atomicAdds on the one counter for 2^28 points.
     unsigned long long at = 0;
     if (lane == 0) at = atomicAdd(count, static_cast<unsigned long long>(total));
-    at = __shfl_sync(0xffffffffu, at, 0);
+    at = __shfl_sync(kAll, at, 0);
 #pragma unroll
     for (int u = 0; u < kFilterUnroll; ++u) {
-      if (mask[u] & (1u << lane)) {
-        kept[at + __popc(mask[u] & ((1u << lane) - 1))] = {p[u].x + T(0), p[u].y + T(0)};
-      }
+      if (mask[u] >> lane & 1u) kept[at + __popc(mask[u] & lanes_below)] = {p[u].x + T(0), p[u].y + T(0)};
       at += __popc(mask[u]);
     }
+  }
+  if constexpr (kQueue) {
+    if (queued > 0) test_queued(queued);
   }
 }
 

@@ -88,9 +88,9 @@ struct SoaPoints {
 struct GuideTest {
   core::InnerPolygonView coarse;
   core::ChordFanView guide;
-  __device__ bool certainly_inside(double px, double py) const {
-    return coarse.quick_inside(px, py) || guide.certainly_inside(px, py);
-  }
+  /// The filter's two stages, as core::InnerPolygonView names them.
+  __device__ bool quick_inside(double px, double py) const { return coarse.quick_inside(px, py); }
+  __device__ bool fan_inside(double px, double py) const { return guide.certainly_inside(px, py); }
 };
 
 inline int stride_grid(index_t n) {

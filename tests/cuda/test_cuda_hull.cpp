@@ -508,6 +508,47 @@ TEST_F(CudaTest, FullHullEqualXRunsOfEveryLength) {
   equal_x_runs_every_length<std::int64_t>(rng_);
 }
 
+/// Runs of 1 to 400 points, in input order, taken in turn from the inside of a disk of radius
+/// `scale` (the inner polygon's quick tests certify most of them) and from its circle (left in
+/// doubt, most of them hull vertices), rounded to T.
+template <class T>
+testing::Points<T> disk_and_circle_runs(std::size_t n, double scale, std::mt19937_64& rng) {
+  std::uniform_int_distribution<std::size_t> length(1, 400);
+  std::uniform_real_distribution<double> u(-1.0, 1.0), angle(0.0, 2 * M_PI);
+  const auto rounded = [](double v) { return std::is_integral_v<T> ? std::round(v) : v; };
+  testing::Points<T> pts;
+  for (bool on_circle = false; pts.size() < n; on_circle = !on_circle) {
+    for (std::size_t k = length(rng); k > 0 && pts.size() < n; --k) {
+      double x = 0, y = 0;
+      if (on_circle) {
+        const double a = angle(rng);
+        x = std::cos(a), y = std::sin(a);
+      } else {
+        do x = u(rng), y = u(rng);
+        while (x * x + y * y > 0.9);
+      }
+      pts.push_back({static_cast<T>(rounded(x * scale)), static_cast<T>(rounded(y * scale))});
+    }
+  }
+  return pts;
+}
+
+// The filter tests each warp's 128 points with the quick tests, then the fan test: for 16-byte
+// points through a queue a warp when at most 96 of them are in doubt, else lane by lane
+// (filter_kernel). Runs of doubtful and certified points put steps on both sides of 96, and the
+// queue's last points wait until a warp's end.
+TEST_F(CudaTest, FullHullFilterQueueAndLanesAgree) {
+  SCOPED_TRACE("seed " + std::to_string(seed_));
+  for (const std::size_t n : {std::size_t{20000}, std::size_t{300001}}) {
+    const std::string what = "n=" + std::to_string(n);
+    expect_full_hulls_exact(disk_and_circle_runs<double>(n, 1.0, rng_), "double " + what);
+    expect_full_hulls_exact(disk_and_circle_runs<float>(n, 1.0, rng_), "float " + what);
+    expect_full_hulls_exact(disk_and_circle_runs<std::int64_t>(n, 0x1p40, rng_), "int64 " + what);
+    expect_full_hulls_exact(disk_and_circle_runs<std::int32_t>(n, 0x1p20, rng_), "int32 " + what);
+    if (HasFatalFailure()) return;
+  }
+}
+
 // From host memory the input streams through in chunks of 64 MB: these sizes take several, the last
 // one partial. The filter must discard nearly all of a disk (the 256-direction polygon leaves about
 // 1e-3 of it from the host's 32k-point sample); a circle keeps nearly everything.
