@@ -87,9 +87,9 @@ __device__ unsigned long long extreme_key(double score, unsigned j) {
 /// tests run in double (converts_exactly: a 64-bit point beyond 2^53 scores NaN and never wins).
 /// Each tile of samples is first pruned to those not strictly inside the octagon of its own extremes
 /// in kCoarse directions: a point strictly inside the hull of the tile is no tile's extreme in any
-/// direction, so only about a tenth of a disk's samples (a twentieth of a square's) are scored in
-/// every direction. The octagon's test is not exact; a point it drops wrongly lies within rounding
-/// of the octagon's boundary, and the choice stays an input point.
+/// direction, and a regular octagon covers nine tenths of its circle's disk, so only about a tenth
+/// of a disk's samples are scored in every direction. The octagon's test is not exact; a point it drops
+/// wrongly lies within rounding of the octagon's boundary, and the choice stays an input point.
 template <class T, class Points>
 __global__ void __launch_bounds__(kDirections)
     sample_extremes_kernel(Points points, index_t samples, index_t stride, unsigned long long* best) {
@@ -278,8 +278,8 @@ __global__ void __launch_bounds__(kFilterThreads)
     } else {
       load(base, p);
     }
-    // Bit `lane` of doubt[u]: the quick tests left p[u] in doubt (the queue's case); of mask[u]: it
-    // is kept.
+    // Bit `lane` of doubt[u]: the tests so far leave p[u] (the quick tests for 16-byte points, which
+    // queue the rest for the fan test; the fan test too for 8-byte points); of mask[u]: it is kept.
     unsigned doubt[kFilterUnroll], mask[kFilterUnroll];
     int doubts = 0;
 #pragma unroll
