@@ -124,8 +124,9 @@ __global__ void __launch_bounds__(kDirections)
         const Point2<T> p = points[(base + i) * stride];
         if (converts_exactly(p)) px[h] = static_cast<double>(p.x), py[h] = static_cast<double>(p.y);
       }
+      sx[i] = px[h], sy[i] = py[h];  // staged, for the octagon's vertices
     }
-    __syncthreads();  // the counters reset
+    __syncthreads();  // the counters reset, the tile staged
     // The tile's extreme in each coarse direction (any maximiser will do): a warp's best by shuffles,
     // then the block's by atomicMax. A NaN score keys 0, which never wins.
 #pragma unroll
@@ -147,16 +148,12 @@ __global__ void __launch_bounds__(kDirections)
     __syncthreads();
     if (threadIdx.x < kCoarse) {
       // The octagon's vertices, counter-clockwise; NaN where a direction has no finite sample (then
-      // nothing is inside). The point is read again: its owner's registers are out of reach.
+      // nothing is inside).
       const unsigned long long key = coarse_key[threadIdx.x];
-      double x = NAN, y = NAN;
-      if (key != 0) {
-        const Point2<T> p = points[(base + static_cast<int>(key & 0x1ff)) * stride];
-        x = static_cast<double>(p.x), y = static_cast<double>(p.y);
-      }
-      cx[threadIdx.x] = x, cy[threadIdx.x] = y;
+      const int place = static_cast<int>(key & 0x1ff);
+      cx[threadIdx.x] = key != 0 ? sx[place] : NAN, cy[threadIdx.x] = key != 0 ? sy[place] : NAN;
     }
-    __syncthreads();
+    __syncthreads();  // the vertices read before the kept samples overwrite the stage
     // Keep the samples not strictly inside the octagon (every one where it has under 3 edges:
     // repeated vertices make no edge).
 #pragma unroll
