@@ -217,7 +217,7 @@ __global__ void __launch_bounds__(kDirections)
 /// orders -0 before +0, agrees with lex_less. kFloatFirst (float points): `float_first` goes first,
 /// in float, and only the points it leaves in doubt are widened to double for `test`; it certifies
 /// no point `test` would not, and no non-finite one, so the survivors are the same.
-template <class T, class Points, class Test, bool kFloatFirst = false>
+template <class T, class Points, class Test, bool kFloatFirst = false, int kUnroll = kFilterUnroll>
 __global__ void __launch_bounds__(kFilterThreads)
     filter_kernel(Points points, index_t n, index_t first_index, Test test, core::FloatQuickTests float_first,
                   Point2<T>* kept, unsigned long long* count, unsigned long long* first_bad) {
@@ -254,33 +254,33 @@ __global__ void __launch_bounds__(kFilterThreads)
   constexpr bool kPrefetch = !kQueue;
   const auto load = [&](index_t at, Point2<T>* into) {
 #pragma unroll
-    for (int u = 0; u < kFilterUnroll; ++u) {
+    for (int u = 0; u < kUnroll; ++u) {
       const index_t i = at + u * kWarp + lane;
       if (i < n) into[u] = points[i];
     }
   };
-  const index_t step = static_cast<index_t>(gridDim.x) * blockDim.x * kFilterUnroll;
-  const index_t first = (static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x - lane) * kFilterUnroll;
-  Point2<T> next[kFilterUnroll]{};
+  const index_t step = static_cast<index_t>(gridDim.x) * blockDim.x * kUnroll;
+  const index_t first = (static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x - lane) * kUnroll;
+  Point2<T> next[kUnroll]{};
   if constexpr (kPrefetch) {
     if (first < n) load(first, next);
   }
-  // Warp-uniform loop: each warp takes kFilterUnroll runs of 32 consecutive points per step.
+  // Warp-uniform loop: each warp takes kUnroll runs of 32 consecutive points per step.
   for (index_t base = first; base < n; base += step) {
-    Point2<T> p[kFilterUnroll];
+    Point2<T> p[kUnroll];
     if constexpr (kPrefetch) {
 #pragma unroll
-      for (int u = 0; u < kFilterUnroll; ++u) p[u] = next[u];
+      for (int u = 0; u < kUnroll; ++u) p[u] = next[u];
       if (base + step < n) load(base + step, next);
     } else {
       load(base, p);
     }
     // Bit `lane` of doubt[u]: the tests so far leave p[u] (the quick tests for 16-byte points, which
     // queue the rest for the fan test; the fan test too for 8-byte points); of mask[u]: it is kept.
-    unsigned doubt[kFilterUnroll], mask[kFilterUnroll];
+    unsigned doubt[kUnroll], mask[kUnroll];
     int doubts = 0;
 #pragma unroll
-    for (int u = 0; u < kFilterUnroll; ++u) {
+    for (int u = 0; u < kUnroll; ++u) {
       const index_t i = base + u * kWarp + lane;
       bool in_doubt = false;
       bool certified = false;
@@ -300,9 +300,9 @@ __global__ void __launch_bounds__(kFilterThreads)
     }
     if (doubts == 0) continue;
     if constexpr (kQueue) {
-      if (doubts <= kWarp * (kFilterUnroll - 1)) {
+      if (doubts <= kWarp * (kUnroll - 1)) {
 #pragma unroll
-        for (int u = 0; u < kFilterUnroll; ++u) {
+        for (int u = 0; u < kUnroll; ++u) {
           if (doubt[u] == 0) continue;
           if (doubt[u] >> lane & 1u) queue[queued + __popc(doubt[u] & lanes_below)] = p[u];
           queued += __popc(doubt[u]);
@@ -319,7 +319,7 @@ __global__ void __launch_bounds__(kFilterThreads)
       }
       // Nearly every point in doubt (a circle): each lane tests its own.
 #pragma unroll
-      for (int u = 0; u < kFilterUnroll; ++u) {
+      for (int u = 0; u < kUnroll; ++u) {
         bool keep = false;
         if (doubt[u] >> lane & 1u)
           keep = !test.fan_inside(static_cast<double>(p[u].x), static_cast<double>(p[u].y));
@@ -328,7 +328,7 @@ __global__ void __launch_bounds__(kFilterThreads)
     }
     int total = 0;
 #pragma unroll
-    for (int u = 0; u < kFilterUnroll; ++u) total += __popc(mask[u]);
+    for (int u = 0; u < kUnroll; ++u) total += __popc(mask[u]);
     if (total == 0) continue;
     // One reservation a warp a step for all its runs: where every point is kept (a circle), one per
     // run made 8 M atomicAdds on the one counter for 2^28 points.
@@ -336,7 +336,7 @@ __global__ void __launch_bounds__(kFilterThreads)
     if (lane == 0) at = atomicAdd(count, static_cast<unsigned long long>(total));
     at = __shfl_sync(kAll, at, 0);
 #pragma unroll
-    for (int u = 0; u < kFilterUnroll; ++u) {
+    for (int u = 0; u < kUnroll; ++u) {
       if (mask[u] >> lane & 1u) kept[at + __popc(mask[u] & lanes_below)] = {p[u].x + T(0), p[u].y + T(0)};
       at += __popc(mask[u]);
     }
@@ -524,9 +524,9 @@ __global__ void join_enqueued_chains_kernel(EnqueuedChain<T> lower, EnqueuedChai
               u.hull_buffer(upper.first, upper.second), u.hull_size(), out);
 }
 
-int filter_grid(index_t n) {
+int filter_grid(index_t n, int unroll = kFilterUnroll) {
   const index_t most = index_t{multiprocessors()} * kFilterBlocksPerSm;
-  return static_cast<int>(std::clamp<index_t>(ceil_div(n, index_t{kFilterThreads} * kFilterUnroll), 1, most));
+  return static_cast<int>(std::clamp<index_t>(ceil_div(n, index_t{kFilterThreads} * unroll), 1, most));
 }
 
 template <class T>
@@ -634,6 +634,12 @@ void filter(Points points, index_t n, index_t first_index, const Test& test, Ful
     filter_kernel<T, Points, Test, true><<<filter_grid(n), kFilterThreads, 0, stream>>>(
         points, n, first_index, test, core::FloatQuickTests(test), ws.kept.data(), ws.counters.data(),
         ws.counters.data() + 1);
+  } else if constexpr (sizeof(Point2<T>) == 8 && !std::is_same_v<Test, core::InnerPolygonView>) {
+    // Behind the guide most 8-byte points take the fan test: a longer step keeps more reads in flight.
+    filter_kernel<T, Points, Test, false, kGuidedFilterUnroll>
+        <<<filter_grid(n, kGuidedFilterUnroll), kFilterThreads, 0, stream>>>(
+            points, n, first_index, test, core::FloatQuickTests(), ws.kept.data(), ws.counters.data(),
+            ws.counters.data() + 1);
   } else {
     filter_kernel<T><<<filter_grid(n), kFilterThreads, 0, stream>>>(
         points, n, first_index, test, core::FloatQuickTests(), ws.kept.data(), ws.counters.data(),

@@ -37,6 +37,8 @@ constexpr index_t kMinPointsToFilter = index_t{1} << 14;
 // The streaming filter: threads per block, and points per thread per step (loads in flight).
 constexpr int kFilterThreads = 256;
 constexpr int kFilterUnroll = 4;
+// Behind the dense guide (a float circle), 8-byte points take 8 runs a step (bench/NOTES.md).
+constexpr int kGuidedFilterUnroll = 8;
 constexpr int kFilterBlocksPerSm = 8;
 // Fan tables on the device: vertices, their angles, and the angle buckets (at most 4 per vertex,
 // rounded up to a power of two).
