@@ -65,6 +65,35 @@ Points<T> circle(std::size_t n, std::mt19937_64& rng) {
   return pts;
 }
 
+/// n points of an arc of the unit circle from angle `from`, as dense as 2^28 points over the whole
+/// circle, rounded to T and sorted: hoods where the rounding leaves most points vertices, not all.
+template <class T>
+Points<T> dense_arc(std::size_t n, double from, std::mt19937_64& rng) {
+  const double width = static_cast<double>(n) * 2 * M_PI / 0x1p28;
+  std::uniform_real_distribution<double> u(from, from + width);
+  Points<T> pts(n);
+  for (auto& p : pts) {
+    const double a = u(rng);
+    p = {static_cast<T>(std::cos(a)), static_cast<T>(std::sin(a))};
+  }
+  std::sort(pts.begin(), pts.end(), lex_less<T>);
+  return pts;
+}
+
+/// n points (sorted) of V-shaped dents of the given depth side by side, their tops on y = 0. Each
+/// V's sides bulge upwards, so that only its lowest point turns left and the peel (core/peel.hpp)
+/// opens a dent by a pair of points a round. Small integers: exact in every T.
+template <class T>
+Points<T> v_dents(std::size_t n, int depth) {
+  Points<T> pts(n);
+  for (std::size_t k = 0; k < n; ++k) {
+    const auto i = static_cast<std::int64_t>(k % (2 * static_cast<std::size_t>(depth)));
+    const std::int64_t j = std::min<std::int64_t>(i, 2 * depth - i);
+    pts[k] = {static_cast<T>(k), static_cast<T>(-j * (j + 1) / 2)};
+  }
+  return pts;
+}
+
 /// y = -x^2 on small integers: every point is exactly on the upper hull.
 template <class T>
 Points<T> parabola(std::size_t n, std::mt19937_64& rng) {
