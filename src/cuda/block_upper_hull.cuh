@@ -1,16 +1,24 @@
 // Block level: the hood of one tile of sorted points, built in shared memory.
-// Thread level first (each thread chains its own strip serially, in place), then log2(threads)
-// rounds of pairwise merges inside the block. A merge's threads (up to a warp of them) find its
-// bridge together by a k-ary search over P (core::kary_bridge): each thread probes one position of
-// P with its own binary search for the tangent on Q, and a ballot keeps the gap between the last
-// probe before the bridge and the first after it; then the merge's threads move Q's kept vertices
-// behind P's in place. (One thread a merge searching by bisection left the other threads waiting at
-// the barriers: ncu on 2^24 double parabola points put 55 % of the warp samples in that search and
-// 27 % at the barrier, at 5 active threads a warp instruction; bench/NOTES.md.) Barriers are warp
+// A tile that turns strictly right everywhere is its own hood. Otherwise, on a hull's first level,
+// the peel (core/peel.hpp): rounds in which every point is judged from its nearest kept neighbours
+// and dropped, all at once, when it cannot be a vertex. A tile whose points are nearly all vertices
+// (a hull-like input, rounded) is its own hood after a few rounds, and goes out from the slots
+// where it was loaded. Otherwise (after a bounded number of rounds), the thread level: each
+// thread chains the points left in its own strip serially, in place; then log2(threads) rounds of
+// pairwise merges inside the block. A merge's threads (up to a warp of them) find its bridge
+// together by a k-ary search over P (core::kary_bridge): each thread probes one position of P with
+// its own binary search for the tangent on Q, and a ballot keeps the gap between the last probe
+// before the bridge and the first after it; then the merge's threads move Q's kept vertices behind
+// P's in place. (One thread a merge searching by bisection left the other threads waiting at the
+// barriers: ncu on 2^24 double parabola points put 55 % of the warp samples in that search and 27 %
+// at the barrier, at 5 active threads a warp instruction; bench/NOTES.md.) Barriers are warp
 // barriers while a merge's threads fit in one warp, block barriers after.
 #pragma once
 
+#include <cub/block/block_scan.cuh>
+
 #include "core/bridge.hpp"
+#include "core/peel.hpp"
 #include "wagener/predicates.hpp"
 
 namespace wagener::cuda {
@@ -25,39 +33,75 @@ class BlockUpperHull {
   static constexpr int kWarp = 32;
   static_assert((kThreads & (kThreads - 1)) == 0, "rounds pair up threads: a power of two");
   static_assert(kStrip % 2 == 0, "a merge's threads stage at most kStrip / 2 points each");
+  static_assert(kStrip <= 32, "a strip's kept points are the bits of one word");
+  using Scan = cub::BlockScan<int, kThreads, cub::BLOCK_SCAN_WARP_SCANS>;
 
   // Everything a merge touches is anchored at its own threads (hood slots, sizes, bridges),
   // so merges never share memory and a merge inside one warp needs only warp barriers.
   struct TempStorage {
     Point2<T> hood[kThreads * kStride];
     index_t size[kThreads];  ///< [first strip of a hood] = its size
-    int bridge_p[kThreads];  ///< [first thread of a merge] = the bridge's end in P
-    int bridge_q[kThreads];  ///< [first thread of a merge] = the bridge's end in Q (after the seam)
+    /// [first thread of a merge] = the bridge's end in P; in the peel, [strip] = its first kept point
+    int bridge_p[kThreads];
+    /// [first thread of a merge] = the bridge's end in Q (after the seam); in the peel, its last
+    int bridge_q[kThreads];
+    typename Scan::TempStorage scan;  ///< a peeled hood's offsets
   };
 
   __device__ explicit BlockUpperHull(TempStorage& storage) : t_(storage) {}
 
-  /// Hood of tile[0..count) (count <= kTile, sorted); returns its size, the hood is hood()[0..size).
-  /// All threads of the block must call it.
-  __device__ index_t run(const Point2<T>* tile, int count) {
+  /// Hood of tile[0..count) (count <= kTile, sorted), with at most peel_rounds rounds of the peel
+  /// (and at most Policy::kPeelRounds): on the first level of a hull, whose tiles are input points;
+  /// a later level's tiles are hoods side by side, whose dents at the seams a peel opens only a pair
+  /// of points a round. Returns the hood's size; store() writes it. All threads of the block must
+  /// call it.
+  __device__ index_t run(const Point2<T>* tile, int count, int peel_rounds) {
     for (int i = threadIdx.x; i < count; i += kThreads) t_.hood[slot(i)] = tile[i];
     __syncthreads();
     // A tile that already turns strictly right at every inner point is its own hood: Andrew's chain
     // over it never pops (the argument of core::seam_bridge). Every point a vertex, the common case
     // of a full hood, then costs a check from shared memory and a move to close the strips' padding,
-    // instead of the strips' chains and the rounds; elsewhere a thread leaves the check at its
+    // after which the hood goes out in coalesced rows; elsewhere a thread leaves the check at its
     // first other turn.
     if (count >= 3 && turns_right(count)) {
       close_padding(count);
       return count;
     }
-    chain_strip(count);
+    const int first = static_cast<int>(threadIdx.x) * kStrip;
+    const int len = min(kStrip, max(0, count - first));
+    unsigned live = len == 32 ? ~0u : (1u << len) - 1u;
+    // Bounded by the policy's rounds too, so that a policy without the peel compiles none of it.
+    for (int round = 0; round < min(peel_rounds, Policy::kPeelRounds); ++round) {
+      const unsigned kept = peel_round(first, live);
+      const bool dropped = kept != live;
+      live = kept;
+      // Also the barrier between this round's reads of the strips' ends and the next round's writes.
+      if (!__syncthreads_or(dropped)) {
+        int offset = 0, size = 0;
+        Scan(t_.scan).ExclusiveSum(__popc(live), offset, size);
+        peeled_ = true;
+        live_ = live;
+        offset_ = offset;
+        return size;
+      }
+    }
+    chain_strip(count, live);
     __syncthreads();
     for (int r = 0; (kThreads >> r) > 1; ++r) merge_round(r);
     return t_.size[0];
   }
 
-  __device__ const Point2<T>* hood() const { return t_.hood; }
+  /// Writes the hood run() found, its size h, to out[0..h); all threads of the block.
+  __device__ void store(Point2<T>* out, index_t h) const {
+    if (peeled_) {
+      // Each thread its own strip's kept points, from where they were loaded.
+      int at = offset_;
+      for (unsigned rest = live_; rest != 0; rest &= rest - 1u)
+        out[at++] = t_.hood[threadIdx.x * kStride + __ffs(static_cast<int>(rest)) - 1];
+    } else {
+      for (index_t i = threadIdx.x; i < h; i += kThreads) out[i] = t_.hood[i];
+    }
+  }
 
  private:
   // Point i of the tile in the padded strips.
@@ -86,12 +130,47 @@ class BlockUpperHull {
     __syncthreads();
   }
 
-  // Thread level: Andrew's chain over the strip; the chain overwrites the slots already read.
-  __device__ void chain_strip(int count) {
+  // One round of the peel over the points still kept (bit i of live: point first + i of this
+  // thread's strip); returns those it keeps. Every point is judged from the neighbours it had
+  // before the round, across strips through each strip's first and last kept point.
+  __device__ unsigned peel_round(int first, unsigned live) {
+    t_.bridge_p[threadIdx.x] = live != 0 ? first + __ffs(static_cast<int>(live)) - 1 : -1;
+    t_.bridge_q[threadIdx.x] = live != 0 ? first + 31 - __clz(static_cast<int>(live)) : -1;
+    __syncthreads();
+    if (live == 0) return 0;
+    int before = -1, after = -1;
+    for (int u = static_cast<int>(threadIdx.x) - 1; u >= 0 && before < 0; --u) before = t_.bridge_q[u];
+    for (int u = static_cast<int>(threadIdx.x) + 1; u < kThreads && after < 0; ++u) after = t_.bridge_p[u];
+    const Point2<T>* strip = t_.hood + threadIdx.x * kStride;
+    bool has_a = before >= 0;
+    Point2<T> a = has_a ? t_.hood[slot(before)] : Point2<T>{};
+    unsigned rest = live;
+    int i = __ffs(static_cast<int>(rest)) - 1;
+    rest &= rest - 1u;
+    Point2<T> p = strip[i];
+    unsigned kept = 0;
+    for (;;) {
+      const int j = rest != 0 ? __ffs(static_cast<int>(rest)) - 1 : -1;
+      const bool has_b = j >= 0 || after >= 0;
+      const Point2<T> b = j >= 0 ? strip[j] : after >= 0 ? t_.hood[slot(after)] : p;
+      if (core::peel_keeps(has_a, a, p, has_b, b)) kept |= 1u << i;
+      if (j < 0) return kept;
+      a = p;
+      has_a = true;
+      p = b;
+      i = j;
+      rest &= rest - 1u;
+    }
+  }
+
+  // Thread level: Andrew's chain over the strip's kept points (bit i of live: point i); the chain
+  // overwrites the slots already read.
+  __device__ void chain_strip(int count, unsigned live) {
     Point2<T>* strip = t_.hood + threadIdx.x * kStride;
     const int len = min(kStrip, max(0, count - static_cast<int>(threadIdx.x) * kStrip));
     int h = 0;
     for (int i = 0; i < len; ++i) {
+      if ((live >> i & 1u) == 0) continue;
       const Point2<T> p = strip[i];
       if (h > 0 && same_point(strip[h - 1], p)) continue;
       while (h >= 2 && orient2d(strip[h - 2], strip[h - 1], p) >= 0) --h;
@@ -164,6 +243,10 @@ class BlockUpperHull {
   }
 
   TempStorage& t_;
+  // A hood the peel finished: this thread's kept points (bits of its strip) and where they go.
+  bool peeled_ = false;
+  unsigned live_ = 0;
+  int offset_ = 0;
 };
 
 }  // namespace wagener::cuda

@@ -19,6 +19,13 @@ struct UpperHullPolicy {
   static constexpr int kStrip = sizeof(T) == 4 ? 32 : 16;
   static constexpr int kStride = kStrip + 1;
   static constexpr int kTile = kThreads * kStrip;
+  // Rounds of the peel (core/peel.hpp) on a hull's first level before a tile falls back to the
+  // strips' chains and the merges. Simulated on the host at the density of 2^28 points: a double
+  // circle's tiles are their own hoods after 3-4 rounds (10-17 % of the points dropped in the
+  // first), a float circle's survivors after 4-11, random points after a dozen or more. Measured
+  // (bench/NOTES.md): the double circle's chains 26.1 -> 19.8 ms with 4 rounds or 16; the float
+  // parabola's levels 1.21 -> 0.90 ms and the float circle's chains 1.03 -> 0.90 with 16, not 4.
+  static constexpr int kPeelRounds = 16;
   // Between levels, the tile hoods are compacted into a new, shorter point set while that at least
   // halves it; otherwise (most points on the hull) device-wide rounds merge the tile hoods.
   static constexpr double kCompactionGain = 0.5;
@@ -70,6 +77,9 @@ struct SmallLevelPolicy {
   static constexpr int kStride = kStrip + 1;
   static constexpr int kTile = kThreads * kStrip;
   static_assert(kTile == UpperHullPolicy<T>::kTile, "both policies tile alike: one workspace layout");
+  // No peel: a small level's few tiles are each a block's latency, and a peel's rounds lengthen it
+  // (with the peel on small levels too, the random rows' chains took 0.03-0.25 ms longer).
+  static constexpr int kPeelRounds = 0;
   static constexpr int kMaxTilesPerSm = 2;
 };
 

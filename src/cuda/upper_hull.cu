@@ -23,11 +23,12 @@ namespace {
 /// the tile's offset of `hood` and its size at size[tile]. Shared memory is dynamic (over 48 KB).
 /// kCountOnDevice: the points number *device_n (at most n, the bound the grid was sized by), and a
 /// block past them writes size 0 and returns: a level enqueued before the host knows its count (a
-/// template parameter, so that the other levels' kernel is as it was).
+/// template parameter, so that the other levels' kernel is as it was). peel_rounds: the peel's rounds
+/// (BlockUpperHull::run), on a hull's first level only.
 template <class T, class Policy, bool kCountOnDevice>
 __global__ void __launch_bounds__(Policy::kThreads)
     tile_hoods_kernel(const Point2<T>* points, index_t n, const index_t* device_n, Point2<T>* hood,
-                      index_t* size, unsigned long long* first_bad, bool validate) {
+                      index_t* size, unsigned long long* first_bad, bool validate, int peel_rounds) {
   using Block = BlockUpperHull<T, Policy>;
   extern __shared__ unsigned char shared_bytes[];
   auto& storage = *reinterpret_cast<typename Block::TempStorage*>(shared_bytes);
@@ -50,8 +51,8 @@ __global__ void __launch_bounds__(Policy::kThreads)
     }
   }
   Block block(storage);
-  const index_t h = block.run(points + start, count);
-  for (index_t i = threadIdx.x; i < h; i += Policy::kThreads) hood[start + i] = block.hood()[i];
+  const index_t h = block.run(points + start, count, peel_rounds);
+  block.store(hood + start, h);
   if (threadIdx.x == 0) size[blockIdx.x] = h;
 }
 
@@ -466,7 +467,8 @@ std::size_t tile_shared_bytes() {
 
 template <class T, class Policy, bool kCountOnDevice>
 void launch_tiles_kernel(const Point2<T>* points, index_t n, const index_t* device_n, Point2<T>* hood,
-                         index_t* size, UpperHullWorkspace<T>& ws, cudaStream_t stream, bool validate) {
+                         index_t* size, UpperHullWorkspace<T>& ws, cudaStream_t stream, bool validate,
+                         int peel_rounds) {
   static const bool configured = [] {
     WAGENER_CUDA_CHECK(cudaFuncSetAttribute(tile_hoods_kernel<T, Policy, kCountOnDevice>,
                                             cudaFuncAttributeMaxDynamicSharedMemorySize,
@@ -476,34 +478,35 @@ void launch_tiles_kernel(const Point2<T>* points, index_t n, const index_t* devi
   (void)configured;
   tile_hoods_kernel<T, Policy, kCountOnDevice>
       <<<static_cast<unsigned>(ceil_div(n, Policy::kTile)), Policy::kThreads, tile_shared_bytes<T, Policy>(),
-         stream>>>(points, n, device_n, hood, size, ws.first_bad.data(), validate);
+         stream>>>(points, n, device_n, hood, size, ws.first_bad.data(), validate, peel_rounds);
   WAGENER_CUDA_CHECK_LAUNCH();
 }
 
 /// Tiles of points[0..n) into hood (padded) and size; with `device_n`, of points[0..*device_n), n
-/// being the bound the grid is sized by.
+/// being the bound the grid is sized by. peel: a hull's first level (tile_hoods_kernel).
 template <class T, class Policy>
 void launch_tiles(const Point2<T>* points, index_t n, const index_t* device_n, Point2<T>* hood, index_t* size,
-                  UpperHullWorkspace<T>& ws, cudaStream_t stream, bool validate) {
+                  UpperHullWorkspace<T>& ws, cudaStream_t stream, bool validate, bool peel) {
+  const int rounds = peel ? Policy::kPeelRounds : 0;
   if (device_n) {
-    launch_tiles_kernel<T, Policy, true>(points, n, device_n, hood, size, ws, stream, validate);
+    launch_tiles_kernel<T, Policy, true>(points, n, device_n, hood, size, ws, stream, validate, rounds);
   } else {
-    launch_tiles_kernel<T, Policy, false>(points, n, nullptr, hood, size, ws, stream, validate);
+    launch_tiles_kernel<T, Policy, false>(points, n, nullptr, hood, size, ws, stream, validate, rounds);
   }
 }
 
 /// Tile level: hoods of consecutive tiles of points[0..n) into ws.hood[out] (padded) and ws.size[out];
-/// with `device_n`, of points[0..*device_n), n being its bound.
+/// with `device_n`, of points[0..*device_n), n being its bound. peel: a hull's first level.
 template <class T>
 void tile_level(const Point2<T>* points, index_t n, UpperHullWorkspace<T>& ws, int out, cudaStream_t stream,
-                bool validate, const index_t* device_n = nullptr) {
+                bool validate, bool peel, const index_t* device_n = nullptr) {
   const index_t tiles = ceil_div(n, UpperHullPolicy<T>::kTile);
   if (tiles <= index_t{ws.small_level_tiles_per_sm} * multiprocessors()) {
     launch_tiles<T, SmallLevelPolicy<T>>(points, n, device_n, ws.hood[out].data(), ws.size[out].data(), ws,
-                                         stream, validate);
+                                         stream, validate, peel);
   } else {
     launch_tiles<T, UpperHullPolicy<T>>(points, n, device_n, ws.hood[out].data(), ws.size[out].data(), ws,
-                                        stream, validate);
+                                        stream, validate, peel);
   }
 }
 
@@ -667,9 +670,10 @@ int in_place_rounds(const Point2<T>* points, index_t n, index_t tiles, UpperHull
 /// pays; then Wagener's rounds across the device. Buffer 0 receives tile hoods, buffer 1 the
 /// compacted points of the next level. Returns the buffer whose offset 0 holds the hood, its size
 /// at ws.size[result][0].
+/// first_level: points are a hull's input (or the filter's survivors), not hoods side by side.
 template <class T>
 int hull_levels(const Point2<T>* points, index_t n, UpperHullWorkspace<T>& ws, cudaStream_t stream,
-                bool validate, int* levels = nullptr);
+                bool validate, int* levels = nullptr, bool first_level = true);
 
 /// After a tile level of more than one tile over points[0..n) (hoods in ws.hood[0], sizes in
 /// ws.size[0] scanned into ws.offsets, `total` points in all): the rest of hull_levels. Returns the
@@ -686,13 +690,13 @@ int after_tile_level(const Point2<T>* points, index_t n, index_t tiles, index_t 
     return device_rounds(tiles, index_t{Policy::kTile}, ws, 0, stream);
   }
   gather_tiles(ws, tiles, stream);
-  return hull_levels(ws.hood[1].data(), total, ws, stream, false, levels);
+  return hull_levels(ws.hood[1].data(), total, ws, stream, false, levels, false);
 }
 
 template <class T>
 int hull_levels(const Point2<T>* points, index_t n, UpperHullWorkspace<T>& ws, cudaStream_t stream,
-                bool validate, int* levels) {
-  tile_level(points, n, ws, 0, stream, validate);
+                bool validate, int* levels, bool first_level) {
+  tile_level(points, n, ws, 0, stream, validate, first_level);
   if (levels) ++*levels;
   const index_t tiles = ceil_div(n, UpperHullPolicy<T>::kTile);
   if (tiles == 1) return 0;
@@ -788,14 +792,14 @@ void upper_hull_enqueued(const Point2<T>* d_points, const index_t* d_n, index_t 
   ws.reserve(n_bound);
   if (ws.last.size() == 0) ws.last = DeviceBuffer<Point2<T>>(Policy::kTile);
   const index_t tiles = ceil_div(n_bound, Policy::kTile);
-  tile_level(d_points, n_bound, ws, 0, stream, false, d_n);
+  tile_level(d_points, n_bound, ws, 0, stream, false, true, d_n);
   enqueue_tile_scan(ws, tiles, stream);
   classify_first_level_kernel<T><<<1, 1, 0, stream>>>(d_n, ws.size[0].data(), ws.offsets.data(), words);
   WAGENER_CUDA_CHECK_LAUNCH();
   // The second level, where the first one's hoods fit one tile: gathered, then one block.
   gather_tiles(ws, tiles, stream, &words->second_n);
   launch_tiles<T, SmallLevelPolicy<T>>(ws.hood[1].data(), Policy::kTile, &words->second_n, ws.last.data(),
-                                       &words->second_size, ws, stream, false);
+                                       &words->second_size, ws, stream, false, false);
 }
 
 template <class T>

@@ -64,6 +64,61 @@ TEST_F(CudaTest, UpperHullEveryFamilyFloat) {
   every_family<float>(rng_, {1, 2, 3, 1000, 1024, 1025, 4096, 65535, 65536, 100003, 1 << 20, (1 << 20) + 7});
 }
 
+/// The upper hull of sorted points from device memory, through a workspace that `configure` sets
+/// (one workspace for each call site, kept between its calls as a caller's would be).
+template <class T, class Configure>
+void expect_upper_equal_through(const testing::Points<T>& sorted, Configure configure,
+                                const std::string& what) {
+  static cuda::UpperHullWorkspace<T> ws;
+  configure(ws);
+  const auto n = static_cast<index_t>(sorted.size());
+  Point2<T>* d = nullptr;
+  ASSERT_EQ(cudaMalloc(&d, sorted.size() * sizeof(Point2<T>)), cudaSuccess);
+  ASSERT_EQ(cudaMemcpy(d, sorted.data(), sorted.size() * sizeof(Point2<T>), cudaMemcpyHostToDevice),
+            cudaSuccess);
+  const auto got = cuda::copy_to_host(cuda::upper_hull_on_device<T>(d, n, ws, nullptr, true), nullptr);
+  cudaFree(d);
+  ASSERT_EQ(got, cpu::upper_chain<T>(sorted)) << what;
+}
+
+// The first level's peel (core/peel.hpp; UpperHullPolicy, so every level on that policy here, and
+// on the small levels' policy, which does not peel, beside it): tiles that end as their own hoods
+// after a few rounds (dense rounded arcs), and dents that take one round fewer, as many and more
+// than the peel's rounds before the strips' chains and the merges take over, in whole tiles and
+// across their ends.
+template <class T>
+void peel_or_merges(std::mt19937_64& rng) {
+  constexpr int kRounds = cuda::UpperHullPolicy<T>::kPeelRounds;
+  constexpr std::size_t kTile = cuda::UpperHullPolicy<T>::kTile;
+  const auto both_policies = [](const testing::Points<T>& sorted, const std::string& what) {
+    for (const int tiles_per_sm : {0, 1000}) {
+      expect_upper_equal_through<T>(
+          sorted, [&](cuda::UpperHullWorkspace<T>& ws) { ws.small_level_tiles_per_sm = tiles_per_sm; },
+          what + (tiles_per_sm == 0 ? " (peeled)" : " (small levels)"));
+    }
+  };
+  if constexpr (std::is_floating_point_v<T>) {
+    for (const double from : {0.05, 1.5, 1.5707963, 3.1}) {
+      both_policies(testing::dense_arc<T>(3 * kTile + 5, from, rng),
+                    "dense arc from " + std::to_string(from));
+    }
+  }
+  for (const int depth : {1, 2, kRounds - 2, kRounds - 1, kRounds, kRounds + 1, 3 * kRounds, 1000}) {
+    for (const std::size_t n : {kTile, 2 * kTile + 77}) {
+      both_policies(testing::v_dents<T>(n, depth),
+                    "dents of depth " + std::to_string(depth) + " n=" + std::to_string(n));
+    }
+  }
+}
+
+TEST_F(CudaTest, UpperHullTilesPeeledOrMerged) {
+  SCOPED_TRACE("seed " + std::to_string(seed_));
+  peel_or_merges<double>(rng_);
+  peel_or_merges<float>(rng_);
+  peel_or_merges<std::int32_t>(rng_);
+  peel_or_merges<std::int64_t>(rng_);
+}
+
 TEST_F(CudaTest, UpperHullLargePowersAndNonPowersOfTwo) {
   SCOPED_TRACE("seed " + std::to_string(seed_));
   for (std::size_t n : {std::size_t{1} << 24, (std::size_t{1} << 24) + 12345, std::size_t{1} << 26}) {
@@ -154,16 +209,12 @@ testing::Points<T> parabola_repeated_across_tiles(std::size_t n) {
 template <class T>
 void expect_upper_equal_with_rounds(const testing::Points<T>& sorted, bool in_place,
                                     const std::string& what) {
-  static cuda::UpperHullWorkspace<T> ws;
-  ws.in_place_from = in_place ? 0 : std::numeric_limits<index_t>::max();
-  const auto n = static_cast<index_t>(sorted.size());
-  Point2<T>* d = nullptr;
-  ASSERT_EQ(cudaMalloc(&d, sorted.size() * sizeof(Point2<T>)), cudaSuccess);
-  ASSERT_EQ(cudaMemcpy(d, sorted.data(), sorted.size() * sizeof(Point2<T>), cudaMemcpyHostToDevice),
-            cudaSuccess);
-  const auto got = cuda::copy_to_host(cuda::upper_hull_on_device<T>(d, n, ws, nullptr, true), nullptr);
-  cudaFree(d);
-  ASSERT_EQ(got, cpu::upper_chain<T>(sorted)) << what;
+  expect_upper_equal_through<T>(
+      sorted,
+      [&](cuda::UpperHullWorkspace<T>& ws) {
+        ws.in_place_from = in_place ? 0 : std::numeric_limits<index_t>::max();
+      },
+      what);
 }
 
 // Sizes around one tile (2048 points), a few tiles, a power of two of tiles and one more, and enough
