@@ -232,6 +232,26 @@ Points<T> duplicates(std::size_t n, std::mt19937_64& rng) {
   return pts;
 }
 
+/// Every multiset of the 3x3 grid {0, 1, 2}^2 with at most two copies of each point, in lexicographic
+/// order (3^9 - 1 of them, without the empty one): duplicates, vertical runs and collinear triples in
+/// every arrangement. visit(points, code) returns false to stop; code names the multiset (the base-3
+/// digits of code are the copies of the points (0, 0), (0, 1), ..., (2, 2)).
+template <class T, class Visit>
+void for_each_3x3_multiset(Visit&& visit) {
+  constexpr int kCells = 9;
+  int total = 1;
+  for (int c = 0; c < kCells; ++c) total *= 3;
+  for (int code = 1; code < total; ++code) {
+    Points<T> pts;
+    int rest = code;
+    for (int c = 0; c < kCells; ++c, rest /= 3) {
+      for (int copy = 0; copy < rest % 3; ++copy)
+        pts.push_back({static_cast<T>(c / 3), static_cast<T>(c % 3)});
+    }
+    if (!visit(pts, code)) return;
+  }
+}
+
 template <class T>
 struct Family {
   std::string name;

@@ -65,22 +65,12 @@ TEST(PramMerge, EverySubsetOfA2x8Grid) {
 
 // Every multiset with up to two copies of each point of a 3x3 grid: duplicates across every seam.
 TEST(PramMerge, EveryMultisetOfA3x3GridWithDuplicates) {
-  constexpr int kCells = 9;
-  int total = 1;
-  for (int c = 0; c < kCells; ++c) total *= 3;
-  for (int code = 1; code < total; ++code) {
+  testing::for_each_3x3_multiset<int>([](const Points<int>& shown, int) {
     Points<double> pts;
-    Points<int> shown;
-    int rest = code;
-    for (int c = 0; c < kCells; ++c, rest /= 3) {
-      for (int k = 0; k < rest % 3; ++k) {
-        pts.push_back({static_cast<double>(c / 3), static_cast<double>(c % 3)});
-        shown.push_back({c / 3, c % 3});
-      }
-    }
+    for (const auto& p : shown) pts.push_back({static_cast<double>(p.x), static_cast<double>(p.y)});
     expect_pram_equals_reference(pts, describe(shown));
-    if (HasFatalFailure()) return;
-  }
+    return !::testing::Test::HasFatalFailure();
+  });
 }
 
 /// check(points, n, what) on every family's sorted points for n = 1, 1 + step, ... up to max_n, with
@@ -416,21 +406,13 @@ TEST(PramOptimal, EverySubsetOfA4x4GridEveryStripWidth) {
 }
 
 TEST(PramOptimal, EveryMultisetOfA3x3GridWithDuplicates) {
-  constexpr int kCells = 9;
-  int total = 1;
-  for (int c = 0; c < kCells; ++c) total *= 3;
-  for (int code = 1; code < total; ++code) {
-    Points<double> pts;
-    int rest = code;
-    for (int c = 0; c < kCells; ++c, rest /= 3) {
-      for (int k = 0; k < rest % 3; ++k)
-        pts.push_back({static_cast<double>(c / 3), static_cast<double>(c % 3)});
-    }
+  testing::for_each_3x3_multiset<double>([](const Points<double>& pts, int code) {
     for (index_t width : {1, 2, 3}) {
       expect_optimal_equals_reference(pts, width, 2, "code " + std::to_string(code));
-      if (HasFatalFailure()) return;
+      if (::testing::Test::HasFatalFailure()) return false;
     }
-  }
+    return true;
+  });
 }
 
 template <class T>

@@ -108,21 +108,12 @@ TEST(PeelDent, AVDentOpensAPairOfPointsARound) {
   }
 }
 
-// Every multiset with up to two copies of each point of a 3x3 grid: equal points, vertical runs and
-// collinear triples in every arrangement.
+// Every multiset with up to two copies of each point of a 3x3 grid (testing::for_each_3x3_multiset).
 TEST(PeelGrid, EveryMultisetOfA3x3GridEndsAtAndrewsChain) {
-  constexpr int kCells = 9;
-  int total = 1;
-  for (int c = 0; c < kCells; ++c) total *= 3;
-  for (int code = 1; code < total; ++code) {
-    Points<int> pts;
-    int rest = code;
-    for (int c = 0; c < kCells; ++c, rest /= 3) {
-      for (int copy = 0; copy < rest % 3; ++copy) pts.push_back({c / 3, c % 3});
-    }
+  testing::for_each_3x3_multiset<int>([](const Points<int>& pts, int code) {
     expect_peel_ends_at_the_hood(pts, "code " + std::to_string(code));
-    if (::testing::Test::HasFailure()) return;
-  }
+    return !::testing::Test::HasFailure();
+  });
 }
 
 }  // namespace
