@@ -62,11 +62,13 @@ def main(argv):
         if time is None:
             continue
         before, after = median(b[time]), median(t[time])
-        line = (f"{key[0]:9} {key[1]:6} {key[2]:16} {before:.3f} -> {after:.3f} ms ({after / before:.3f})"
+        ratio = after / before if before > 0 else float("nan")
+        line = (f"{key[0]:9} {key[1]:6} {key[2]:16} {before:.3f} -> {after:.3f} ms ({ratio:.3f})"
                 f" [{min(b[time]):.3f}-{max(b[time]):.3f} | {min(t[time]):.3f}-{max(t[time]):.3f}]")
         steps = [f"{n[:-3]} {median(b[n]):.3f} -> {median(t[n]):.3f}" for n in b
                  if n.endswith(" ms") and n in t and not n.startswith(NOT_STEPS)]
         print(line + ("; " + ", ".join(steps) if steps else ""))
+
 
 if __name__ == "__main__":
     main(sys.argv[1:])

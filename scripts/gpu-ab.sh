@@ -7,7 +7,7 @@
 #              device with `git archive BASE | tar -x -C ab-base` (the device's copy has no history)
 #   AB_PAIRS   alternating pairs of runs, default 3
 #   AB_ARGS    bench_cuda's arguments, default "--quick --min-log2 28 --max-log2 28 --input full"
-#   AB_TESTS=1 also builds the tree's GPU tests and runs ctest -L cuda before the benchmark
+# The GPU tests and the sanitizers are scripts/gpu-all.sh's (GPU_ALL_TESTS=cuda).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 source scripts/gpu-start.sh
@@ -15,28 +15,16 @@ gpu_start gpu-ab
 base=${AB_BASE:?AB_BASE: a folder with the base sources}
 args=${AB_ARGS:---quick --min-log2 28 --max-log2 28 --input full}
 opts=(-DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 -DWAGENER_CUDA=ON -DWAGENER_BUILD_BENCH=ON
-  -DWAGENER_TEST_ORACLES=OFF -DWAGENER_MPI=OFF -DWAGENER_BUILD_CLI=OFF)
+  -DWAGENER_TEST_ORACLES=OFF -DWAGENER_MPI=OFF -DWAGENER_BUILD_CLI=OFF -DWAGENER_BUILD_TESTS=OFF)
 jobs=$(( $(nproc) / 2 > 0 ? $(nproc) / 2 : 1 ))
-targets=(bench_cuda)
-if [ "${AB_TESTS:-0}" = 1 ]; then
-  # The GPU test programs, as tests/CMakeLists.txt labels them.
-  mapfile -t tests < <(grep -oE "wagener_test\((test_[a-z_0-9]+)[^)]*LABELS cuda" tests/CMakeLists.txt | cut -d'(' -f2 | cut -d' ' -f1 | sort -u)
-  targets+=("${tests[@]}")
-else
-  opts+=(-DWAGENER_BUILD_TESTS=OFF)
-fi
 start=$SECONDS
-(cmake -S "$base" -B build-ab-base "${opts[@]}" -DWAGENER_BUILD_TESTS=OFF && cmake --build build-ab-base -j "$jobs" --target bench_cuda) >"$out/build-base.log" 2>&1 &
-(cmake -S . -B build-ab "${opts[@]}" && cmake --build build-ab -j "$jobs" --target "${targets[@]}") >"$out/build-tree.log" 2>&1
+(cmake -S "$base" -B build-ab-base "${opts[@]}" && cmake --build build-ab-base -j "$jobs" --target bench_cuda) >"$out/build-base.log" 2>&1 &
+(cmake -S . -B build-ab "${opts[@]}" && cmake --build build-ab -j "$jobs" --target bench_cuda) >"$out/build-tree.log" 2>&1
 tree_rc=$?
 wait $!
 base_rc=$?
 echo "[$((SECONDS - start)) s] built: base rc=$base_rc, tree rc=$tree_rc"
 [ "$base_rc" = 0 ] && [ "$tree_rc" = 0 ] || { grep -h -E "error" "$out"/build-*.log | head -20; exit 1; }
-if [ "${AB_TESTS:-0}" = 1 ]; then
-  ctest --test-dir build-ab -L cuda -j 4 --output-on-failure >"$out/ctest.log" 2>&1
-  echo "[$((SECONDS - start)) s] ctest -L cuda rc=$?"; grep -E "tests passed|tests failed" "$out/ctest.log"
-fi
 for ((r = 1; r <= ${AB_PAIRS:-3}; ++r)); do
   for side in base tree; do
     build=build-ab; [ "$side" = base ] && build=build-ab-base

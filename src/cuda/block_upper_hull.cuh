@@ -50,12 +50,11 @@ class BlockUpperHull {
 
   __device__ explicit BlockUpperHull(TempStorage& storage) : t_(storage) {}
 
-  /// Hood of tile[0..count) (count <= kTile, sorted), with at most peel_rounds rounds of the peel
-  /// (and at most Policy::kPeelRounds): on the first level of a hull, whose tiles are input points;
-  /// a later level's tiles are hoods side by side, whose dents at the seams a peel opens only a pair
-  /// of points a round. Returns the hood's size; store() writes it. All threads of the block must
-  /// call it.
-  __device__ index_t run(const Point2<T>* tile, int count, int peel_rounds) {
+  /// Hood of tile[0..count) (count <= kTile, sorted); with `peel`, after up to Policy::kPeelRounds
+  /// rounds of the peel (on the first level of a hull, whose tiles are input points; a later level's
+  /// tiles are hoods side by side, whose dents at the seams a peel opens only a pair of points a
+  /// round). Returns the hood's size; store() writes it. All threads of the block must call it.
+  __device__ index_t run(const Point2<T>* tile, int count, bool peel) {
     for (int i = threadIdx.x; i < count; i += kThreads) t_.hood[slot(i)] = tile[i];
     __syncthreads();
     // A tile that already turns strictly right at every inner point is its own hood: Andrew's chain
@@ -70,8 +69,8 @@ class BlockUpperHull {
     const int first = static_cast<int>(threadIdx.x) * kStrip;
     const int len = min(kStrip, max(0, count - first));
     unsigned live = len == 32 ? ~0u : (1u << len) - 1u;
-    // Bounded by the policy's rounds too, so that a policy without the peel compiles none of it.
-    for (int round = 0; round < min(peel_rounds, Policy::kPeelRounds); ++round) {
+    // A policy without the peel (kPeelRounds 0) compiles none of it.
+    for (int round = 0; round < (peel ? Policy::kPeelRounds : 0); ++round) {
       const unsigned kept = peel_round(first, live);
       const bool dropped = kept != live;
       live = kept;

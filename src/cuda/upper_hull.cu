@@ -23,12 +23,12 @@ namespace {
 /// the tile's offset of `hood` and its size at size[tile]. Shared memory is dynamic (over 48 KB).
 /// kCountOnDevice: the points number *device_n (at most n, the bound the grid was sized by), and a
 /// block past them writes size 0 and returns: a level enqueued before the host knows its count (a
-/// template parameter, so that the other levels' kernel is as it was). peel_rounds: the peel's rounds
-/// (BlockUpperHull::run), on a hull's first level only.
+/// template parameter, so that the other levels' kernel is as it was). peel: a hull's first level
+/// (BlockUpperHull::run).
 template <class T, class Policy, bool kCountOnDevice>
 __global__ void __launch_bounds__(Policy::kThreads)
     tile_hoods_kernel(const Point2<T>* points, index_t n, const index_t* device_n, Point2<T>* hood,
-                      index_t* size, unsigned long long* first_bad, bool validate, int peel_rounds) {
+                      index_t* size, unsigned long long* first_bad, bool validate, bool peel) {
   using Block = BlockUpperHull<T, Policy>;
   extern __shared__ unsigned char shared_bytes[];
   auto& storage = *reinterpret_cast<typename Block::TempStorage*>(shared_bytes);
@@ -51,7 +51,7 @@ __global__ void __launch_bounds__(Policy::kThreads)
     }
   }
   Block block(storage);
-  const index_t h = block.run(points + start, count, peel_rounds);
+  const index_t h = block.run(points + start, count, peel);
   block.store(hood + start, h);
   if (threadIdx.x == 0) size[blockIdx.x] = h;
 }
@@ -468,7 +468,7 @@ std::size_t tile_shared_bytes() {
 template <class T, class Policy, bool kCountOnDevice>
 void launch_tiles_kernel(const Point2<T>* points, index_t n, const index_t* device_n, Point2<T>* hood,
                          index_t* size, UpperHullWorkspace<T>& ws, cudaStream_t stream, bool validate,
-                         int peel_rounds) {
+                         bool peel) {
   static const bool configured = [] {
     WAGENER_CUDA_CHECK(cudaFuncSetAttribute(tile_hoods_kernel<T, Policy, kCountOnDevice>,
                                             cudaFuncAttributeMaxDynamicSharedMemorySize,
@@ -478,7 +478,7 @@ void launch_tiles_kernel(const Point2<T>* points, index_t n, const index_t* devi
   (void)configured;
   tile_hoods_kernel<T, Policy, kCountOnDevice>
       <<<static_cast<unsigned>(ceil_div(n, Policy::kTile)), Policy::kThreads, tile_shared_bytes<T, Policy>(),
-         stream>>>(points, n, device_n, hood, size, ws.first_bad.data(), validate, peel_rounds);
+         stream>>>(points, n, device_n, hood, size, ws.first_bad.data(), validate, peel);
   WAGENER_CUDA_CHECK_LAUNCH();
 }
 
@@ -487,11 +487,10 @@ void launch_tiles_kernel(const Point2<T>* points, index_t n, const index_t* devi
 template <class T, class Policy>
 void launch_tiles(const Point2<T>* points, index_t n, const index_t* device_n, Point2<T>* hood, index_t* size,
                   UpperHullWorkspace<T>& ws, cudaStream_t stream, bool validate, bool peel) {
-  const int rounds = peel ? Policy::kPeelRounds : 0;
   if (device_n) {
-    launch_tiles_kernel<T, Policy, true>(points, n, device_n, hood, size, ws, stream, validate, rounds);
+    launch_tiles_kernel<T, Policy, true>(points, n, device_n, hood, size, ws, stream, validate, peel);
   } else {
-    launch_tiles_kernel<T, Policy, false>(points, n, nullptr, hood, size, ws, stream, validate, rounds);
+    launch_tiles_kernel<T, Policy, false>(points, n, nullptr, hood, size, ws, stream, validate, peel);
   }
 }
 
