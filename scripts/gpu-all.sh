@@ -66,7 +66,8 @@ if has sanitize; then
     for check in "${checks[@]}"; do
       [ $tool = racecheck ] && check=${check/CudaTest.SanitizerSized\*/CudaTest.SanitizerSizedInputs:CudaTest.SanitizerSizedInt32Hulls}
       program=${check%%:*} filter=${check#*:}
-      timeout 60 compute-sanitizer --tool $tool --error-exitcode 1 "build-gpu/tests/$program" \
+      # racecheck takes minutes over the tile kernel's peel rounds in shared memory
+      timeout $([ $tool = racecheck ] && echo 300 || echo 120) compute-sanitizer --tool $tool --error-exitcode 1 "build-gpu/tests/$program" \
         --gtest_filter="$filter" >"$out/$tool-$program.log" 2>&1 || status=1
       note "$tool $program: $(grep -E "ERROR SUMMARY|PASSED|FAILED" "$out/$tool-$program.log" | tail -2 | tr '\n' ' ')"
     done

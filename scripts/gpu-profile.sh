@@ -16,10 +16,11 @@ if [ "${PROFILE_MODE:-}" = kernels ]; then
   ncu --clock-control none --metrics gpu__time_duration.sum --launch-count "${PROFILE_LAUNCHES:-2000}" \
     build-gpu-prof/bench/bench_cuda $args >"$out/kernels-raw.txt" 2>&1
   # A launch's line names the kernel (the first name followed by its template or parameter list); its
-  # duration follows a few lines below, in ns, us or ms.
+  # duration follows a few lines below, its unit before it: "ns", "us", "ms" or "s" (older releases
+  # spell them out: "nsecond", "usecond", "msecond", "second").
   awk '/^  [^ ]/ { if (match($0, /[A-Za-z_][A-Za-z_0-9]*[<(]/)) name = substr($0, RSTART, RLENGTH - 1) }
        /gpu__time_duration.sum/ { v = $NF; gsub(",", "", v); u = $(NF - 1);
-         us = u == "nsecond" ? v / 1000 : u == "msecond" ? v * 1000 : u == "second" ? v * 1e6 : v;
+         us = u ~ /^n/ ? v / 1000 : u ~ /^m/ ? v * 1000 : u ~ /^s/ ? v * 1e6 : v;
          total[name] += us; count[name]++ }
        END { for (k in total) printf "%12.1f us %6d launches  %s\n", total[k], count[k], k }' \
     "$out/kernels-raw.txt" | sort -rn >"$out/kernels.txt"
