@@ -4,9 +4,9 @@
 # and racecheck on the newest GPU entry points, auto's calibration and decisions, then the benchmarks
 # of several GPUs (bench_devices) and of the whole process on this host (bench/host_whole.py, warm and
 # cold). Logs and tables go to $OUT (or ./gpu-all-out); the last lines summarise.
-#   GPU_ALL_STEPS   which steps, default "build tests sanitize bench host"; on a machine that limits a
-#                   command to 10 minutes, run "build tests" and "sanitize" (up to 3 x 200 s of
-#                   racecheck) as separate commands: the build stays between them
+#   GPU_ALL_STEPS   which steps, default "build tests sanitize bench host"; "sanitize" alone can take
+#                   ten minutes (racecheck up to 200 s a program), so where commands are time-limited
+#                   run "build tests" and then "sanitize" as two commands (the build stays)
 #   GPU_ALL_TESTS   "cuda": build only the GPU tests and the host tests run with them; default all
 #   HOST_INPUTS, HOST_RUNS, HOST_COLD as scripts/gpu-host.sh takes them
 set -uo pipefail
@@ -69,7 +69,8 @@ if has sanitize; then
       [ $tool = racecheck ] && check=${check/CudaTest.SanitizerSized\*/CudaTest.SanitizerSizedInputs:CudaTest.SanitizerSizedInt32Hulls}
       program=${check%%:*} filter=${check#*:}
       # racecheck takes minutes over the tile kernel's peel rounds in shared memory
-      timeout $([ $tool = racecheck ] && echo 200 || echo 120) compute-sanitizer --tool $tool --error-exitcode 1 "build-gpu/tests/$program" \
+      limit=120 && [ $tool = racecheck ] && limit=200
+      timeout $limit compute-sanitizer --tool $tool --error-exitcode 1 "build-gpu/tests/$program" \
         --gtest_filter="$filter" >"$out/$tool-$program.log" 2>&1 || status=1
       note "$tool $program: $(grep -E "ERROR SUMMARY|PASSED|FAILED" "$out/$tool-$program.log" | tail -2 | tr '\n' ' ')"
     done
