@@ -1,0 +1,143 @@
+// The 32-bit x key (core/x_key.hpp): monotone in x for every range, and a sort by key with its runs
+// of equal key sorted on their own (as the GPU's full hull does for 8-byte coordinates) gives the
+// lexicographic order, or reports a run too long for a block.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <random>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "core/x_key.hpp"
+#include "generators.hpp"
+#include "integer_reference.hpp"
+
+namespace wagener {
+namespace {
+
+using testing::Points;
+
+template <class T>
+void expect_monotone(std::vector<T> xs, const std::string& what) {
+  std::sort(xs.begin(), xs.end());
+  const double lo = static_cast<double>(xs.front()), hi = static_cast<double>(xs.back());
+  // The range of the points, and ranges that leave points outside on either side (clamped).
+  const core::XKeyScale scales[] = {core::x_key_scale(lo, hi), core::x_key_scale(lo / 2, hi / 2),
+                                    core::x_key_scale(lo, lo), core::x_key_scale(0, 1)};
+  for (const auto& s : scales) {
+    for (std::size_t i = 1; i < xs.size(); ++i) {
+      ASSERT_LE(core::x_key(xs[i - 1], s), core::x_key(xs[i], s))
+          << what << ": x " << xs[i - 1] << " <= " << xs[i] << " (lo " << s.lo << ", scale " << s.scale
+          << ")";
+    }
+  }
+}
+
+TEST(XKey, MonotoneInXOverEveryRange) {
+  std::mt19937_64 rng(testing::fresh_seed());
+  constexpr double kMax = std::numeric_limits<double>::max();
+  std::vector<double> wide = {-kMax, -1e300, -1, -0.0, 0.0, 1e-300, 1, 1e300, kMax};
+  std::uniform_real_distribution<double> u(-1, 1);
+  for (int i = 0; i < 2000; ++i) wide.push_back(u(rng));
+  for (int i = 0; i < 200; ++i) wide.push_back(std::nextafter(1.0, 2.0 + i));
+  expect_monotone(wide, "doubles up to the largest");
+  std::vector<double> narrow;
+  for (int i = 0; i < 2000; ++i) narrow.push_back(1 + i * 0x1p-52);
+  expect_monotone(narrow, "doubles a unit in the last place apart");
+  std::vector<std::int64_t> ints = {std::numeric_limits<std::int64_t>::min(), -1, 0, 1,
+                                    std::numeric_limits<std::int64_t>::max()};
+  std::uniform_int_distribution<std::int64_t> any;
+  for (int i = 0; i < 2000; ++i) ints.push_back(any(rng));
+  for (std::int64_t i = 0; i < 200; ++i) ints.push_back((std::int64_t{1} << 62) + i);
+  expect_monotone(ints, "int64");
+}
+
+/// The GPU's order on the host: points stably sorted by key after a shuffle (a radix sort leaves
+/// equal keys in no order the caller may rely on), then each run of equal key sorted on its own.
+/// Returns false where a run is longer than a block sorts.
+template <class T>
+bool sort_by_key_then_runs(Points<T>& pts, std::mt19937_64& rng) {
+  if (pts.empty()) return true;
+  double lo = static_cast<double>(pts[0].x), hi = lo;
+  for (const auto& p : pts) {
+    lo = std::min(lo, static_cast<double>(p.x));
+    hi = std::max(hi, static_cast<double>(p.x));
+  }
+  const core::XKeyScale s = core::x_key_scale(lo, hi);
+  std::shuffle(pts.begin(), pts.end(), rng);
+  std::stable_sort(pts.begin(), pts.end(),
+                   [&](const auto& a, const auto& b) { return core::x_key(a.x, s) < core::x_key(b.x, s); });
+  for (std::size_t head = 0; head < pts.size();) {
+    std::size_t end = head + 1;
+    while (end < pts.size() && core::x_key(pts[end].x, s) == core::x_key(pts[head].x, s)) ++end;
+    const auto len = static_cast<int>(end - head);
+    if (len > core::kBlockKeyRun) return false;
+    if (len <= core::kThreadKeyRun) {
+      core::insertion_sort_lex(&pts[head], len);
+    } else {
+      std::sort(pts.begin() + static_cast<std::ptrdiff_t>(head),
+                pts.begin() + static_cast<std::ptrdiff_t>(end), lex_less<T>);
+    }
+    head = end;
+  }
+  return true;
+}
+
+template <class T>
+void every_family(std::mt19937_64& rng) {
+  const auto families = [] {
+    if constexpr (std::is_integral_v<T>) {
+      return testing::integer_families<T>();
+    } else {
+      return testing::all_families<T>();
+    }
+  }();
+  for (const auto& family : families) {
+    for (const std::size_t n : {1u, 2u, 3u, 100u, 10000u, 200000u}) {
+      Points<T> pts = family.make(n, rng);
+      const Points<T> expected = testing::sorted_copy(pts);
+      if (sort_by_key_then_runs(pts, rng)) {
+        ASSERT_EQ(pts, expected) << family.name << " n=" << n;
+      } else {
+        // A run of one key past a block's size sends the GPU back to the sort on all of x: fine for
+        // the families built on a few values or on the type's extremes, never for spread ones.
+        const bool spread = family.name == "uniform_square" || family.name == "uniform_disk" ||
+                            family.name == "gaussian" || family.name == "circle" ||
+                            family.name == "disk_2^20";
+        EXPECT_FALSE(spread) << family.name << " n=" << n << " has a run of one key too long for a block";
+      }
+    }
+  }
+}
+
+TEST(XKey, SortByKeyThenRunsIsLexicographicOnEveryFamily) {
+  std::mt19937_64 rng(testing::fresh_seed());
+  every_family<double>(rng);
+  every_family<std::int64_t>(rng);
+}
+
+TEST(XKey, DenseCircleRunsFitABlock) {
+  // The bench's double circle at the density of 2^28 points, where x = +-1 gathers the longest runs.
+  std::mt19937_64 rng(testing::fresh_seed());
+  for (const double from : {-0.002, 0.5, 3.1394}) {
+    Points<double> pts = testing::dense_arc<double>(200000, from, rng);
+    pts.push_back({-1, 0});  // the whole circle's range, so that the key's scale is the bench's
+    pts.push_back({1, 0});
+    const Points<double> expected = testing::sorted_copy(pts);
+    ASSERT_TRUE(sort_by_key_then_runs(pts, rng)) << "arc from " << from;
+    ASSERT_EQ(pts, expected) << "arc from " << from;
+  }
+}
+
+TEST(XKey, AFarPointMakesOneLongRun) {
+  std::mt19937_64 rng(testing::fresh_seed());
+  Points<double> pts = testing::uniform_disk<double>(5000, rng);
+  pts.push_back({1e300, 0});
+  EXPECT_FALSE(sort_by_key_then_runs(pts, rng)) << "5000 points in one key";
+}
+
+}  // namespace
+}  // namespace wagener
