@@ -19,6 +19,7 @@
 #include <atomic>
 #include <climits>
 #include <cstring>
+#include <cub/block/block_merge_sort.cuh>
 #include <cub/device/device_partition.cuh>
 #include <cub/device/device_radix_sort.cuh>
 #include <cuda/std/tuple>
@@ -33,6 +34,7 @@
 #include "core/chains.hpp"
 #include "core/chord_fan.hpp"
 #include "core/inner_polygon.hpp"
+#include "core/x_key.hpp"
 #include "cpu/monotone_chain.hpp"
 #include "cuda/buffers.cuh"
 #include "cuda/check.cuh"
@@ -459,6 +461,178 @@ __global__ void rewrite_long_runs_kernel(Point2<T>* p, index_t m, const RunSlot*
   }
 }
 
+// ---- the sort on a 32-bit key for 8-byte coordinates (core/x_key.hpp) ---------------------------
+// From kKeySortFrom survivors with 8-byte coordinates (double, int64), finish() sorts the points by
+// core::x_key, four radix passes with the points as values, and then each run of equal key on its
+// own (exactly, lexicographically), instead of by x itself: eight passes over the points. A run too
+// long for a block (a few far points dominating x's range) sends it back to the sort on x.
+constexpr index_t kKeySortFrom = index_t{1} << 22;
+constexpr int kKeyRunThreads = 512;
+constexpr int kKeyRunItems = core::kBlockKeyRun / kKeyRunThreads;
+static_assert(kKeyRunItems * kKeyRunThreads == core::kBlockKeyRun, "a block sorts the longest run at once");
+// key_words: [0] and [1] x's smallest and largest value (ordered images), [2] the runs listed for a
+// block, [3] the runs too long for one.
+enum KeyWord { kLowestX, kHighestX, kLongRuns, kTooLong };
+
+/// x's range over p[0..m), into key_words[kLowestX] (set to ~0 first) and [kHighestX] (set to 0).
+template <class T>
+__global__ void x_range_kernel(const Point2<T>* p, index_t m, unsigned long long* key_words) {
+  unsigned long long lowest = ~0ull, highest = 0;
+  for (index_t i = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < m;
+       i += static_cast<index_t>(gridDim.x) * blockDim.x) {
+    const unsigned long long v = ordered_image(p[i].x);
+    lowest = min(lowest, v);
+    highest = max(highest, v);
+  }
+  for (int d = kWarp / 2; d > 0; d /= 2) {
+    lowest = min(lowest, __shfl_xor_sync(0xffffffffu, lowest, d));
+    highest = max(highest, __shfl_xor_sync(0xffffffffu, highest, d));
+  }
+  if (threadIdx.x % kWarp == 0) {
+    atomicMin(&key_words[kLowestX], lowest);
+    atomicMax(&key_words[kHighestX], highest);
+  }
+}
+
+template <class T>
+__global__ void x_keys_kernel(const Point2<T>* p, index_t m, const unsigned long long* key_words,
+                              std::uint32_t* keys) {
+  const core::XKeyScale scale =
+      core::x_key_scale(static_cast<double>(from_ordered_image<T>(key_words[kLowestX])),
+                        static_cast<double>(from_ordered_image<T>(key_words[kHighestX])));
+  for (index_t i = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < m;
+       i += static_cast<index_t>(gridDim.x) * blockDim.x)
+    keys[i] = core::x_key(p[i].x, scale);
+}
+
+/// After the sort by key: each run of equal key of up to core::kThreadKeyRun points sorted by the
+/// thread at its head; the heads of longer ones listed (keys are sorted, so a run is longer exactly
+/// where the key kThreadKeyRun places on is its own).
+template <class T>
+__global__ void sort_short_key_runs_kernel(const std::uint32_t* keys, Point2<T>* p, index_t m,
+                                           index_t* long_runs, unsigned long long* key_words) {
+  for (index_t i = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < m;
+       i += static_cast<index_t>(gridDim.x) * blockDim.x) {
+    const std::uint32_t key = keys[i];
+    if ((i > 0 && keys[i - 1] == key) || i + 1 == m || keys[i + 1] != key) continue;  // no head of a run
+    if (i + core::kThreadKeyRun < m && keys[i + core::kThreadKeyRun] == key) {
+      long_runs[atomicAdd(&key_words[kLongRuns], 1ull)] = i;
+      continue;
+    }
+    int len = 2;
+    while (i + len < m && keys[i + len] == key) ++len;
+    core::insertion_sort_lex(p + i, len);
+  }
+}
+
+struct LexLess {
+  template <class T>
+  __device__ bool operator()(const Point2<T>& a, const Point2<T>& b) const {
+    return lex_less(a, b);
+  }
+};
+
+template <class T>
+using KeyRunSort = cub::BlockMergeSort<Point2<T>, kKeyRunThreads, kKeyRunItems>;
+
+/// The listed runs, a block each (in turn over the grid): sorted lexicographically in shared memory
+/// (dynamic: 64 KB of points), or counted in key_words[kTooLong] when longer than a block sorts.
+template <class T>
+__global__ void __launch_bounds__(kKeyRunThreads)
+    sort_long_key_runs_kernel(const std::uint32_t* keys, Point2<T>* p, index_t m, const index_t* long_runs,
+                              unsigned long long* key_words) {
+  extern __shared__ unsigned char shared_bytes[];
+  auto& storage = *reinterpret_cast<typename KeyRunSort<T>::TempStorage*>(shared_bytes);
+  __shared__ index_t run_end;
+  const auto runs = static_cast<index_t>(key_words[kLongRuns]);
+  for (index_t r = blockIdx.x; r < runs; r += gridDim.x) {
+    const index_t head = long_runs[r];
+    if (threadIdx.x == 0) {
+      const std::uint32_t key = keys[head];
+      index_t lo = head + 1, hi = m;  // one past the run's last point
+      while (lo < hi) {
+        const index_t mid = lo + (hi - lo) / 2;
+        if (keys[mid] == key)
+          lo = mid + 1;
+        else
+          hi = mid;
+      }
+      run_end = lo;
+    }
+    __syncthreads();
+    const index_t len = run_end - head;
+    if (len > core::kBlockKeyRun) {
+      if (threadIdx.x == 0) atomicAdd(&key_words[kTooLong], 1ull);
+    } else {
+      constexpr T kFar = std::numeric_limits<T>::max();
+      Point2<T> items[kKeyRunItems];
+#pragma unroll
+      for (int j = 0; j < kKeyRunItems; ++j) {
+        const index_t at = static_cast<index_t>(threadIdx.x) * kKeyRunItems + j;
+        items[j] = at < len ? p[head + at] : Point2<T>{kFar, kFar};
+      }
+      KeyRunSort<T>(storage).Sort(items, LexLess{}, static_cast<int>(len), Point2<T>{kFar, kFar});
+#pragma unroll
+      for (int j = 0; j < kKeyRunItems; ++j) {
+        const index_t at = static_cast<index_t>(threadIdx.x) * kKeyRunItems + j;
+        if (at < len) p[head + at] = items[j];
+      }
+    }
+    __syncthreads();  // run_end and the sort's storage are used again
+  }
+}
+
+/// Whether finish() sorts m survivors by key: 8-byte coordinates, many of them, and room on the device
+/// for the keys (two 4-byte arrays) besides what is allocated already.
+template <class T>
+bool sort_by_key_pays(FullHullWorkspace<T>& ws, index_t m) {
+  if (sizeof(T) != 8 || m < kKeySortFrom) return false;
+  const auto needed = 2 * static_cast<std::size_t>(m) * sizeof(std::uint32_t);
+  if (ws.x_keys[0].size() >= static_cast<std::size_t>(m)) return true;
+  std::size_t free_bytes = 0, total_bytes = 0;
+  WAGENER_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+  return needed + needed / 4 < free_bytes;  // a margin for the chains' workspaces
+}
+
+/// Sorts the survivors (points' current buffer, m of them) lexicographically by key and runs;
+/// returns false, the points permuted but not sorted, where a run of one key is longer than a block
+/// sorts. temp: CUB's temporary storage, at least SortPairs' bytes.
+template <class T>
+bool sort_by_key(FullHullWorkspace<T>& ws, cub::DoubleBuffer<Point2<T>>& points, index_t m,
+                 std::size_t temp_bytes, cudaStream_t stream) {
+  FullHullWorkspace<T>::grow(ws.x_keys[0], m);
+  FullHullWorkspace<T>::grow(ws.x_keys[1], m);
+  FullHullWorkspace<T>::grow(ws.long_key_runs, m / core::kThreadKeyRun + 1);
+  unsigned long long* words = ws.key_words.data();
+  WAGENER_CUDA_CHECK(cudaMemsetAsync(words + kLowestX, 0xff, sizeof(unsigned long long), stream));
+  WAGENER_CUDA_CHECK(cudaMemsetAsync(words + kHighestX, 0, 3 * sizeof(unsigned long long), stream));
+  x_range_kernel<T><<<stride_grid(m), 256, 0, stream>>>(points.Current(), m, words);
+  WAGENER_CUDA_CHECK_LAUNCH();
+  x_keys_kernel<T><<<stride_grid(m), 256, 0, stream>>>(points.Current(), m, words, ws.x_keys[0].data());
+  WAGENER_CUDA_CHECK_LAUNCH();
+  cub::DoubleBuffer<std::uint32_t> keys(ws.x_keys[0].data(), ws.x_keys[1].data());
+  WAGENER_CUDA_CHECK(
+      cub::DeviceRadixSort::SortPairs(ws.sort_temp.data(), temp_bytes, keys, points, m, 0, 32, stream));
+  sort_short_key_runs_kernel<T><<<stride_grid(m), 256, 0, stream>>>(keys.Current(), points.Current(), m,
+                                                                    ws.long_key_runs.data(), words);
+  WAGENER_CUDA_CHECK_LAUNCH();
+  static const bool configured = [] {
+    WAGENER_CUDA_CHECK(cudaFuncSetAttribute(sort_long_key_runs_kernel<T>,
+                                            cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                            static_cast<int>(sizeof(typename KeyRunSort<T>::TempStorage))));
+    return true;
+  }();
+  (void)configured;
+  sort_long_key_runs_kernel<T>
+      <<<2 * multiprocessors(), kKeyRunThreads, sizeof(typename KeyRunSort<T>::TempStorage), stream>>>(
+          keys.Current(), points.Current(), m, ws.long_key_runs.data(), words);
+  WAGENER_CUDA_CHECK_LAUNCH();
+  WAGENER_CUDA_CHECK(cudaMemcpyAsync(ws.key_words_host.data(), words + kTooLong, sizeof(unsigned long long),
+                                     cudaMemcpyDeviceToHost, stream));
+  WAGENER_CUDA_CHECK(cudaStreamSynchronize(stream));
+  return ws.key_words_host.data()[0] == 0;
+}
+
 /// The partition's test: is p on or above the line from the smallest to the largest sorted point?
 /// (Exact: a point the upper chain needs is never sent to the lower chain alone.)
 template <class T>
@@ -718,19 +892,32 @@ JoinedHull<T> finish(FullHullWorkspace<T>& ws, cudaStream_t stream, index_t* sur
   WAGENER_CUDA_CHECK(cub::DevicePartition::If(nullptr, partition_bytes, keys.Current(), keys.Alternate(),
                                               ws.upper_count.data(), m, on_or_above, stream));
   temp_bytes = std::max(temp_bytes, partition_bytes);
+  bool by_key = false;
+  if constexpr (sizeof(T) == 8) by_key = sort_by_key_pays(ws, m);
+  if (by_key) {
+    std::size_t pairs_bytes = 0;
+    cub::DoubleBuffer<std::uint32_t> no_keys(nullptr, nullptr);
+    WAGENER_CUDA_CHECK(
+        cub::DeviceRadixSort::SortPairs(nullptr, pairs_bytes, no_keys, keys, m, 0, 32, stream));
+    temp_bytes = std::max(temp_bytes, pairs_bytes);
+  }
   if (ws.sort_temp.size() < temp_bytes) ws.sort_temp = DeviceBuffer<unsigned char>(temp_bytes);
-  WAGENER_CUDA_CHECK(
-      cub::DeviceRadixSort::SortKeys(ws.sort_temp.data(), temp_bytes, keys, m, XDecomposer<T>{}, stream));
+  bool sorted_by_key = false;
+  if constexpr (sizeof(T) == 8) sorted_by_key = by_key && sort_by_key(ws, keys, m, temp_bytes, stream);
+  if (!sorted_by_key) {
+    WAGENER_CUDA_CHECK(
+        cub::DeviceRadixSort::SortKeys(ws.sort_temp.data(), temp_bytes, keys, m, XDecomposer<T>{}, stream));
+    // Each run of equal x rewritten (see rewrite_short_runs_kernel): the order is now lexicographic.
+    const index_t slots = 1 + ceil_div(m, kLongRun);
+    FullHullWorkspace<T>::grow(ws.run_slots, slots);
+    WAGENER_CUDA_CHECK(cudaMemsetAsync(ws.run_slots.data(), 0, slots * sizeof(RunSlot), stream));
+    rewrite_short_runs_kernel<T><<<stride_grid(m), 256, 0, stream>>>(keys.Current(), m, ws.run_slots.data());
+    WAGENER_CUDA_CHECK_LAUNCH();
+    rewrite_long_runs_kernel<T><<<stride_grid(m), 256, 0, stream>>>(keys.Current(), m, ws.run_slots.data());
+    WAGENER_CUDA_CHECK_LAUNCH();
+  }
   Point2<T>* sorted = keys.Current();
   Point2<T>* split = keys.Alternate();
-  // Each run of equal x rewritten (see rewrite_short_runs_kernel): the order is now lexicographic.
-  const index_t slots = 1 + ceil_div(m, kLongRun);
-  FullHullWorkspace<T>::grow(ws.run_slots, slots);
-  WAGENER_CUDA_CHECK(cudaMemsetAsync(ws.run_slots.data(), 0, slots * sizeof(RunSlot), stream));
-  rewrite_short_runs_kernel<T><<<stride_grid(m), 256, 0, stream>>>(sorted, m, ws.run_slots.data());
-  WAGENER_CUDA_CHECK_LAUNCH();
-  rewrite_long_runs_kernel<T><<<stride_grid(m), 256, 0, stream>>>(sorted, m, ws.run_slots.data());
-  WAGENER_CUDA_CHECK_LAUNCH();
   if (profile) profile->sorted.record(stream);
 
   // The split, at split[1 ...]: the u points on or above the baseline in order (the smallest point

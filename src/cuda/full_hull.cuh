@@ -132,6 +132,13 @@ struct FullHullWorkspace {
   PinnedBuffer<unsigned char> fan_staging{kDirections * (sizeof(Point2<double>) + sizeof(double)) +
                                           kMaxFanBuckets * sizeof(int)};
   PinnedBuffer<unsigned long long> counters_host{2};
+  // The sort on a 32-bit key (finish(), core/x_key.hpp): the keys and the sort's other buffer, the
+  // heads of the runs of equal key a block sorts, and x's range (ordered images), those runs' number
+  // and whether one was too long for a block.
+  DeviceBuffer<std::uint32_t> x_keys[2];
+  DeviceBuffer<index_t> long_key_runs;
+  DeviceBuffer<unsigned long long> key_words{4};
+  PinnedBuffer<unsigned long long> key_words_host{1};
   PinnedBuffer<Point2<double>> extremes_host{kDirections + kDecisionSamples};
   UpperHullWorkspace<T> upper, lower;  ///< one per chain: the chains are built concurrently
   Stream side;                         ///< the lower chain's stream

@@ -588,6 +588,43 @@ testing::Points<T> disk_and_circle_runs(std::size_t n, double scale, std::mt1993
 // points through a queue a warp when at most 96 of them are in doubt, else lane by lane
 // (filter_kernel). Runs of doubtful and certified points put steps on both sides of 96, and the
 // queue's last points wait until a warp's end.
+// The sort on a 32-bit key (core/x_key.hpp, convex_hull.cu), from 2^22 survivors with 8-byte
+// coordinates: a circle (runs of one key of up to some hundreds of points near x = +-1), every
+// point three times over (runs of equal points), an integer circle, and points on the segment
+// between two far points (every survivor in one key: back to the sort on x).
+template <class T>
+void sorted_by_key_or_by_x(std::mt19937_64& rng) {
+  const std::size_t n = (std::size_t{1} << 22) + 3;
+  testing::Points<T> ring;
+  if constexpr (std::is_integral_v<T>) {
+    std::uniform_real_distribution<double> angle(0, 2 * M_PI);
+    for (std::size_t i = 0; i < n; ++i) {
+      const double a = angle(rng);
+      ring.push_back({static_cast<T>(std::llround(0x1p40 * std::cos(a))),
+                      static_cast<T>(std::llround(0x1p40 * std::sin(a)))});
+    }
+  } else {
+    ring = testing::circle<T>(n, rng);
+  }
+  expect_full_hulls_exact(ring, "circle");
+  testing::Points<T> thrice;
+  for (std::size_t i = 0; i < n / 3 + 1; ++i) thrice.insert(thrice.end(), 3, ring[i]);
+  std::shuffle(thrice.begin(), thrice.end(), rng);
+  expect_full_hulls_exact(thrice, "every point three times");
+  const T far = std::is_integral_v<T> ? std::numeric_limits<T>::max() : static_cast<T>(1e300);
+  testing::Points<T> segment{{static_cast<T>(-far), 0}, {far, 0}};
+  std::uniform_int_distribution<std::int64_t> x(-1000000, 1000000);
+  for (std::size_t i = 0; i < n; ++i) segment.push_back({static_cast<T>(x(rng)), 0});
+  std::shuffle(segment.begin(), segment.end(), rng);
+  expect_full_hulls_exact(segment, "a segment between two far points");
+}
+
+TEST_F(CudaTest, FullHullSortedByKeyOrByX) {
+  SCOPED_TRACE("seed " + std::to_string(seed_));
+  sorted_by_key_or_by_x<double>(rng_);
+  sorted_by_key_or_by_x<std::int64_t>(rng_);
+}
+
 TEST_F(CudaTest, FullHullFilterQueueAndLanesAgree) {
   SCOPED_TRACE("seed " + std::to_string(seed_));
   for (const std::size_t n : {std::size_t{20000}, std::size_t{300001}}) {
