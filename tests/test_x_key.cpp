@@ -70,18 +70,20 @@ bool sort_by_key_then_runs(Points<T>& pts, std::mt19937_64& rng) {
   std::shuffle(pts.begin(), pts.end(), rng);
   std::stable_sort(pts.begin(), pts.end(),
                    [&](const auto& a, const auto& b) { return core::x_key(a.x, s) < core::x_key(b.x, s); });
-  for (std::size_t head = 0; head < pts.size();) {
-    std::size_t end = head + 1;
-    while (end < pts.size() && core::x_key(pts[end].x, s) == core::x_key(pts[head].x, s)) ++end;
-    const auto len = static_cast<int>(end - head);
-    if (len > core::kBlockKeyRun) return false;
-    if (len <= core::kThreadKeyRun) {
-      core::insertion_sort_lex(&pts[head], len);
-    } else {
-      std::sort(pts.begin() + static_cast<std::ptrdiff_t>(head),
-                pts.begin() + static_cast<std::ptrdiff_t>(end), lex_less<T>);
+  // The keys as the device holds them, and each index's part as the device's threads take it
+  // (core::key_run_at); a long run's end as a block finds it.
+  std::vector<std::uint32_t> keys(pts.size());
+  for (std::size_t i = 0; i < pts.size(); ++i) keys[i] = core::x_key(pts[i].x, s);
+  const auto m = static_cast<index_t>(pts.size());
+  for (index_t i = 0; i < m; ++i) {
+    const core::KeyRunAt run = core::key_run_at(keys.data(), i, m);
+    if (run.is_long) {
+      const auto end = std::upper_bound(keys.begin() + i, keys.end(), keys[static_cast<std::size_t>(i)]);
+      if (end - (keys.begin() + i) > core::kBlockKeyRun) return false;
+      std::sort(pts.begin() + i, pts.begin() + (end - keys.begin()), lex_less<T>);
+    } else if (run.length > 1) {
+      core::insertion_sort_lex(&pts[static_cast<std::size_t>(i)], run.length);
     }
-    head = end;
   }
   return true;
 }

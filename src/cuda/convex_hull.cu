@@ -506,22 +506,18 @@ __global__ void x_keys_kernel(const Point2<T>* p, index_t m, const unsigned long
 }
 
 /// After the sort by key: each run of equal key of up to core::kThreadKeyRun points sorted by the
-/// thread at its head; the heads of longer ones listed (keys are sorted, so a run is longer exactly
-/// where the key kThreadKeyRun places on is its own).
+/// thread at its head; the heads of longer ones listed (core::key_run_at).
 template <class T>
 __global__ void sort_short_key_runs_kernel(const std::uint32_t* keys, Point2<T>* p, index_t m,
                                            index_t* long_runs, unsigned long long* key_words) {
   for (index_t i = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < m;
        i += static_cast<index_t>(gridDim.x) * blockDim.x) {
-    const std::uint32_t key = keys[i];
-    if ((i > 0 && keys[i - 1] == key) || i + 1 == m || keys[i + 1] != key) continue;  // no head of a run
-    if (i + core::kThreadKeyRun < m && keys[i + core::kThreadKeyRun] == key) {
+    const core::KeyRunAt run = core::key_run_at(keys, i, m);
+    if (run.is_long) {
       long_runs[atomicAdd(&key_words[kLongRuns], 1ull)] = i;
-      continue;
+    } else if (run.length > 1) {
+      core::insertion_sort_lex(p + i, run.length);
     }
-    int len = 2;
-    while (i + len < m && keys[i + len] == key) ++len;
-    core::insertion_sort_lex(p + i, len);
   }
 }
 
