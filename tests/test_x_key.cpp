@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <limits>
+#include <numeric>
 #include <random>
 #include <string>
 #include <type_traits>
@@ -55,9 +56,12 @@ TEST(XKey, MonotoneInXOverEveryRange) {
   expect_monotone(ints, "int64");
 }
 
-/// The GPU's order on the host: points stably sorted by key after a shuffle (a radix sort leaves
-/// equal keys in no order the caller may rely on), then each run of equal key sorted on its own.
-/// Returns false where a run is longer than a block sorts.
+/// The GPU's order on the host: the points' places stably sorted by key after a shuffle (a radix
+/// sort leaves equal keys in no order the caller may rely on), then each point gathered to its place
+/// as the device's threads take them (core::key_run_at: a point of a key of its own, a short run by
+/// the thread at its head, a long one by a warp or a block, which first finds its end), each run
+/// sorted on its own. Every place must be written exactly once. Returns false where a run is longer
+/// than a block sorts.
 template <class T>
 bool sort_by_key_then_runs(Points<T>& pts, std::mt19937_64& rng) {
   if (pts.empty()) return true;
@@ -68,23 +72,38 @@ bool sort_by_key_then_runs(Points<T>& pts, std::mt19937_64& rng) {
   }
   const core::XKeyScale s = core::x_key_scale(lo, hi);
   std::shuffle(pts.begin(), pts.end(), rng);
-  std::stable_sort(pts.begin(), pts.end(),
-                   [&](const auto& a, const auto& b) { return core::x_key(a.x, s) < core::x_key(b.x, s); });
-  // The keys as the device holds them, and each index's part as the device's threads take it
-  // (core::key_run_at); a long run's end as a block finds it.
+  std::vector<std::uint32_t> order(pts.size());
+  std::iota(order.begin(), order.end(), 0u);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](auto a, auto b) { return core::x_key(pts[a].x, s) < core::x_key(pts[b].x, s); });
   std::vector<std::uint32_t> keys(pts.size());
-  for (std::size_t i = 0; i < pts.size(); ++i) keys[i] = core::x_key(pts[i].x, s);
+  for (std::size_t i = 0; i < pts.size(); ++i) keys[i] = core::x_key(pts[order[i]].x, s);
   const auto m = static_cast<index_t>(pts.size());
+  Points<T> to(pts.size());
+  std::vector<int> writes(pts.size(), 0);
+  const auto gather = [&](index_t head, index_t len) {
+    for (index_t k = head; k < head + len; ++k) {
+      to[static_cast<std::size_t>(k)] = pts[order[static_cast<std::size_t>(k)]];
+      ++writes[static_cast<std::size_t>(k)];
+    }
+  };
   for (index_t i = 0; i < m; ++i) {
     const core::KeyRunAt run = core::key_run_at(keys.data(), i, m);
     if (run.is_long) {
       const auto end = std::upper_bound(keys.begin() + i, keys.end(), keys[static_cast<std::size_t>(i)]);
-      if (end - (keys.begin() + i) > core::kBlockKeyRun) return false;
-      std::sort(pts.begin() + i, pts.begin() + (end - keys.begin()), lex_less<T>);
-    } else if (run.length > 1) {
-      core::insertion_sort_lex(&pts[static_cast<std::size_t>(i)], run.length);
+      const index_t len = end - (keys.begin() + i);
+      EXPECT_GT(len, core::kThreadKeyRun) << "a long run at " << i;
+      if (len > core::kBlockKeyRun) return false;
+      gather(i, len);
+      std::sort(to.begin() + i, to.begin() + i + len, lex_less<T>);
+    } else if (run.length > 0) {
+      gather(i, run.length);
+      core::insertion_sort_lex(&to[static_cast<std::size_t>(i)], run.length);
     }
   }
+  for (std::size_t i = 0; i < writes.size(); ++i)
+    if (writes[i] != 1) ADD_FAILURE() << "place " << i << " written " << writes[i] << " times";
+  pts = std::move(to);
   return true;
 }
 

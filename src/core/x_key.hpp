@@ -39,14 +39,16 @@ WAGENER_HD inline std::uint32_t x_key(T x, XKeyScale s) {
 }
 
 /// Runs of equal key up to kThreadKeyRun points are sorted by one thread (insertion_sort_lex), longer
-/// ones up to kBlockKeyRun by a block; a longer run sends the caller back to the sort on all of x.
+/// ones up to kWarpKeyRun by a warp and up to kBlockKeyRun by a block; a longer run sends the caller
+/// back to the sort on all of x.
 inline constexpr int kThreadKeyRun = 16;
+inline constexpr int kWarpKeyRun = 256;
 inline constexpr int kBlockKeyRun = 4096;
 
 /// What index i does after the sort by key (keys[0..m) sorted): head of a run of equal key of
-/// `length` points (0: not the head of a run of two or more), or of a run longer than
-/// kThreadKeyRun (is_long, length 0: a block finds its end). Keys are sorted, so a run is longer
-/// exactly where the key kThreadKeyRun places on is its own.
+/// `length` points (1: a key of its own; 0: not a run's head), or of a run longer than kThreadKeyRun
+/// (is_long, length 0: a warp finds its end). Keys are sorted, so a run is longer exactly where the
+/// key kThreadKeyRun places on is its own.
 struct KeyRunAt {
   int length = 0;
   bool is_long = false;
@@ -54,7 +56,8 @@ struct KeyRunAt {
 
 WAGENER_HD inline KeyRunAt key_run_at(const std::uint32_t* keys, index_t i, index_t m) {
   const std::uint32_t key = keys[i];
-  if ((i > 0 && keys[i - 1] == key) || i + 1 == m || keys[i + 1] != key) return {};
+  if (i > 0 && keys[i - 1] == key) return {};
+  if (i + 1 == m || keys[i + 1] != key) return {1, false};
   if (i + kThreadKeyRun < m && keys[i + kThreadKeyRun] == key) return {0, true};
   int length = 2;
   while (i + length < m && keys[i + length] == key) ++length;

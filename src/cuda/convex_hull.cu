@@ -22,6 +22,7 @@
 #include <cub/block/block_merge_sort.cuh>
 #include <cub/device/device_partition.cuh>
 #include <cub/device/device_radix_sort.cuh>
+#include <cub/warp/warp_merge_sort.cuh>
 #include <cuda/std/tuple>
 #include <exception>
 #include <memory>
@@ -462,17 +463,21 @@ __global__ void rewrite_long_runs_kernel(Point2<T>* p, index_t m, const RunSlot*
 }
 
 // ---- the sort on a 32-bit key for 8-byte coordinates (core/x_key.hpp) ---------------------------
-// From kKeySortFrom survivors with 8-byte coordinates (double, int64), finish() sorts the points by
-// core::x_key, four radix passes with the points as values, and then each run of equal key on its
-// own (exactly, lexicographically), instead of by x itself: eight passes over the points. A run too
-// long for a block (a few far points dominating x's range) sends it back to the sort on x.
+// From kKeySortFrom survivors with 8-byte coordinates (double, int64), finish() sorts the survivors'
+// places by core::x_key (four radix passes of a 4-byte key and a 4-byte place, instead of eight of
+// 16-byte points), gathers the points into that order and sorts each run of equal key on its own,
+// exactly. A run too long for a block (a few far points dominating x's range) sends it back to the
+// sort on x, from the survivors as the filter left them.
 constexpr index_t kKeySortFrom = index_t{1} << 22;
 constexpr int kKeyRunThreads = 512;
 constexpr int kKeyRunItems = core::kBlockKeyRun / kKeyRunThreads;
 static_assert(kKeyRunItems * kKeyRunThreads == core::kBlockKeyRun, "a block sorts the longest run at once");
+constexpr int kWarpKeyRunItems = core::kWarpKeyRun / kWarp;
+static_assert(kWarpKeyRunItems * kWarp == core::kWarpKeyRun, "a warp sorts its longest run at once");
+constexpr int kWarpKeyRunThreads = 256;
 // key_words: [0] and [1] x's smallest and largest value (ordered images), [2] the runs listed for a
-// block, [3] the runs too long for one.
-enum KeyWord { kLowestX, kHighestX, kLongRuns, kTooLong };
+// warp, [3] those a warp passes to a block, [4] the runs too long for a block.
+enum KeyWord { kLowestX, kHighestX, kLongRuns, kBlockRuns, kTooLong, kKeyWords };
 
 /// x's range over p[0..m), into key_words[kLowestX] (set to ~0 first) and [kHighestX] (set to 0).
 template <class T>
@@ -494,29 +499,35 @@ __global__ void x_range_kernel(const Point2<T>* p, index_t m, unsigned long long
   }
 }
 
+/// Each point's key, and its place (the sort's value).
 template <class T>
 __global__ void x_keys_kernel(const Point2<T>* p, index_t m, const unsigned long long* key_words,
-                              std::uint32_t* keys) {
+                              std::uint32_t* keys, std::uint32_t* places) {
   const core::XKeyScale scale =
       core::x_key_scale(static_cast<double>(from_ordered_image<T>(key_words[kLowestX])),
                         static_cast<double>(from_ordered_image<T>(key_words[kHighestX])));
   for (index_t i = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < m;
-       i += static_cast<index_t>(gridDim.x) * blockDim.x)
+       i += static_cast<index_t>(gridDim.x) * blockDim.x) {
     keys[i] = core::x_key(p[i].x, scale);
+    places[i] = static_cast<std::uint32_t>(i);
+  }
 }
 
-/// After the sort by key: each run of equal key of up to core::kThreadKeyRun points sorted by the
-/// thread at its head; the heads of longer ones listed (core::key_run_at).
+/// After the sort by key: each point of a key of its own gathered to its place, each run of up to
+/// core::kThreadKeyRun points gathered and sorted by the thread at its head; the heads of longer
+/// runs listed (core::key_run_at).
 template <class T>
-__global__ void sort_short_key_runs_kernel(const std::uint32_t* keys, Point2<T>* p, index_t m,
-                                           index_t* long_runs, unsigned long long* key_words) {
+__global__ void gather_key_runs_kernel(const std::uint32_t* keys, const std::uint32_t* places,
+                                       const Point2<T>* from, Point2<T>* to, index_t m, index_t* long_runs,
+                                       unsigned long long* key_words) {
   for (index_t i = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < m;
        i += static_cast<index_t>(gridDim.x) * blockDim.x) {
     const core::KeyRunAt run = core::key_run_at(keys, i, m);
     if (run.is_long) {
       long_runs[atomicAdd(&key_words[kLongRuns], 1ull)] = i;
-    } else if (run.length > 1) {
-      core::insertion_sort_lex(p + i, run.length);
+    } else if (run.length > 0) {
+      for (int k = 0; k < run.length; ++k) to[i + k] = from[places[i + k]];
+      if (run.length > 1) core::insertion_sort_lex(to + i, run.length);
     }
   }
 }
@@ -529,104 +540,163 @@ struct LexLess {
 };
 
 template <class T>
-using KeyRunSort = cub::BlockMergeSort<Point2<T>, kKeyRunThreads, kKeyRunItems>;
-
-/// The listed runs, a block each (in turn over the grid): sorted lexicographically in shared memory
-/// (dynamic: 64 KB of points), or counted in key_words[kTooLong] when longer than a block sorts.
+using WarpKeyRunSort = cub::WarpMergeSort<Point2<T>, kWarpKeyRunItems, kWarp>;
 template <class T>
-__global__ void __launch_bounds__(kKeyRunThreads)
-    sort_long_key_runs_kernel(const std::uint32_t* keys, Point2<T>* p, index_t m, const index_t* long_runs,
+using BlockKeyRunSort = cub::BlockMergeSort<Point2<T>, kKeyRunThreads, kKeyRunItems>;
+
+/// The listed long runs, a warp each (in turn over the grid): the run's end found 32 keys a step;
+/// a run of up to core::kWarpKeyRun points gathered and sorted by the warp, a longer one listed for
+/// a block, or counted in key_words[kTooLong] when longer than a block sorts.
+template <class T>
+__global__ void __launch_bounds__(kWarpKeyRunThreads)
+    sort_warp_key_runs_kernel(const std::uint32_t* keys, const std::uint32_t* places, const Point2<T>* from,
+                              Point2<T>* to, index_t m, const index_t* long_runs, KeyRun* block_runs,
                               unsigned long long* key_words) {
-  extern __shared__ unsigned char shared_bytes[];
-  auto& storage = *reinterpret_cast<typename KeyRunSort<T>::TempStorage*>(shared_bytes);
-  __shared__ index_t run_end;
+  constexpr int kWarps = kWarpKeyRunThreads / kWarp;
+  __shared__ typename WarpKeyRunSort<T>::TempStorage storage[kWarps];
+  const int warp = static_cast<int>(threadIdx.x) / kWarp, lane = static_cast<int>(threadIdx.x) % kWarp;
   const auto runs = static_cast<index_t>(key_words[kLongRuns]);
-  for (index_t r = blockIdx.x; r < runs; r += gridDim.x) {
+  for (index_t r = static_cast<index_t>(blockIdx.x) * kWarps + warp; r < runs;
+       r += static_cast<index_t>(gridDim.x) * kWarps) {
     const index_t head = long_runs[r];
-    if (threadIdx.x == 0) {
-      const std::uint32_t key = keys[head];
-      index_t lo = head + 1, hi = m;  // one past the run's last point
-      while (lo < hi) {
-        const index_t mid = lo + (hi - lo) / 2;
-        if (keys[mid] == key)
-          lo = mid + 1;
-        else
-          hi = mid;
+    const std::uint32_t key = keys[head];
+    // keys[head + kThreadKeyRun] is the run's (key_run_at): the end is past it.
+    index_t end = head + core::kThreadKeyRun + 1;
+    while (end - head <= core::kBlockKeyRun) {
+      const index_t at = end + lane;
+      const unsigned differs = __ballot_sync(0xffffffffu, at >= m || keys[at] != key);
+      if (differs != 0) {
+        end += __ffs(static_cast<int>(differs)) - 1;
+        break;
       }
-      run_end = lo;
+      end += kWarp;
     }
-    __syncthreads();
-    const index_t len = run_end - head;
-    if (len > core::kBlockKeyRun) {
-      if (threadIdx.x == 0) atomicAdd(&key_words[kTooLong], 1ull);
+    const index_t length = end - head;
+    if (length > core::kBlockKeyRun) {
+      if (lane == 0) atomicAdd(&key_words[kTooLong], 1ull);
+    } else if (length > core::kWarpKeyRun) {
+      if (lane == 0) block_runs[atomicAdd(&key_words[kBlockRuns], 1ull)] = {head, length};
     } else {
       constexpr T kFar = std::numeric_limits<T>::max();
-      Point2<T> items[kKeyRunItems];
+      Point2<T> items[kWarpKeyRunItems];
 #pragma unroll
-      for (int j = 0; j < kKeyRunItems; ++j) {
-        const index_t at = static_cast<index_t>(threadIdx.x) * kKeyRunItems + j;
-        items[j] = at < len ? p[head + at] : Point2<T>{kFar, kFar};
+      for (int j = 0; j < kWarpKeyRunItems; ++j) {
+        const index_t at = static_cast<index_t>(lane) * kWarpKeyRunItems + j;
+        items[j] = at < length ? from[places[head + at]] : Point2<T>{kFar, kFar};
       }
-      KeyRunSort<T>(storage).Sort(items, LexLess{}, static_cast<int>(len), Point2<T>{kFar, kFar});
+      WarpKeyRunSort<T>(storage[warp])
+          .Sort(items, LexLess{}, static_cast<int>(length), Point2<T>{kFar, kFar});
 #pragma unroll
-      for (int j = 0; j < kKeyRunItems; ++j) {
-        const index_t at = static_cast<index_t>(threadIdx.x) * kKeyRunItems + j;
-        if (at < len) p[head + at] = items[j];
+      for (int j = 0; j < kWarpKeyRunItems; ++j) {
+        const index_t at = static_cast<index_t>(lane) * kWarpKeyRunItems + j;
+        if (at < length) to[head + at] = items[j];
       }
     }
-    __syncthreads();  // run_end and the sort's storage are used again
   }
 }
 
-/// Whether finish() sorts m survivors by key: 8-byte coordinates, many of them, and room on the device
-/// for the keys (two 4-byte arrays) besides what is allocated already.
+/// The runs a warp passed on, a block each (in turn over the grid): gathered and sorted
+/// lexicographically in shared memory (dynamic: 64 KB of points).
+template <class T>
+__global__ void __launch_bounds__(kKeyRunThreads)
+    sort_block_key_runs_kernel(const std::uint32_t* places, const Point2<T>* from, Point2<T>* to,
+                               const KeyRun* block_runs, const unsigned long long* key_words) {
+  extern __shared__ unsigned char shared_bytes[];
+  auto& storage = *reinterpret_cast<typename BlockKeyRunSort<T>::TempStorage*>(shared_bytes);
+  const auto runs = static_cast<index_t>(key_words[kBlockRuns]);
+  for (index_t r = blockIdx.x; r < runs; r += gridDim.x) {
+    const KeyRun run = block_runs[r];
+    constexpr T kFar = std::numeric_limits<T>::max();
+    Point2<T> items[kKeyRunItems];
+#pragma unroll
+    for (int j = 0; j < kKeyRunItems; ++j) {
+      const index_t at = static_cast<index_t>(threadIdx.x) * kKeyRunItems + j;
+      items[j] = at < run.length ? from[places[run.head + at]] : Point2<T>{kFar, kFar};
+    }
+    BlockKeyRunSort<T>(storage).Sort(items, LexLess{}, static_cast<int>(run.length), Point2<T>{kFar, kFar});
+#pragma unroll
+    for (int j = 0; j < kKeyRunItems; ++j) {
+      const index_t at = static_cast<index_t>(threadIdx.x) * kKeyRunItems + j;
+      if (at < run.length) to[run.head + at] = items[j];
+    }
+    __syncthreads();  // the sort's storage is used again
+  }
+}
+
+/// Whether finish() sorts m survivors by key: 8-byte coordinates, many of them (but places fit 32
+/// bits), and room on the device for the keys and places (four 4-byte arrays) besides what is
+/// allocated already.
 template <class T>
 bool sort_by_key_pays(FullHullWorkspace<T>& ws, index_t m) {
-  if (sizeof(T) != 8 || m < kKeySortFrom) return false;
-  const auto needed = 2 * static_cast<std::size_t>(m) * sizeof(std::uint32_t);
-  if (ws.x_keys[0].size() >= static_cast<std::size_t>(m)) return true;
+  if (sizeof(T) != 8 || m < kKeySortFrom || m > index_t{0xffffffff}) return false;
+  if (ws.x_keys[0].size() >= static_cast<std::size_t>(m) &&
+      ws.key_places[0].size() >= static_cast<std::size_t>(m))
+    return true;
+  const auto needed = 4 * static_cast<std::size_t>(m) * sizeof(std::uint32_t);
   std::size_t free_bytes = 0, total_bytes = 0;
   WAGENER_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
   return needed + needed / 4 < free_bytes;  // a margin for the chains' workspaces
 }
 
-/// Sorts the survivors (points' current buffer, m of them) lexicographically by key and runs;
-/// returns false, the points permuted but not sorted, where a run of one key is longer than a block
-/// sorts. temp: CUB's temporary storage, at least SortPairs' bytes.
+/// CUB's temporary bytes for sort_by_key's SortPairs of m keys and places.
+inline std::size_t sort_by_key_temp_bytes(index_t m, cudaStream_t stream) {
+  std::size_t bytes = 0;
+  cub::DoubleBuffer<std::uint32_t> keys(nullptr, nullptr), places(nullptr, nullptr);
+  WAGENER_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, bytes, keys, places, m, 0, 32, stream));
+  return bytes;
+}
+
+/// Sorts the survivors (points' current buffer, m of them) lexicographically into points' other
+/// buffer, by key and then each run of equal key, and selects it; returns false, the current buffer
+/// as it was, where a run of one key is longer than a block sorts. temp: CUB's temporary storage, at
+/// least sort_by_key_temp_bytes(m).
 template <class T>
 bool sort_by_key(FullHullWorkspace<T>& ws, cub::DoubleBuffer<Point2<T>>& points, index_t m,
                  std::size_t temp_bytes, cudaStream_t stream) {
-  FullHullWorkspace<T>::grow(ws.x_keys[0], m);
-  FullHullWorkspace<T>::grow(ws.x_keys[1], m);
-  FullHullWorkspace<T>::grow(ws.long_key_runs, m / core::kThreadKeyRun + 1);
+  for (int b = 0; b < 2; ++b) {
+    FullHullWorkspace<T>::grow(ws.x_keys[b], m);
+    FullHullWorkspace<T>::grow(ws.key_places[b], m);
+  }
+  FullHullWorkspace<T>::grow(ws.long_key_runs, m / (core::kThreadKeyRun + 1) + 1);
+  FullHullWorkspace<T>::grow(ws.block_key_runs, m / (core::kWarpKeyRun + 1) + 1);
   unsigned long long* words = ws.key_words.data();
   WAGENER_CUDA_CHECK(cudaMemsetAsync(words + kLowestX, 0xff, sizeof(unsigned long long), stream));
-  WAGENER_CUDA_CHECK(cudaMemsetAsync(words + kHighestX, 0, 3 * sizeof(unsigned long long), stream));
-  x_range_kernel<T><<<stride_grid(m), 256, 0, stream>>>(points.Current(), m, words);
+  WAGENER_CUDA_CHECK(
+      cudaMemsetAsync(words + kHighestX, 0, (kKeyWords - kHighestX) * sizeof(unsigned long long), stream));
+  const Point2<T>* from = points.Current();
+  Point2<T>* to = points.Alternate();
+  x_range_kernel<T><<<stride_grid(m), 256, 0, stream>>>(from, m, words);
   WAGENER_CUDA_CHECK_LAUNCH();
-  x_keys_kernel<T><<<stride_grid(m), 256, 0, stream>>>(points.Current(), m, words, ws.x_keys[0].data());
+  x_keys_kernel<T>
+      <<<stride_grid(m), 256, 0, stream>>>(from, m, words, ws.x_keys[0].data(), ws.key_places[0].data());
   WAGENER_CUDA_CHECK_LAUNCH();
   cub::DoubleBuffer<std::uint32_t> keys(ws.x_keys[0].data(), ws.x_keys[1].data());
+  cub::DoubleBuffer<std::uint32_t> places(ws.key_places[0].data(), ws.key_places[1].data());
   WAGENER_CUDA_CHECK(
-      cub::DeviceRadixSort::SortPairs(ws.sort_temp.data(), temp_bytes, keys, points, m, 0, 32, stream));
-  sort_short_key_runs_kernel<T><<<stride_grid(m), 256, 0, stream>>>(keys.Current(), points.Current(), m,
-                                                                    ws.long_key_runs.data(), words);
+      cub::DeviceRadixSort::SortPairs(ws.sort_temp.data(), temp_bytes, keys, places, m, 0, 32, stream));
+  gather_key_runs_kernel<T><<<stride_grid(m), 256, 0, stream>>>(keys.Current(), places.Current(), from, to, m,
+                                                                ws.long_key_runs.data(), words);
   WAGENER_CUDA_CHECK_LAUNCH();
+  sort_warp_key_runs_kernel<T><<<4 * multiprocessors(), kWarpKeyRunThreads, 0, stream>>>(
+      keys.Current(), places.Current(), from, to, m, ws.long_key_runs.data(), ws.block_key_runs.data(),
+      words);
+  WAGENER_CUDA_CHECK_LAUNCH();
+  constexpr auto kBlockSortBytes = static_cast<int>(sizeof(typename BlockKeyRunSort<T>::TempStorage));
   static const bool configured = [] {
-    WAGENER_CUDA_CHECK(cudaFuncSetAttribute(sort_long_key_runs_kernel<T>,
-                                            cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                            static_cast<int>(sizeof(typename KeyRunSort<T>::TempStorage))));
+    WAGENER_CUDA_CHECK(cudaFuncSetAttribute(sort_block_key_runs_kernel<T>,
+                                            cudaFuncAttributeMaxDynamicSharedMemorySize, kBlockSortBytes));
     return true;
   }();
   (void)configured;
-  sort_long_key_runs_kernel<T>
-      <<<2 * multiprocessors(), kKeyRunThreads, sizeof(typename KeyRunSort<T>::TempStorage), stream>>>(
-          keys.Current(), points.Current(), m, ws.long_key_runs.data(), words);
+  sort_block_key_runs_kernel<T><<<multiprocessors(), kKeyRunThreads, kBlockSortBytes, stream>>>(
+      places.Current(), from, to, ws.block_key_runs.data(), words);
   WAGENER_CUDA_CHECK_LAUNCH();
   WAGENER_CUDA_CHECK(cudaMemcpyAsync(ws.key_words_host.data(), words + kTooLong, sizeof(unsigned long long),
                                      cudaMemcpyDeviceToHost, stream));
   WAGENER_CUDA_CHECK(cudaStreamSynchronize(stream));
-  return ws.key_words_host.data()[0] == 0;
+  if (ws.key_words_host.data()[0] != 0) return false;
+  points.selector ^= 1;
+  return true;
 }
 
 /// The partition's test: is p on or above the line from the smallest to the largest sorted point?
@@ -890,13 +960,7 @@ JoinedHull<T> finish(FullHullWorkspace<T>& ws, cudaStream_t stream, index_t* sur
   temp_bytes = std::max(temp_bytes, partition_bytes);
   bool by_key = false;
   if constexpr (sizeof(T) == 8) by_key = sort_by_key_pays(ws, m);
-  if (by_key) {
-    std::size_t pairs_bytes = 0;
-    cub::DoubleBuffer<std::uint32_t> no_keys(nullptr, nullptr);
-    WAGENER_CUDA_CHECK(
-        cub::DeviceRadixSort::SortPairs(nullptr, pairs_bytes, no_keys, keys, m, 0, 32, stream));
-    temp_bytes = std::max(temp_bytes, pairs_bytes);
-  }
+  if (by_key) temp_bytes = std::max(temp_bytes, sort_by_key_temp_bytes(m, stream));
   if (ws.sort_temp.size() < temp_bytes) ws.sort_temp = DeviceBuffer<unsigned char>(temp_bytes);
   bool sorted_by_key = false;
   if constexpr (sizeof(T) == 8) sorted_by_key = by_key && sort_by_key(ws, keys, m, temp_bytes, stream);

@@ -110,6 +110,13 @@ struct RunSlot {
   unsigned long long not_lowest;
 };
 
+/// A run of equal key (the sort on a 32-bit key, in finish()) that a block sorts: its first place and
+/// its number of points.
+struct KeyRun {
+  index_t head;
+  index_t length;
+};
+
 /// The device memory of one full-hull computation, kept per thread and grown on demand, so that
 /// repeated calls allocate nothing.
 template <class T>
@@ -132,12 +139,15 @@ struct FullHullWorkspace {
   PinnedBuffer<unsigned char> fan_staging{kDirections * (sizeof(Point2<double>) + sizeof(double)) +
                                           kMaxFanBuckets * sizeof(int)};
   PinnedBuffer<unsigned long long> counters_host{2};
-  // The sort on a 32-bit key (finish(), core/x_key.hpp): the keys and the sort's other buffer, the
-  // heads of the runs of equal key a block sorts, and x's range (ordered images), those runs' number
-  // and whether one was too long for a block.
+  // The sort on a 32-bit key (finish(), core/x_key.hpp): the keys and the points' places (each with
+  // the sort's other buffer), the heads of the runs of equal key a warp sorts, the runs a block
+  // sorts, and x's range (ordered images), those runs' numbers and whether one was too long for a
+  // block.
   DeviceBuffer<std::uint32_t> x_keys[2];
+  DeviceBuffer<std::uint32_t> key_places[2];
   DeviceBuffer<index_t> long_key_runs;
-  DeviceBuffer<unsigned long long> key_words{4};
+  DeviceBuffer<KeyRun> block_key_runs;
+  DeviceBuffer<unsigned long long> key_words{5};
   PinnedBuffer<unsigned long long> key_words_host{1};
   PinnedBuffer<Point2<double>> extremes_host{kDirections + kDecisionSamples};
   UpperHullWorkspace<T> upper, lower;  ///< one per chain: the chains are built concurrently

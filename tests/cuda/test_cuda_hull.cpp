@@ -584,13 +584,10 @@ testing::Points<T> disk_and_circle_runs(std::size_t n, double scale, std::mt1993
   return pts;
 }
 
-// The filter tests each warp's 128 points with the quick tests, then the fan test: for 16-byte
-// points through a queue a warp when at most 96 of them are in doubt, else lane by lane
-// (filter_kernel). Runs of doubtful and certified points put steps on both sides of 96, and the
-// queue's last points wait until a warp's end.
 // The sort on a 32-bit key (core/x_key.hpp, convex_hull.cu), from 2^22 survivors with 8-byte
-// coordinates: a circle (runs of one key of up to some hundreds of points near x = +-1), every
-// point three times over (runs of equal points), an integer circle, and points on the segment
+// coordinates: a circle (runs of one key of up to some tens of points near x = +-1), every point
+// three times over, the circle with some of its points repeated to make runs either side of what a
+// thread, a warp and a block sort (16, 256, 4096), an integer circle, and points on the segment
 // between two far points (every survivor in one key: back to the sort on x).
 template <class T>
 void sorted_by_key_or_by_x(std::mt19937_64& rng) {
@@ -611,6 +608,14 @@ void sorted_by_key_or_by_x(std::mt19937_64& rng) {
   for (std::size_t i = 0; i < n / 3 + 1; ++i) thrice.insert(thrice.end(), 3, ring[i]);
   std::shuffle(thrice.begin(), thrice.end(), rng);
   expect_full_hulls_exact(thrice, "every point three times");
+  testing::Points<T> repeated = ring;
+  std::size_t at = 0;
+  for (const std::size_t times : {15, 16, 17, 255, 256, 257, 3000, 4000}) {
+    at += n / 11;
+    repeated.insert(repeated.end(), times, ring[at]);
+  }
+  std::shuffle(repeated.begin(), repeated.end(), rng);
+  expect_full_hulls_exact(repeated, "runs of about 16, 256, 3000 and 4000 equal points");
   const T far = std::is_integral_v<T> ? std::numeric_limits<T>::max() : static_cast<T>(1e300);
   testing::Points<T> segment{{static_cast<T>(-far), 0}, {far, 0}};
   std::uniform_int_distribution<std::int64_t> x(-1000000, 1000000);
@@ -625,6 +630,10 @@ TEST_F(CudaTest, FullHullSortedByKeyOrByX) {
   sorted_by_key_or_by_x<std::int64_t>(rng_);
 }
 
+// The filter tests each warp's 128 points with the quick tests, then the fan test: for 16-byte
+// points through a queue a warp when at most 96 of them are in doubt, else lane by lane
+// (filter_kernel). Runs of doubtful and certified points put steps on both sides of 96, and the
+// queue's last points wait until a warp's end.
 TEST_F(CudaTest, FullHullFilterQueueAndLanesAgree) {
   SCOPED_TRACE("seed " + std::to_string(seed_));
   for (const std::size_t n : {std::size_t{20000}, std::size_t{300001}}) {
