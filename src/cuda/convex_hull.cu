@@ -54,6 +54,8 @@ namespace {
 
 // The fewest points for a guide is min_points_for_guide() (tests lower it).
 std::atomic<index_t> min_points_for_guide_now{kDefaultMinPointsForGuide};
+// The fewest survivors for the sort on a 32-bit key is min_survivors_for_key_sort() (tests lower it).
+std::atomic<index_t> min_survivors_for_key_sort_now{kDefaultMinSurvivorsForKeySort};
 
 /// The order-preserving 64-bit image of a coordinate or a score, and back (floats through the double
 /// they equal exactly): extreme_key's order, and a long run's slot (below).
@@ -463,12 +465,12 @@ __global__ void rewrite_long_runs_kernel(Point2<T>* p, index_t m, const RunSlot*
 }
 
 // ---- the sort on a 32-bit key for 8-byte coordinates (core/x_key.hpp) ---------------------------
-// From kKeySortFrom survivors with 8-byte coordinates (double, int64), finish() sorts the survivors'
+// From min_survivors_for_key_sort() survivors with 8-byte coordinates (double, int64), finish() sorts
+// the survivors'
 // places by core::x_key (four radix passes of a 4-byte key and a 4-byte place, instead of eight of
 // 16-byte points), gathers the points into that order and sorts each run of equal key on its own,
 // exactly. A run too long for a block (a few far points dominating x's range) sends it back to the
 // sort on x, from the survivors as the filter left them.
-constexpr index_t kKeySortFrom = index_t{1} << 22;
 constexpr int kKeyRunThreads = 512;
 constexpr int kKeyRunItems = core::kBlockKeyRun / kKeyRunThreads;
 static_assert(kKeyRunItems * kKeyRunThreads == core::kBlockKeyRun, "a block sorts the longest run at once");
@@ -592,6 +594,7 @@ __global__ void __launch_bounds__(kWarpKeyRunThreads)
         if (at < length) to[head + at] = items[j];
       }
     }
+    __syncwarp();  // the sort's storage is used again
   }
 }
 
@@ -628,7 +631,9 @@ __global__ void __launch_bounds__(kKeyRunThreads)
 /// allocated already.
 template <class T>
 bool sort_by_key_pays(FullHullWorkspace<T>& ws, index_t m) {
-  if (sizeof(T) != 8 || m < kKeySortFrom || m > index_t{0xffffffff}) return false;
+  if (sizeof(T) != 8 || m < min_survivors_for_key_sort_now.load(std::memory_order_relaxed) ||
+      m > index_t{0xffffffff})
+    return false;
   if (ws.x_keys[0].size() >= static_cast<std::size_t>(m) &&
       ws.key_places[0].size() >= static_cast<std::size_t>(m))
     return true;
@@ -1134,6 +1139,14 @@ index_t min_points_for_guide() {
 
 void set_min_points_for_guide(index_t n) {
   min_points_for_guide_now.store(n, std::memory_order_relaxed);
+}
+
+index_t min_survivors_for_key_sort() {
+  return min_survivors_for_key_sort_now.load(std::memory_order_relaxed);
+}
+
+void set_min_survivors_for_key_sort(index_t n) {
+  min_survivors_for_key_sort_now.store(n, std::memory_order_relaxed);
 }
 
 template <class T>

@@ -22,6 +22,16 @@ inline constexpr index_t kDefaultMinPointsForGuide = index_t{1} << 22;
 index_t min_points_for_guide();
 void set_min_points_for_guide(index_t n);
 
+/// The fewest survivors with 8-byte coordinates (double, int64) that the full hull sorts on a 32-bit
+/// key monotone in x (four radix passes of the key and each survivor's place, then each run of equal
+/// key exactly) instead of on all of x: below it, the sort on x is short and the key's passes over
+/// the survivors for x's range and the keys would not pay (bench/NOTES.md).
+inline constexpr index_t kDefaultMinSurvivorsForKeySort = index_t{1} << 22;
+/// The current threshold (per process): kDefaultMinSurvivorsForKeySort unless set, as tests do to
+/// reach the key's sort with inputs of test size.
+index_t min_survivors_for_key_sort();
+void set_min_survivors_for_key_sort(index_t n);
+
 /// Where the time of one full hull from device memory goes (CUDA events, for the benchmark): the
 /// inner polygon (sample kernels and a host round trip), the streaming filter, reading the survivor
 /// count and sorting the survivors, and both chains. From min_points_for_guide(), where the polygon leaves

@@ -584,14 +584,23 @@ testing::Points<T> disk_and_circle_runs(std::size_t n, double scale, std::mt1993
   return pts;
 }
 
-// The sort on a 32-bit key (core/x_key.hpp, convex_hull.cu), from 2^22 survivors with 8-byte
-// coordinates: a circle (runs of one key of up to some tens of points near x = +-1), every point
-// three times over, the circle with some of its points repeated to make runs either side of what a
-// thread, a warp and a block sort (16, 256, 4096), an integer circle, and points on the segment
-// between two far points (every survivor in one key: back to the sort on x).
+/// The sort on a 32-bit key from `n` survivors for as long as it lives, so that inputs of test size
+/// reach it whatever the default threshold.
+struct KeySortFrom {
+  index_t saved = cuda::min_survivors_for_key_sort();
+  explicit KeySortFrom(index_t n) { cuda::set_min_survivors_for_key_sort(n); }
+  ~KeySortFrom() { cuda::set_min_survivors_for_key_sort(saved); }
+  KeySortFrom(const KeySortFrom&) = delete;
+  KeySortFrom& operator=(const KeySortFrom&) = delete;
+};
+
+// The sort on a 32-bit key (core/x_key.hpp, convex_hull.cu), for survivors with 8-byte
+// coordinates: n points on a circle (at 2^22, runs of one key of up to some tens of points near
+// x = +-1), every point three times over, the circle with some of its points repeated to make runs
+// either side of what a thread, a warp and a block sort (16, 256, 4096), an integer circle, and
+// points on the segment between two far points (every survivor in one key: back to the sort on x).
 template <class T>
-void sorted_by_key_or_by_x(std::mt19937_64& rng) {
-  const std::size_t n = (std::size_t{1} << 22) + 3;
+void sorted_by_key_or_by_x(std::mt19937_64& rng, std::size_t n) {
   testing::Points<T> ring;
   if constexpr (std::is_integral_v<T>) {
     std::uniform_real_distribution<double> angle(0, 2 * M_PI);
@@ -626,8 +635,15 @@ void sorted_by_key_or_by_x(std::mt19937_64& rng) {
 
 TEST_F(CudaTest, FullHullSortedByKeyOrByX) {
   SCOPED_TRACE("seed " + std::to_string(seed_));
-  sorted_by_key_or_by_x<double>(rng_);
-  sorted_by_key_or_by_x<std::int64_t>(rng_);
+  // Just past the default threshold (the circle's density there), then either side of a lowered one.
+  const std::size_t past_default = static_cast<std::size_t>(cuda::kDefaultMinSurvivorsForKeySort) + 3;
+  sorted_by_key_or_by_x<double>(rng_, past_default);
+  sorted_by_key_or_by_x<std::int64_t>(rng_, past_default);
+  const KeySortFrom from(20000);
+  for (const std::size_t n : {19997u, 20003u}) {
+    sorted_by_key_or_by_x<double>(rng_, n);
+    sorted_by_key_or_by_x<std::int64_t>(rng_, n);
+  }
 }
 
 // The filter tests each warp's 128 points with the quick tests, then the fan test: for 16-byte
@@ -868,6 +884,8 @@ TEST_F(CudaTest, SanitizerSizedInputs) {
   both_tile_policies<float>(rng_, {777, 5000});
   guide_filter_every_family<float>(rng_, {5000});
   convex_hull_every_family<double>(rng_, {50, 20000});
+  const KeySortFrom from(1);
+  sorted_by_key_or_by_x<double>(rng_, 5003);
 }
 
 TEST_F(CudaTest, DeviceEntryPointTakesDevicePointers) {
