@@ -468,8 +468,8 @@ __global__ void rewrite_long_runs_kernel(Point2<T>* p, index_t m, const RunSlot*
 // From min_survivors_for_key_sort() survivors with 8-byte coordinates (double, int64), finish()
 // sorts the survivors' places by core::x_key (four radix passes of a 4-byte key and a 4-byte place,
 // instead of eight of 16-byte points), gathers the points into that order and sorts each run of
-// equal key on its own, exactly. A run too long for a block (a few far points dominating x's range) sends it back to the
-// sort on x, from the survivors as the filter left them.
+// equal key on its own, exactly. A run too long for a block (a few far points dominating x's range)
+// sends it back to the sort on x, from the survivors as the filter left them.
 constexpr int kKeyRunThreads = 512;
 constexpr int kKeyRunItems = core::kBlockKeyRun / kKeyRunThreads;
 static_assert(kKeyRunItems * kKeyRunThreads == core::kBlockKeyRun, "a block sorts the longest run at once");
