@@ -8,8 +8,10 @@
 #include <limits>
 #include <random>
 #include <string>
+#include <type_traits>
 #include <vector>
 
+#include "generators.hpp"
 #include "wagener/point.hpp"
 
 namespace wagener::testing {
@@ -193,6 +195,16 @@ std::vector<IntegerFamily<T>> integer_families() {
                         }});
   }
   return families;
+}
+
+/// The families of a coordinate type: integer_families for an integer one, all_families otherwise.
+template <class T>
+auto families_of() {
+  if constexpr (std::is_integral_v<T>) {
+    return integer_families<T>();
+  } else {
+    return all_families<T>();
+  }
 }
 
 }  // namespace wagener::testing

@@ -60,14 +60,7 @@ int expect_peel_ends_at_the_hood(const Points<T>& sorted, const std::string& wha
 
 template <class T>
 void every_family(std::mt19937_64& rng) {
-  const auto families = [] {
-    if constexpr (std::is_integral_v<T>) {
-      return testing::integer_families<T>();
-    } else {
-      return testing::all_families<T>();
-    }
-  }();
-  for (const auto& family : families) {
+  for (const auto& family : testing::families_of<T>()) {
     for (const std::size_t n : {1u, 2u, 3u, 4u, 10u, 100u, 1000u, 4096u}) {
       expect_peel_ends_at_the_hood(testing::sorted_copy(family.make(n, rng)),
                                    family.name + " n=" + std::to_string(n));

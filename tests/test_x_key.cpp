@@ -109,14 +109,7 @@ bool sort_by_key_then_runs(Points<T>& pts, std::mt19937_64& rng) {
 
 template <class T>
 void every_family(std::mt19937_64& rng) {
-  const auto families = [] {
-    if constexpr (std::is_integral_v<T>) {
-      return testing::integer_families<T>();
-    } else {
-      return testing::all_families<T>();
-    }
-  }();
-  for (const auto& family : families) {
+  for (const auto& family : testing::families_of<T>()) {
     for (const std::size_t n : {1u, 2u, 3u, 100u, 10000u, 200000u}) {
       Points<T> pts = family.make(n, rng);
       const Points<T> expected = testing::sorted_copy(pts);
