@@ -584,15 +584,20 @@ testing::Points<T> disk_and_circle_runs(std::size_t n, double scale, std::mt1993
   return pts;
 }
 
-/// The sort on a 32-bit key from `n` survivors for as long as it lives, so that inputs of test size
-/// reach it whatever the default threshold.
-struct KeySortFrom {
-  index_t saved = cuda::min_survivors_for_key_sort();
-  explicit KeySortFrom(index_t n) { cuda::set_min_survivors_for_key_sort(n); }
-  ~KeySortFrom() { cuda::set_min_survivors_for_key_sort(saved); }
-  KeySortFrom(const KeySortFrom&) = delete;
-  KeySortFrom& operator=(const KeySortFrom&) = delete;
+/// A size threshold of the full hull (read by Get, set by Set) at `n` for as long as it lives, so
+/// that inputs of test size reach the step it guards whatever the default.
+template <index_t (*Get)(), void (*Set)(index_t)>
+struct ThresholdAt {
+  index_t saved = Get();
+  explicit ThresholdAt(index_t n) { Set(n); }
+  ~ThresholdAt() { Set(saved); }
+  ThresholdAt(const ThresholdAt&) = delete;
+  ThresholdAt& operator=(const ThresholdAt&) = delete;
 };
+/// The sort on a 32-bit key from `n` survivors.
+using KeySortFrom = ThresholdAt<cuda::min_survivors_for_key_sort, cuda::set_min_survivors_for_key_sort>;
+/// The dense guide from `n` points.
+using GuideFrom = ThresholdAt<cuda::min_points_for_guide, cuda::set_min_points_for_guide>;
 
 // The sort on a 32-bit key (core/x_key.hpp, convex_hull.cu), for survivors with 8-byte
 // coordinates: n points on a circle (at 2^22, runs of one key of up to some tens of points near
@@ -710,16 +715,6 @@ testing::Points<T> repeated_in_runs(const testing::Points<T>& pts, std::size_t c
   for (const auto& p : pts) out.insert(out.end(), copies, p);
   return out;
 }
-
-/// The dense guide from `n` points for as long as it lives, so that inputs of test size reach it
-/// whatever the default threshold.
-struct GuideFrom {
-  index_t saved = cuda::min_points_for_guide();
-  explicit GuideFrom(index_t n) { cuda::set_min_points_for_guide(n); }
-  ~GuideFrom() { cuda::set_min_points_for_guide(saved); }
-  GuideFrom(const GuideFrom&) = delete;
-  GuideFrom& operator=(const GuideFrom&) = delete;
-};
 
 // The guide runs from 2^22 points (here) where the coarse polygon leaves more than 1/8 of its samples and at
 // most 3/4 of the check's sample points are in convex position by angle (about 57 % on a float circle,
