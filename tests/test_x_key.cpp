@@ -1,6 +1,7 @@
-// The 32-bit x key (core/x_key.hpp): monotone in x for every range, and a sort by key with its runs
-// of equal key sorted on their own (as the GPU's full hull does for 8-byte coordinates) gives the
-// lexicographic order, or reports a run too long for a block.
+// The 32-bit x key (core/x_key.hpp): monotone in x for every range, and a sort by the key that also
+// splits by the baseline, with its runs of equal key sorted on their own (as the GPU's full hull does
+// for 8-byte coordinates), gives the partition's layout of the sorted points, or reports a run too
+// long for a block.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -15,6 +16,7 @@
 #include "core/x_key.hpp"
 #include "generators.hpp"
 #include "integer_reference.hpp"
+#include "wagener/predicates.hpp"
 
 namespace wagener {
 namespace {
@@ -56,28 +58,37 @@ TEST(XKey, MonotoneInXOverEveryRange) {
   expect_monotone(ints, "int64");
 }
 
-/// The GPU's order on the host: the points' places stably sorted by key after a shuffle (a radix
-/// sort leaves equal keys in no order the caller may rely on), then each point gathered to its place
-/// as the device's threads take them (core::key_run_at: a point of a key of its own, a short run by
-/// the thread at its head, a long one by a warp or a block, which first finds its end), each run
-/// sorted on its own. Every place must be written exactly once. Returns false where a run is longer
-/// than a block sorts.
+/// The survivors as the partition by the baseline leaves them (finish()): those on or above the line
+/// from the smallest point to the largest ascending, then those below it descending.
 template <class T>
-bool sort_by_key_then_runs(Points<T>& pts, std::mt19937_64& rng) {
+Points<T> split_layout(const Points<T>& pts) {
+  const Points<T> sorted = testing::sorted_copy(pts);
+  Points<T> upper, lower;
+  for (const auto& p : sorted) (orient2d(sorted.front(), sorted.back(), p) >= 0 ? upper : lower).push_back(p);
+  upper.insert(upper.end(), lower.rbegin(), lower.rend());
+  return upper;
+}
+
+/// The GPU's order on the host: the smallest and largest points (the baseline, and x's range), each
+/// point's core::split_x_key; the points' places stably sorted by key after a shuffle (a radix sort
+/// leaves equal keys in no order the caller may rely on), then each point gathered to its place as
+/// the device's threads take them (core::key_run_at: a point of a key of its own, a short run by the
+/// thread at its head, a long one by a warp or a block, which first finds its end), each run sorted
+/// on its own, descending below the baseline. Every place must be written exactly once. Returns
+/// false where a run is longer than a block sorts.
+template <class T>
+bool split_by_key_then_runs(Points<T>& pts, std::mt19937_64& rng) {
   if (pts.empty()) return true;
-  double lo = static_cast<double>(pts[0].x), hi = lo;
-  for (const auto& p : pts) {
-    lo = std::min(lo, static_cast<double>(p.x));
-    hi = std::max(hi, static_cast<double>(p.x));
-  }
-  const core::XKeyScale s = core::x_key_scale(lo, hi);
+  const Point2<T> lo = *std::min_element(pts.begin(), pts.end(), lex_less<T>);
+  const Point2<T> hi = *std::max_element(pts.begin(), pts.end(), lex_less<T>);
+  const core::XKeyScale s = core::x_key_scale(static_cast<double>(lo.x), static_cast<double>(hi.x));
+  const auto key = [&](const Point2<T>& p) { return core::split_x_key(p.x, orient2d(lo, hi, p) < 0, s); };
   std::shuffle(pts.begin(), pts.end(), rng);
   std::vector<std::uint32_t> order(pts.size());
   std::iota(order.begin(), order.end(), 0u);
-  std::stable_sort(order.begin(), order.end(),
-                   [&](auto a, auto b) { return core::x_key(pts[a].x, s) < core::x_key(pts[b].x, s); });
+  std::stable_sort(order.begin(), order.end(), [&](auto a, auto b) { return key(pts[a]) < key(pts[b]); });
   std::vector<std::uint32_t> keys(pts.size());
-  for (std::size_t i = 0; i < pts.size(); ++i) keys[i] = core::x_key(pts[order[i]].x, s);
+  for (std::size_t i = 0; i < pts.size(); ++i) keys[i] = key(pts[order[i]]);
   const auto m = static_cast<index_t>(pts.size());
   Points<T> to(pts.size());
   std::vector<int> writes(pts.size(), 0);
@@ -89,16 +100,18 @@ bool sort_by_key_then_runs(Points<T>& pts, std::mt19937_64& rng) {
   };
   for (index_t i = 0; i < m; ++i) {
     const core::KeyRunAt run = core::key_run_at(keys.data(), i, m);
+    const bool descending = core::split_key_descends(keys[static_cast<std::size_t>(i)]);
     if (run.is_long) {
       const auto end = std::upper_bound(keys.begin() + i, keys.end(), keys[static_cast<std::size_t>(i)]);
       const index_t len = end - (keys.begin() + i);
       EXPECT_GT(len, core::kThreadKeyRun) << "a long run at " << i;
       if (len > core::kBlockKeyRun) return false;
       gather(i, len);
-      std::sort(to.begin() + i, to.begin() + i + len, lex_less<T>);
+      std::sort(to.begin() + i, to.begin() + i + len,
+                [&](const auto& a, const auto& b) { return descending ? lex_less(b, a) : lex_less(a, b); });
     } else if (run.length > 0) {
       gather(i, run.length);
-      core::insertion_sort_lex(&to[static_cast<std::size_t>(i)], run.length);
+      core::insertion_sort_lex(&to[static_cast<std::size_t>(i)], run.length, descending);
     }
   }
   for (std::size_t i = 0; i < writes.size(); ++i)
@@ -112,8 +125,8 @@ void every_family(std::mt19937_64& rng) {
   for (const auto& family : testing::families_of<T>()) {
     for (const std::size_t n : {1u, 2u, 3u, 100u, 10000u, 200000u}) {
       Points<T> pts = family.make(n, rng);
-      const Points<T> expected = testing::sorted_copy(pts);
-      if (sort_by_key_then_runs(pts, rng)) {
+      const Points<T> expected = split_layout(pts);
+      if (split_by_key_then_runs(pts, rng)) {
         ASSERT_EQ(pts, expected) << family.name << " n=" << n;
       } else {
         // A run of one key past a block's size sends the GPU back to the sort on all of x: fine for
@@ -127,7 +140,7 @@ void every_family(std::mt19937_64& rng) {
   }
 }
 
-TEST(XKey, SortByKeyThenRunsIsLexicographicOnEveryFamily) {
+TEST(XKey, SplitByKeyThenRunsIsThePartitionsLayoutOnEveryFamily) {
   std::mt19937_64 rng(testing::fresh_seed());
   every_family<double>(rng);
   every_family<std::int64_t>(rng);
@@ -140,17 +153,18 @@ TEST(XKey, DenseCircleRunsFitABlock) {
     Points<double> pts = testing::dense_arc<double>(200000, from, rng);
     pts.push_back({-1, 0});  // the whole circle's range, so that the key's scale is the bench's
     pts.push_back({1, 0});
-    const Points<double> expected = testing::sorted_copy(pts);
-    ASSERT_TRUE(sort_by_key_then_runs(pts, rng)) << "arc from " << from;
+    const Points<double> expected = split_layout(pts);
+    ASSERT_TRUE(split_by_key_then_runs(pts, rng)) << "arc from " << from;
     ASSERT_EQ(pts, expected) << "arc from " << from;
   }
 }
 
 TEST(XKey, AFarPointMakesOneLongRun) {
   std::mt19937_64 rng(testing::fresh_seed());
-  Points<double> pts = testing::uniform_disk<double>(5000, rng);
+  // The disk's points share one key on each side of the baseline, some 10,000 a side.
+  Points<double> pts = testing::uniform_disk<double>(20000, rng);
   pts.push_back({1e300, 0});
-  EXPECT_FALSE(sort_by_key_then_runs(pts, rng)) << "5000 points in one key";
+  EXPECT_FALSE(split_by_key_then_runs(pts, rng)) << "20000 points in one key a side";
 }
 
 }  // namespace

@@ -8,6 +8,10 @@
 // points' x spread over the range (a circle of 2^28 points has about 2,600 in its longest key, the
 // last one before x = 1, where x = cos t changes slowest); where the range is dominated by a few far points,
 // nearly all points share one key, and the caller falls back to the sort on the whole of x.
+//
+// The full hull sorts on split_x_key, which also splits the survivors by the baseline (the line from
+// the smallest survivor to the largest): its top bit is the side, so one sort leaves the upper
+// chain's points ascending and then the lower chain's descending, as the partition did.
 #pragma once
 
 #include <cstdint>
@@ -38,6 +42,21 @@ WAGENER_HD inline std::uint32_t x_key(T x, XKeyScale s) {
   return static_cast<std::uint32_t>(k);
 }
 
+/// The key of a point for the sort that also splits by the baseline: the upper chain's points (on or
+/// above the baseline) first, by x ascending (x's key without its last bit); then the lower chain's
+/// (below it), by x descending (that key complemented). Each order is monotone, so only a run of equal
+/// key can hold points out of order, all of one side.
+template <class T>
+WAGENER_HD inline std::uint32_t split_x_key(T x, bool below, XKeyScale s) {
+  const std::uint32_t k = x_key(x, s) >> 1;
+  return below ? 0x80000000u | (0x7fffffffu - k) : k;
+}
+
+/// Whether a run of equal split_x_key holds lower-chain points, sorted lexicographically descending.
+WAGENER_HD inline bool split_key_descends(std::uint32_t key) {
+  return (key >> 31) != 0;
+}
+
 /// Runs of equal key up to kThreadKeyRun points are sorted by one thread (insertion_sort_lex), longer
 /// ones up to kWarpKeyRun by a warp and up to kBlockKeyRun by a block; a longer run sends the caller
 /// back to the sort on all of x.
@@ -64,13 +83,14 @@ WAGENER_HD inline KeyRunAt key_run_at(const std::uint32_t* keys, index_t i, inde
   return {length, false};
 }
 
-/// Sorts p[0..len) lexicographically by insertion: a short run of equal keys, by one thread.
+/// Sorts p[0..len) lexicographically (descending: in reverse) by insertion: a short run of equal
+/// keys, by one thread.
 template <class T>
-WAGENER_HD inline void insertion_sort_lex(Point2<T>* p, int len) {
+WAGENER_HD inline void insertion_sort_lex(Point2<T>* p, int len, bool descending = false) {
   for (int i = 1; i < len; ++i) {
     const Point2<T> v = p[i];
     int j = i;
-    for (; j > 0 && lex_less(v, p[j - 1]); --j) p[j] = p[j - 1];
+    for (; j > 0 && (descending ? lex_less(p[j - 1], v) : lex_less(v, p[j - 1])); --j) p[j] = p[j - 1];
     p[j] = v;
   }
 }

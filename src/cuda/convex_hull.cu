@@ -466,57 +466,101 @@ __global__ void rewrite_long_runs_kernel(Point2<T>* p, index_t m, const RunSlot*
 
 // ---- the sort on a 32-bit key for 8-byte coordinates (core/x_key.hpp) ---------------------------
 // From min_survivors_for_key_sort() survivors with 8-byte coordinates (double, int64), finish()
-// sorts the survivors' places by core::x_key (four radix passes of a 4-byte key and a 4-byte place,
-// instead of eight of 16-byte points), gathers the points into that order and sorts each run of
-// equal key on its own, exactly. A run too long for a block (a few far points dominating x's range)
-// sends it back to the sort on x, from the survivors as the filter left them.
+// sorts the survivors' places by core::split_x_key (four radix passes of a 4-byte key and a 4-byte
+// place, instead of eight of 16-byte points), gathers the points into that order and sorts each run
+// of equal key on its own, exactly: the upper chain's points ascending, then the lower chain's
+// descending, the partition by the baseline's layout without its pass. A run too long for a block (a
+// few far points dominating x's range) sends it back to the sort on x and the partition, from the
+// survivors as the filter left them.
 constexpr int kKeyRunThreads = 512;
 constexpr int kKeyRunItems = core::kBlockKeyRun / kKeyRunThreads;
 static_assert(kKeyRunItems * kKeyRunThreads == core::kBlockKeyRun, "a block sorts the longest run at once");
 constexpr int kWarpKeyRunItems = core::kWarpKeyRun / kWarp;
 static_assert(kWarpKeyRunItems * kWarp == core::kWarpKeyRun, "a warp sorts its longest run at once");
 constexpr int kWarpKeyRunThreads = 256;
-// key_words: [0] and [1] x's smallest and largest value (ordered images), [2] the runs listed for a
-// warp, [3] those a warp passes to a block, [4] the runs too long for a block.
-enum KeyWord { kLowestX, kHighestX, kLongRuns, kBlockRuns, kTooLong, kKeyWords };
+// key_words: [0] the runs listed for a warp, [1] those a warp passes to a block, [2] the runs too
+// long for a block.
+enum KeyWord { kLongRuns, kBlockRuns, kTooLong, kKeyWords };
+constexpr int kExtremesThreads = 256;
 
-/// x's range over p[0..m), into key_words[kLowestX] (set to ~0 first) and [kHighestX] (set to 0).
+/// The smallest and the largest point of `count` (at least one) in a block's threads, each thread
+/// holding a pair: the block's first thread gets them.
 template <class T>
-__global__ void x_range_kernel(const Point2<T>* p, index_t m, unsigned long long* key_words) {
-  unsigned long long lowest = ~0ull, highest = 0;
-  for (index_t i = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < m;
-       i += static_cast<index_t>(gridDim.x) * blockDim.x) {
-    const unsigned long long v = ordered_image(p[i].x);
-    lowest = min(lowest, v);
-    highest = max(highest, v);
-  }
+__device__ void block_lex_extremes(Point2<T>& lo, Point2<T>& hi) {
   for (int d = kWarp / 2; d > 0; d /= 2) {
-    lowest = min(lowest, __shfl_xor_sync(0xffffffffu, lowest, d));
-    highest = max(highest, __shfl_xor_sync(0xffffffffu, highest, d));
+    const Point2<T> l{__shfl_xor_sync(0xffffffffu, lo.x, d), __shfl_xor_sync(0xffffffffu, lo.y, d)};
+    const Point2<T> h{__shfl_xor_sync(0xffffffffu, hi.x, d), __shfl_xor_sync(0xffffffffu, hi.y, d)};
+    if (lex_less(l, lo)) lo = l;
+    if (lex_less(hi, h)) hi = h;
   }
-  if (threadIdx.x % kWarp == 0) {
-    atomicMin(&key_words[kLowestX], lowest);
-    atomicMax(&key_words[kHighestX], highest);
+  __shared__ Point2<T> warp_lo[kExtremesThreads / kWarp], warp_hi[kExtremesThreads / kWarp];
+  const int warp = static_cast<int>(threadIdx.x) / kWarp;
+  if (threadIdx.x % kWarp == 0) warp_lo[warp] = lo, warp_hi[warp] = hi;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    for (int w = 1; w < kExtremesThreads / kWarp; ++w) {
+      if (lex_less(warp_lo[w], lo)) lo = warp_lo[w];
+      if (lex_less(hi, warp_hi[w])) hi = warp_hi[w];
+    }
   }
 }
 
-/// Each point's key, and its place (the sort's value).
+/// Each block's smallest and largest point of p[0..m) (m >= 1), to partial[2 * block] and
+/// partial[2 * block + 1].
 template <class T>
-__global__ void x_keys_kernel(const Point2<T>* p, index_t m, const unsigned long long* key_words,
-                              std::uint32_t* keys, std::uint32_t* places) {
-  const core::XKeyScale scale =
-      core::x_key_scale(static_cast<double>(from_ordered_image<T>(key_words[kLowestX])),
-                        static_cast<double>(from_ordered_image<T>(key_words[kHighestX])));
+__global__ void __launch_bounds__(kExtremesThreads)
+    lex_extremes_kernel(const Point2<T>* p, index_t m, Point2<T>* partial) {
+  Point2<T> lo = p[0], hi = p[0];
   for (index_t i = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < m;
        i += static_cast<index_t>(gridDim.x) * blockDim.x) {
-    keys[i] = core::x_key(p[i].x, scale);
+    const Point2<T> q = p[i];
+    if (lex_less(q, lo)) lo = q;
+    if (lex_less(hi, q)) hi = q;
+  }
+  block_lex_extremes(lo, hi);
+  if (threadIdx.x == 0) partial[2 * blockIdx.x] = lo, partial[2 * blockIdx.x + 1] = hi;
+}
+
+/// The smallest and largest of the blocks' partial pairs (one block): extremes[0] and [1], the
+/// baseline's ends and x's range.
+template <class T>
+__global__ void __launch_bounds__(kExtremesThreads)
+    lex_extremes_of_blocks_kernel(const Point2<T>* partial, int blocks, Point2<T>* extremes) {
+  Point2<T> lo = partial[0], hi = partial[1];
+  for (int b = static_cast<int>(threadIdx.x); b < blocks; b += kExtremesThreads) {
+    if (lex_less(partial[2 * b], lo)) lo = partial[2 * b];
+    if (lex_less(hi, partial[2 * b + 1])) hi = partial[2 * b + 1];
+  }
+  block_lex_extremes(lo, hi);
+  if (threadIdx.x == 0) extremes[0] = lo, extremes[1] = hi;
+}
+
+/// Each point's core::split_x_key (its side of the baseline by the exact orient2d, as the partition
+/// takes it) and its place (the sort's value); the points on or above the baseline counted into
+/// *upper_count (set to 0 first).
+template <class T>
+__global__ void split_keys_kernel(const Point2<T>* p, index_t m, const Point2<T>* extremes,
+                                  std::uint32_t* keys, std::uint32_t* places, index_t* upper_count) {
+  const Point2<T> lo = extremes[0], hi = extremes[1];
+  const core::XKeyScale scale = core::x_key_scale(static_cast<double>(lo.x), static_cast<double>(hi.x));
+  unsigned long long upper = 0;
+  for (index_t i = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < m;
+       i += static_cast<index_t>(gridDim.x) * blockDim.x) {
+    const Point2<T> q = p[i];
+    const bool below = orient2d(lo, hi, q) < 0;
+    upper += below ? 0 : 1;
+    keys[i] = core::split_x_key(q.x, below, scale);
     places[i] = static_cast<std::uint32_t>(i);
   }
+  for (int d = kWarp / 2; d > 0; d /= 2) upper += __shfl_xor_sync(0xffffffffu, upper, d);
+  static_assert(sizeof(index_t) == sizeof(unsigned long long), "the count is added as a 64-bit word");
+  if (threadIdx.x % kWarp == 0 && upper != 0)
+    atomicAdd(reinterpret_cast<unsigned long long*>(upper_count), upper);
 }
 
 /// After the sort by key: each point of a key of its own gathered to its place, each run of up to
-/// core::kThreadKeyRun points gathered and sorted by the thread at its head; the heads of longer
-/// runs listed (core::key_run_at).
+/// core::kThreadKeyRun points gathered and sorted by the thread at its head (descending below the
+/// baseline: core::split_key_descends); the heads of longer runs listed (core::key_run_at).
 template <class T>
 __global__ void gather_key_runs_kernel(const std::uint32_t* keys, const std::uint32_t* places,
                                        const Point2<T>* from, Point2<T>* to, index_t m, index_t* long_runs,
@@ -528,15 +572,24 @@ __global__ void gather_key_runs_kernel(const std::uint32_t* keys, const std::uin
       long_runs[atomicAdd(&key_words[kLongRuns], 1ull)] = i;
     } else if (run.length > 0) {
       for (int k = 0; k < run.length; ++k) to[i + k] = from[places[i + k]];
-      if (run.length > 1) core::insertion_sort_lex(to + i, run.length);
+      if (run.length > 1) core::insertion_sort_lex(to + i, run.length, core::split_key_descends(keys[i]));
     }
   }
 }
 
-struct LexLess {
+/// A run's order: lexicographic, or its reverse below the baseline.
+struct RunOrder {
+  bool descending;
   template <class T>
   __device__ bool operator()(const Point2<T>& a, const Point2<T>& b) const {
-    return lex_less(a, b);
+    return descending ? lex_less(b, a) : lex_less(a, b);
+  }
+  /// What fills a sort's places past the run: a point that sorts last.
+  template <class T>
+  __device__ Point2<T> last() const {
+    constexpr T kFar = std::numeric_limits<T>::max();
+    return descending ? Point2<T>{std::numeric_limits<T>::lowest(), std::numeric_limits<T>::lowest()}
+                      : Point2<T>{kFar, kFar};
   }
 };
 
@@ -578,15 +631,14 @@ __global__ void __launch_bounds__(kWarpKeyRunThreads)
     } else if (length > core::kWarpKeyRun) {
       if (lane == 0) block_runs[atomicAdd(&key_words[kBlockRuns], 1ull)] = {head, length};
     } else {
-      constexpr T kFar = std::numeric_limits<T>::max();
+      const RunOrder order{core::split_key_descends(key)};
       Point2<T> items[kWarpKeyRunItems];
 #pragma unroll
       for (int j = 0; j < kWarpKeyRunItems; ++j) {
         const index_t at = static_cast<index_t>(lane) * kWarpKeyRunItems + j;
-        items[j] = at < length ? from[places[head + at]] : Point2<T>{kFar, kFar};
+        items[j] = at < length ? from[places[head + at]] : order.last<T>();
       }
-      WarpKeyRunSort<T>(storage[warp])
-          .Sort(items, LexLess{}, static_cast<int>(length), Point2<T>{kFar, kFar});
+      WarpKeyRunSort<T>(storage[warp]).Sort(items, order, static_cast<int>(length), order.last<T>());
 #pragma unroll
       for (int j = 0; j < kWarpKeyRunItems; ++j) {
         const index_t at = static_cast<index_t>(lane) * kWarpKeyRunItems + j;
@@ -597,25 +649,25 @@ __global__ void __launch_bounds__(kWarpKeyRunThreads)
   }
 }
 
-/// The runs a warp passed on, a block each (in turn over the grid): gathered and sorted
-/// lexicographically in shared memory (dynamic: 64 KB of points).
+/// The runs a warp passed on, a block each (in turn over the grid): gathered and sorted in shared
+/// memory (dynamic: 64 KB of points), lexicographically or in reverse (RunOrder).
 template <class T>
 __global__ void __launch_bounds__(kKeyRunThreads)
-    sort_block_key_runs_kernel(const std::uint32_t* places, const Point2<T>* from, Point2<T>* to,
-                               const KeyRun* block_runs, const unsigned long long* key_words) {
+    sort_block_key_runs_kernel(const std::uint32_t* keys, const std::uint32_t* places, const Point2<T>* from,
+                               Point2<T>* to, const KeyRun* block_runs, const unsigned long long* key_words) {
   extern __shared__ unsigned char shared_bytes[];
   auto& storage = *reinterpret_cast<typename BlockKeyRunSort<T>::TempStorage*>(shared_bytes);
   const auto runs = static_cast<index_t>(key_words[kBlockRuns]);
   for (index_t r = blockIdx.x; r < runs; r += gridDim.x) {
     const KeyRun run = block_runs[r];
-    constexpr T kFar = std::numeric_limits<T>::max();
+    const RunOrder order{core::split_key_descends(keys[run.head])};
     Point2<T> items[kKeyRunItems];
 #pragma unroll
     for (int j = 0; j < kKeyRunItems; ++j) {
       const index_t at = static_cast<index_t>(threadIdx.x) * kKeyRunItems + j;
-      items[j] = at < run.length ? from[places[run.head + at]] : Point2<T>{kFar, kFar};
+      items[j] = at < run.length ? from[places[run.head + at]] : order.last<T>();
     }
-    BlockKeyRunSort<T>(storage).Sort(items, LexLess{}, static_cast<int>(run.length), Point2<T>{kFar, kFar});
+    BlockKeyRunSort<T>(storage).Sort(items, order, static_cast<int>(run.length), order.last<T>());
 #pragma unroll
     for (int j = 0; j < kKeyRunItems; ++j) {
       const index_t at = static_cast<index_t>(threadIdx.x) * kKeyRunItems + j;
@@ -642,7 +694,7 @@ bool sort_by_key_pays(FullHullWorkspace<T>& ws, index_t m) {
   return needed + needed / 4 < free_bytes;  // a margin for the chains' workspaces
 }
 
-/// CUB's temporary bytes for sort_by_key's SortPairs of m keys and places.
+/// CUB's temporary bytes for sort_and_split_by_key's SortPairs of m keys and places.
 inline std::size_t sort_by_key_temp_bytes(index_t m, cudaStream_t stream) {
   std::size_t bytes = 0;
   cub::DoubleBuffer<std::uint32_t> keys(nullptr, nullptr), places(nullptr, nullptr);
@@ -650,29 +702,32 @@ inline std::size_t sort_by_key_temp_bytes(index_t m, cudaStream_t stream) {
   return bytes;
 }
 
-/// Sorts the survivors (points' current buffer, m of them) lexicographically into points' other
-/// buffer, by key and then each run of equal key, and selects it; returns false, the current buffer
-/// as it was, where a run of one key is longer than a block sorts. temp: CUB's temporary storage, at
-/// least sort_by_key_temp_bytes(m).
+/// Sorts and splits the m survivors at `from` into `to` as the partition by the baseline does (see
+/// finish()): to[0 .. u) the u points on or above the line from the smallest survivor to the largest,
+/// ascending, then the rest descending, with u at ws.upper_count; returns false, `from` as it was,
+/// where a run of one key is longer than a block sorts. temp: CUB's temporary storage, at least
+/// sort_by_key_temp_bytes(m).
 template <class T>
-bool sort_by_key(FullHullWorkspace<T>& ws, cub::DoubleBuffer<Point2<T>>& points, index_t m,
-                 std::size_t temp_bytes, cudaStream_t stream) {
+bool sort_and_split_by_key(FullHullWorkspace<T>& ws, const Point2<T>* from, Point2<T>* to, index_t m,
+                           std::size_t temp_bytes, cudaStream_t stream) {
   for (int b = 0; b < 2; ++b) {
     FullHullWorkspace<T>::grow(ws.x_keys[b], m);
     FullHullWorkspace<T>::grow(ws.key_places[b], m);
   }
   FullHullWorkspace<T>::grow(ws.long_key_runs, m / (core::kThreadKeyRun + 1) + 1);
   FullHullWorkspace<T>::grow(ws.block_key_runs, m / (core::kWarpKeyRun + 1) + 1);
+  const int blocks = stride_grid(m);
+  FullHullWorkspace<T>::grow(ws.key_extremes, 2 * blocks + 2);
   unsigned long long* words = ws.key_words.data();
-  WAGENER_CUDA_CHECK(cudaMemsetAsync(words + kLowestX, 0xff, sizeof(unsigned long long), stream));
-  WAGENER_CUDA_CHECK(
-      cudaMemsetAsync(words + kHighestX, 0, (kKeyWords - kHighestX) * sizeof(unsigned long long), stream));
-  const Point2<T>* from = points.Current();
-  Point2<T>* to = points.Alternate();
-  x_range_kernel<T><<<stride_grid(m), 256, 0, stream>>>(from, m, words);
+  WAGENER_CUDA_CHECK(cudaMemsetAsync(words, 0, kKeyWords * sizeof(unsigned long long), stream));
+  WAGENER_CUDA_CHECK(cudaMemsetAsync(ws.upper_count.data(), 0, sizeof(index_t), stream));
+  Point2<T>* extremes = ws.key_extremes.data();  // [0], [1]: the baseline; then the blocks' pairs
+  lex_extremes_kernel<T><<<blocks, kExtremesThreads, 0, stream>>>(from, m, extremes + 2);
   WAGENER_CUDA_CHECK_LAUNCH();
-  x_keys_kernel<T>
-      <<<stride_grid(m), 256, 0, stream>>>(from, m, words, ws.x_keys[0].data(), ws.key_places[0].data());
+  lex_extremes_of_blocks_kernel<T><<<1, kExtremesThreads, 0, stream>>>(extremes + 2, blocks, extremes);
+  WAGENER_CUDA_CHECK_LAUNCH();
+  split_keys_kernel<T><<<stride_grid(m), 256, 0, stream>>>(from, m, extremes, ws.x_keys[0].data(),
+                                                           ws.key_places[0].data(), ws.upper_count.data());
   WAGENER_CUDA_CHECK_LAUNCH();
   cub::DoubleBuffer<std::uint32_t> keys(ws.x_keys[0].data(), ws.x_keys[1].data());
   cub::DoubleBuffer<std::uint32_t> places(ws.key_places[0].data(), ws.key_places[1].data());
@@ -693,14 +748,12 @@ bool sort_by_key(FullHullWorkspace<T>& ws, cub::DoubleBuffer<Point2<T>>& points,
   }();
   (void)configured;
   sort_block_key_runs_kernel<T><<<multiprocessors(), kKeyRunThreads, kBlockSortBytes, stream>>>(
-      places.Current(), from, to, ws.block_key_runs.data(), words);
+      keys.Current(), places.Current(), from, to, ws.block_key_runs.data(), words);
   WAGENER_CUDA_CHECK_LAUNCH();
   WAGENER_CUDA_CHECK(cudaMemcpyAsync(ws.key_words_host.data(), words + kTooLong, sizeof(unsigned long long),
                                      cudaMemcpyDeviceToHost, stream));
   WAGENER_CUDA_CHECK(cudaStreamSynchronize(stream));
-  if (ws.key_words_host.data()[0] != 0) return false;
-  points.selector ^= 1;
-  return true;
+  return ws.key_words_host.data()[0] == 0;
 }
 
 /// The partition's test: is p on or above the line from the smallest to the largest sorted point?
@@ -966,9 +1019,12 @@ JoinedHull<T> finish(FullHullWorkspace<T>& ws, cudaStream_t stream, index_t* sur
   if constexpr (sizeof(T) == 8) by_key = sort_by_key_pays(ws, m);
   if (by_key) temp_bytes = std::max(temp_bytes, sort_by_key_temp_bytes(m, stream));
   if (ws.sort_temp.size() < temp_bytes) ws.sort_temp = DeviceBuffer<unsigned char>(temp_bytes);
-  bool sorted_by_key = false;
-  if constexpr (sizeof(T) == 8) sorted_by_key = by_key && sort_by_key(ws, keys, m, temp_bytes, stream);
-  if (!sorted_by_key) {
+  // The split (below) written by the sort on a key, or the survivors sorted for the partition.
+  bool split_by_key = false;
+  if constexpr (sizeof(T) == 8)
+    split_by_key =
+        by_key && sort_and_split_by_key(ws, keys.Current(), keys.Alternate() + 1, m, temp_bytes, stream);
+  if (!split_by_key) {
     WAGENER_CUDA_CHECK(
         cub::DeviceRadixSort::SortKeys(ws.sort_temp.data(), temp_bytes, keys, m, XDecomposer<T>{}, stream));
     // Each run of equal x rewritten (see rewrite_short_runs_kernel): the order is now lexicographic.
@@ -986,15 +1042,18 @@ JoinedHull<T> finish(FullHullWorkspace<T>& ws, cudaStream_t stream, index_t* sur
 
   // The split, at split[1 ...]: the u points on or above the baseline in order (the smallest point
   // first, the largest last), then the b = m - u below it in reverse order (CUB's partition writes
-  // the rejected items backwards). With the smallest point copied after them, split[u .. m + 2) is
-  // the lower chain's input from the largest point down to the smallest: reflected, the sorted input
-  // of an upper hull. The upper chain's input is split[1 .. u + 1).
-  const OnOrAboveBaseline<T> baseline{sorted, m};
-  WAGENER_CUDA_CHECK(cub::DevicePartition::If(ws.sort_temp.data(), partition_bytes, sorted, split + 1,
-                                              ws.upper_count.data(), m, baseline, stream));
+  // the rejected items backwards; the sort on a key wrote them so already). With the smallest point
+  // copied after them, split[u .. m + 2) is the lower chain's input from the largest point down to
+  // the smallest: reflected, the sorted input of an upper hull. The upper chain's input is
+  // split[1 .. u + 1).
+  if (!split_by_key) {
+    const OnOrAboveBaseline<T> baseline{sorted, m};
+    WAGENER_CUDA_CHECK(cub::DevicePartition::If(ws.sort_temp.data(), partition_bytes, sorted, split + 1,
+                                                ws.upper_count.data(), m, baseline, stream));
+  }
   WAGENER_CUDA_CHECK(
-      cudaMemcpyAsync(split + m + 1, sorted, sizeof(Point2<T>), cudaMemcpyDeviceToDevice, stream));
-  Point2<T>* lower_input = sorted;  // the sorted survivors are no longer needed
+      cudaMemcpyAsync(split + m + 1, split + 1, sizeof(Point2<T>), cudaMemcpyDeviceToDevice, stream));
+  Point2<T>* lower_input = sorted;  // the survivors, sorted or not, are no longer needed
   // The lower chain's input is free once both chains are done: it takes the hull unless `out` does.
   if (out == nullptr) out = lower_input;
   const cudaStream_t side = ws.side.get();

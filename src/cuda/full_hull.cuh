@@ -131,7 +131,7 @@ struct FullHullWorkspace {
   DeviceBuffer<Point2<double>> extremes{kDirections + kDecisionSamples};
   DeviceBuffer<unsigned char> fan;               ///< the polygon's vertices, angles and buckets
   DeviceBuffer<unsigned long long> counters{2};  ///< [0] survivors, [1] first non-finite index
-  DeviceBuffer<index_t> upper_count{1};          ///< the partition's points on or above the baseline
+  DeviceBuffer<index_t> upper_count{1};          ///< the points on or above the baseline (the split's count)
   DeviceBuffer<index_t> lower_count{1};          ///< the lower chain's points
   PinnedBuffer<index_t> upper_count_host{1};
   DeviceBuffer<EnqueuedHullWords> chain_words{2};  ///< the chains' outcomes (upper, lower), when enqueued
@@ -141,13 +141,14 @@ struct FullHullWorkspace {
   PinnedBuffer<unsigned long long> counters_host{2};
   // The sort on a 32-bit key (finish(), core/x_key.hpp): the keys and the points' places (each with
   // the sort's other buffer), the heads of the runs of equal key a warp sorts, the runs a block
-  // sorts, and x's range (ordered images), those runs' numbers and whether one was too long for a
-  // block.
+  // sorts, the baseline's ends (then each block's smallest and largest point), and those runs'
+  // numbers and whether one was too long for a block.
   DeviceBuffer<std::uint32_t> x_keys[2];
   DeviceBuffer<std::uint32_t> key_places[2];
   DeviceBuffer<index_t> long_key_runs;
   DeviceBuffer<KeyRun> block_key_runs;
-  DeviceBuffer<unsigned long long> key_words{5};
+  DeviceBuffer<Point2<T>> key_extremes;
+  DeviceBuffer<unsigned long long> key_words{3};
   PinnedBuffer<unsigned long long> key_words_host{1};
   PinnedBuffer<Point2<double>> extremes_host{kDirections + kDecisionSamples};
   UpperHullWorkspace<T> upper, lower;  ///< one per chain: the chains are built concurrently

@@ -638,17 +638,30 @@ void sorted_by_key_or_by_x(std::mt19937_64& rng, std::size_t n) {
   expect_full_hulls_exact(segment, "a segment between two far points");
 }
 
+/// Every integer family against the exact reference (defined below, where its default sizes are
+/// explained).
+template <class T>
+void integer_hulls_every_family(std::mt19937_64& rng, std::initializer_list<std::size_t> sizes = {
+                                                          0, 1, 2, 5, 3000, 20000, 200001, (1 << 20) + 3});
+
 TEST_F(CudaTest, FullHullSortedByKeyOrByX) {
   SCOPED_TRACE("seed " + std::to_string(seed_));
   // Just past the default threshold (the circle's density there), then either side of a lowered one.
   const std::size_t past_default = static_cast<std::size_t>(cuda::kDefaultMinSurvivorsForKeySort) + 3;
   sorted_by_key_or_by_x<double>(rng_, past_default);
   sorted_by_key_or_by_x<std::int64_t>(rng_, past_default);
-  const KeySortFrom from(20000);
-  for (const std::size_t n : {19997u, 20003u}) {
-    sorted_by_key_or_by_x<double>(rng_, n);
-    sorted_by_key_or_by_x<std::int64_t>(rng_, n);
+  {
+    const KeySortFrom from(20000);
+    for (const std::size_t n : {19997u, 20003u}) {
+      sorted_by_key_or_by_x<double>(rng_, n);
+      sorted_by_key_or_by_x<std::int64_t>(rng_, n);
+    }
   }
+  // Every family through the key's sort and split, from one survivor up: collinear ones (the lower
+  // side empty), equal x, duplicates, the types' extremes.
+  const KeySortFrom every(1);
+  convex_hull_every_family<double>(rng_, {1, 2, 3, 50, 20000});
+  integer_hulls_every_family<std::int64_t>(rng_, {1, 2, 5, 3000, 20000});
 }
 
 // The filter tests each warp's 128 points with the quick tests, then the fan test: for 16-byte
@@ -881,6 +894,7 @@ TEST_F(CudaTest, SanitizerSizedInputs) {
   convex_hull_every_family<double>(rng_, {50, 20000});
   const KeySortFrom from(1);
   sorted_by_key_or_by_x<double>(rng_, 5003);
+  convex_hull_every_family<double>(rng_, {50});
 }
 
 TEST_F(CudaTest, DeviceEntryPointTakesDevicePointers) {
@@ -914,8 +928,7 @@ TEST_F(CudaTest, DeviceEntryPointTakesDevicePointers) {
 /// entry points, against tests/integer_reference.hpp; by default sizes on both sides of the filter's
 /// threshold (2^14), of a tile and of the upper hull's guide filter (2^20).
 template <class T>
-void integer_hulls_every_family(std::mt19937_64& rng, std::initializer_list<std::size_t> sizes = {
-                                                          0, 1, 2, 5, 3000, 20000, 200001, (1 << 20) + 3}) {
+void integer_hulls_every_family(std::mt19937_64& rng, std::initializer_list<std::size_t> sizes) {
   for (const auto& family : testing::integer_families<T>()) {
     for (const std::size_t n : sizes) {
       SCOPED_TRACE(family.name + " n=" + std::to_string(n));
