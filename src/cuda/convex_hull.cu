@@ -483,8 +483,8 @@ constexpr int kWarpKeyRunThreads = 256;
 enum KeyWord { kLongRuns, kBlockRuns, kTooLong, kKeyWords };
 constexpr int kExtremesThreads = 256;
 
-/// The smallest and the largest point of `count` (at least one) in a block's threads, each thread
-/// holding a pair: the block's first thread gets them.
+/// The smallest and the largest of the pairs (lo, hi) that the block's threads hold, one each: the
+/// block's first thread ends with them.
 template <class T>
 __device__ void block_lex_extremes(Point2<T>& lo, Point2<T>& hi) {
   for (int d = kWarp / 2; d > 0; d /= 2) {
