@@ -11,6 +11,7 @@
 //                   [--sample-shift S] [--filter-from-log2 N]   (the upper hull's guide filter)
 //                   [--small-level-tiles-per-sm N]   (which levels use SmallLevelPolicy; 0: none)
 //                   [--guide-from N]   (the full hull's dense guide from 2^N points)
+//                   [--key-sort-from N]   (the full hull's sort on a key from 2^N survivors)
 //        bench_cuda --crossover   (cuda against cpu backend on small host inputs: auto's threshold)
 #include <thrust/execution_policy.h>
 #include <thrust/sort.h>
@@ -471,6 +472,8 @@ int main(int argc, char** argv) {
     if (!std::strcmp(argv[i], "--family") && i + 1 < argc) only_family = argv[++i];
     if (!std::strcmp(argv[i], "--guide-from") && i + 1 < argc)
       wcuda::set_min_points_for_guide(index_t{1} << std::atoi(argv[++i]));
+    if (!std::strcmp(argv[i], "--key-sort-from") && i + 1 < argc)
+      wcuda::set_min_survivors_for_key_sort(index_t{1} << std::atoi(argv[++i]));
     if (!std::strcmp(argv[i], "--grouped")) {  // bench_cuda --grouped [GROUPS [SIZE]]
       const index_t groups = i + 1 < argc ? std::atoll(argv[i + 1]) : 1000000;
       const index_t size = i + 2 < argc ? std::atoll(argv[i + 2]) : 100;
