@@ -890,6 +890,8 @@ TEST_F(CudaTest, SanitizerSizedInputs) {
   expect_upper_equal(mostly_strict_with_collinear_runs<double>(20000, 8, 2), "collinear runs of 3");
   expect_upper_equal(repeated_parabola<double>(20000, 2, 5000), "repeated parabola");
   both_tile_policies<float>(rng_, {777, 5000});
+  // The in-place rounds' searches (scallops: hoods that do not meet convexly, so the searches run).
+  expect_upper_equal_with_rounds(scallops<double>(20000, 3000), true, "scallops, hoods kept in place");
   guide_filter_every_family<float>(rng_, {5000});
   convex_hull_every_family<double>(rng_, {50, 20000});
   const KeySortFrom from(1);
