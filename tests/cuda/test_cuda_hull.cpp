@@ -866,8 +866,6 @@ TEST_F(CudaTest, ConvexHullSignedZeros) {
 template <class T>
 void convex_hull_every_family(std::mt19937_64& rng, std::initializer_list<std::size_t> sizes);
 
-// Small enough for compute-sanitizer: one tile (merges inside a block), several tiles (merges across
-// blocks), and every family.
 // Small enough for compute-sanitizer's racecheck (shared memory hazards in the tile kernel's
 // rounds): full hoods through every in-block round, a few tiles, both precisions and policies.
 TEST_F(CudaTest, RacecheckSizedInputs) {
@@ -883,6 +881,9 @@ TEST_F(CudaTest, RacecheckSizedInputs) {
   EXPECT_EQ(convex_hull<double>(circle, {Backend::cuda}), cpu::convex_hull_serial<double>(circle));
 }
 
+// Small enough for compute-sanitizer (scripts/gpu-all.sh runs memcheck and racecheck on it): one tile
+// (merges inside a block), several tiles (merges across blocks), the in-place rounds, the key sort,
+// and every family.
 TEST_F(CudaTest, SanitizerSizedInputs) {
   SCOPED_TRACE("seed " + std::to_string(seed_));
   both_tile_policies<double>(rng_, {100, 3000, 70000});
