@@ -6,8 +6,8 @@
 // x1 <= x2 gives key(x1) <= key(x2). Points of different keys are therefore already in x order after
 // the sort, and only a run of equal keys can hold points out of order. A run is short where the
 // points' x spread over the range (a circle of 2^28 points has about 2,600 in its longest key, the
-// last one before x = 1, where x = cos t changes slowest); where the range is dominated by a few far points,
-// nearly all points share one key, and the caller falls back to the sort on the whole of x.
+// last one before x = 1, where x = cos t changes slowest); where the range is dominated by a few far
+// points, nearly all points share one key, and the caller falls back to the sort on the whole of x.
 //
 // The full hull sorts on split_x_key, which also splits the survivors by the baseline (the line from
 // the smallest survivor to the largest): its top bit is the side, so one sort leaves the upper
@@ -15,6 +15,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 
 #include "wagener/config.hpp"
 #include "wagener/point.hpp"
@@ -31,9 +32,11 @@ struct XKeyScale {
 /// or of one value maps every x to key 0.
 WAGENER_HD inline XKeyScale x_key_scale(double lo, double hi) {
   const double width = hi - lo;
-  return {lo, width > 0 && width <= 1.7976931348623157e308 ? 0x1p32 / width : 0.0};
+  return {lo, width > 0 && width <= std::numeric_limits<double>::max() ? 0x1p32 / width : 0.0};
 }
 
+/// x's key under the map s: monotone in x, x below the range's low end giving 0 and above its high
+/// end 2^32 - 1.
 template <class T>
 WAGENER_HD inline std::uint32_t x_key(T x, XKeyScale s) {
   const double k = (static_cast<double>(x) - s.lo) * s.scale;
