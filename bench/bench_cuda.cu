@@ -8,6 +8,7 @@
 // Usage: bench_cuda [--markdown FILE] [--min-log2 N] [--max-log2 N] [--precision float|double]
 //                   [--input disk|parabola|full] [--family square|disk|gaussian|circle] [--quick]
 //                   [--in-place-from-log2 N]   (device-wide rounds keep hoods in place from 2^N points)
+//                   [--block-merges-below N]   (in those rounds, a block a merge below N merges; 0: warps)
 //                   [--sample-shift S] [--filter-from-log2 N]   (the upper hull's guide filter)
 //                   [--small-level-tiles-per-sm N]   (which levels use SmallLevelPolicy; 0: none)
 //                   [--guide-from N]   (the full hull's dense guide from 2^N points)
@@ -197,11 +198,12 @@ struct Row {
   wcuda::UpperHullProfile steps;
 };
 
-/// Guide filter settings for the upper-hull rows (negative: the workspace's defaults).
+/// Guide filter and rounds settings for the upper-hull rows (negative: the workspace's defaults).
 int sample_shift = -1;
 int filter_from_log2 = -1;
 int small_level_tiles_per_sm = -1;
 int in_place_from_log2 = -1;
+long long block_merges_below = -1;
 
 template <class T>
 Row measure(index_t n, bool parabola, cudaStream_t stream) {
@@ -217,6 +219,7 @@ Row measure(index_t n, bool parabola, cudaStream_t stream) {
   if (filter_from_log2 >= 0) ws.filter_from = index_t{1} << filter_from_log2;
   if (small_level_tiles_per_sm >= 0) ws.small_level_tiles_per_sm = small_level_tiles_per_sm;
   if (in_place_from_log2 >= 0) ws.in_place_from = index_t{1} << in_place_from_log2;
+  if (block_merges_below >= 0) ws.block_merges_below = block_merges_below;
   auto hull = wcuda::upper_hull_on_device(points.data(), n, ws, stream, false);  // warm-up, allocations
   const double ms = median_ms(reps, [&] {
     Event a, b;
@@ -459,6 +462,8 @@ int main(int argc, char** argv) {
     if (!std::strcmp(argv[i], "--quick")) quick = true;
     if (!std::strcmp(argv[i], "--in-place-from-log2") && i + 1 < argc)
       in_place_from_log2 = std::atoi(argv[++i]);
+    if (!std::strcmp(argv[i], "--block-merges-below") && i + 1 < argc)
+      block_merges_below = std::atoll(argv[++i]);
     if (!std::strcmp(argv[i], "--sample-shift") && i + 1 < argc) sample_shift = std::atoi(argv[++i]);
     if (!std::strcmp(argv[i], "--filter-from-log2") && i + 1 < argc) filter_from_log2 = std::atoi(argv[++i]);
     if (!std::strcmp(argv[i], "--small-level-tiles-per-sm") && i + 1 < argc)

@@ -36,6 +36,11 @@ struct UpperHullPolicy {
   // bridge by nested sampling with at most kMaxSamples samples per bracket (kMaxSamples^2 <= 32
   // lanes, one virtual processor each); deeper searches for larger hoods (5^13 > 2^30 positions).
   static constexpr int kMaxSamples = 5;
+  // A round of fewer merges than the device has multiprocessors (the last rounds, over the largest
+  // hoods) leaves most of them idle while each warp's search takes depth (depth + 1) steps, some 150
+  // at 2^27 positions. Then a block of kBlockMergeSamples^2 threads takes each merge: 16 samples a
+  // bracket, depth 7 at 2^27 (56 steps), each step a block-wide sync.
+  static constexpr int kBlockMergeSamples = 16;
   // The in-place rounds from this many tile-hood points up; below, the copying rounds (Wagener's
   // mam phases over the whole device, one hood copy per round), whose cost grows with the points
   // but whose launches are short. Measured (bench_cuda --in-place-from-log2, bench/NOTES.md): the

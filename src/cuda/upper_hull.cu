@@ -326,41 +326,61 @@ __global__ void unreverse_next_kernel(index_t* next, index_t tiles) {
   }
 }
 
-/// One warp per merge of groups of w tiles: the bridge by nested sampling (core/nested_bridge.hpp),
-/// lane = x + g y is virtual processor (x, y); every step reads, then the warp syncs, then the
-/// unique writer writes. Then the warp trims the tiles between the bridge's ends: only the killed
-/// tiles and the two ends are touched, so a round costs O(merges) plus the tiles it kills (each
-/// tile dies once), not O(tiles). Nothing to do without a partner, when a side has no vertex, or
-/// when the hoods meet convexly (core::seam_bridge: two tests instead of the search).
-template <class T, class Policy = UpperHullPolicy<T>>
-__global__ void __launch_bounds__(Policy::kMergeWarpsPerBlock * 32)
+/// The lanes that take one merge in in_place_merge_kernel: a warp, kMergeWarpsPerBlock of them a block,
+/// with kMaxSamples samples a bracket; or a whole block (kBlockTeam), with kBlockMergeSamples.
+template <class T, bool kBlockTeam>
+struct MergeTeam {
+  using Policy = UpperHullPolicy<T>;
+  static constexpr int kG = kBlockTeam ? Policy::kBlockMergeSamples : Policy::kMaxSamples;
+  static constexpr int kLanes = kBlockTeam ? kG * kG : 32;
+  static constexpr int kTeamsPerBlock = kBlockTeam ? 1 : Policy::kMergeWarpsPerBlock;
+  static constexpr int kBlockThreads = kLanes * kTeamsPerBlock;
+  static_assert(kG * kG <= kLanes, "one lane per virtual processor");
+  static __device__ void sync() {
+    if constexpr (kBlockTeam) {
+      __syncthreads();
+    } else {
+      __syncwarp();
+    }
+  }
+};
+
+/// One team (MergeTeam: a warp, or a block) per merge of groups of w tiles: the bridge by nested
+/// sampling (core/nested_bridge.hpp), lane = x + g y is virtual processor (x, y); every step reads,
+/// then the team syncs, then the unique writer writes. Then the team trims the tiles between the
+/// bridge's ends: only the killed tiles and the two ends are touched, so a round costs O(merges) plus
+/// the tiles it kills (each tile dies once), not O(tiles). Nothing to do without a partner, when a
+/// side has no vertex, or when the hoods meet convexly (core::seam_bridge: two tests instead of the
+/// search). Every early exit depends only on the merge, so a team takes it together.
+template <class T, bool kBlockTeam>
+__global__ void __launch_bounds__(MergeTeam<T, kBlockTeam>::kBlockThreads)
     in_place_merge_kernel(const Point2<T>* hood, core::StripRanges ranges, index_t tiles, index_t w,
                           index_t merges) {
-  constexpr int kWarp = 32, kG = Policy::kMaxSamples;
-  static_assert(kG * kG <= kWarp, "one lane per virtual processor");
+  using Team = MergeTeam<T, kBlockTeam>;
+  constexpr int kG = Team::kG;
   struct Cells {
     core::Bracket outer;
     core::Bracket tangent[kG];
     index_t bridge[2];
   };
   // Raw storage: Bracket's member initialisers would make a __shared__ Cells dynamically initialised.
-  __shared__ alignas(Cells) unsigned char shared_bytes[Policy::kMergeWarpsPerBlock * sizeof(Cells)];
-  const int warp = threadIdx.x / kWarp, lane = threadIdx.x % kWarp;
-  Cells& cells = reinterpret_cast<Cells*>(shared_bytes)[warp];
-  const index_t warps = static_cast<index_t>(gridDim.x) * Policy::kMergeWarpsPerBlock;
-  for (index_t k = static_cast<index_t>(blockIdx.x) * Policy::kMergeWarpsPerBlock + warp; k < merges;
-       k += warps) {
+  __shared__ alignas(Cells) unsigned char shared_bytes[Team::kTeamsPerBlock * sizeof(Cells)];
+  const int team = static_cast<int>(threadIdx.x) / Team::kLanes;
+  const int lane = static_cast<int>(threadIdx.x) % Team::kLanes;
+  Cells& cells = reinterpret_cast<Cells*>(shared_bytes)[team];
+  const index_t teams = static_cast<index_t>(gridDim.x) * Team::kTeamsPerBlock;
+  for (index_t k = static_cast<index_t>(blockIdx.x) * Team::kTeamsPerBlock + team; k < merges; k += teams) {
     // Plan (every lane alike): each side's first and last live tile.
     const index_t p0 = 2 * k * w, q0 = min(tiles, p0 + w), q1 = min(tiles, q0 + w);
     const bool pair = q0 < q1;
     const index_t pf = pair ? ranges.next_live[p0] : 0, qf = pair ? ranges.next_live[q0] : 0;
-    if (!pair || pf >= q0 || qf >= q1) continue;  // uniform across the warp
+    if (!pair || pf >= q0 || qf >= q1) continue;  // uniform across the team
     const core::InPlaceHood<T> p{hood, ranges, pf, ranges.prev_live[q0 - 1]};
     const core::InPlaceHood<T> q{hood, ranges, qf, ranges.prev_live[q1 - 1]};
     // Hoods that meet convexly keep every vertex: no search, and no strip changes (the dead strips
     // between the two ends already link to them).
     core::HoodSlot seam_a, seam_b;
-    if (core::seam_bridge(p, q, &seam_a, &seam_b)) continue;  // uniform across the warp
+    if (core::seam_bridge(p, q, &seam_a, &seam_b)) continue;  // uniform across the team
     const index_t up = p.positions(), uq = q.positions(), most = up > uq ? up : uq;
     int depth = 1;
     for (index_t reach = kG; reach < most; reach *= kG) ++depth;
@@ -372,35 +392,35 @@ __global__ void __launch_bounds__(Policy::kMergeWarpsPerBlock * 32)
     const index_t x = lane % mg.g, y = lane / mg.g;
     const bool processor = lane < mg.g * mg.g;
     if (lane == 0) cells.outer = mg.whole_p();
-    __syncwarp();
+    Team::sync();
     const core::NestedCells c{&cells.outer, cells.tangent, cells.bridge};
     for (int level = 0; level < depth; ++level) {
       for (int inner = 0; inner < depth; ++inner) {
         core::Bracket value;
         const bool writes = processor && core::nested_tangent_step(mg, c, inner, x, y, &value);
-        __syncwarp();
+        Team::sync();
         if (writes) cells.tangent[x] = value;
-        __syncwarp();
+        Team::sync();
       }
       core::Bracket value;
       index_t a = 0, b = 0;
       const bool writes = processor && y == 0 && core::nested_outer_step(mg, c, x, &value, &a, &b);
-      __syncwarp();
+      Team::sync();
       if (writes) cells.outer = value, cells.bridge[0] = a, cells.bridge[1] = b;
-      __syncwarp();
+      Team::sync();
     }
     // Trim: the tiles from the bridge's left end to its right end, a lane each (strip_after_merge
     // reads and writes only its own tile's cells; every lane has read the ranges before any writes).
     const core::HoodSlot a = p.rep(cells.bridge[0]), b = q.rep(cells.bridge[1]);
-    __syncwarp();
-    for (index_t t = a.strip + lane; t <= b.strip; t += kWarp) {
+    Team::sync();
+    for (index_t t = a.strip + lane; t <= b.strip; t += Team::kLanes) {
       const core::StripUpdate u = core::strip_after_merge(ranges, t, a, b);
       ranges.lo[t] = u.lo;
       ranges.hi[t] = u.hi;
       ranges.prev_live[t] = u.prev_live;
       ranges.next_live[t] = u.next_live;
     }
-    __syncwarp();  // the cells are reused by the warp's next merge
+    Team::sync();  // the cells are reused by the team's next merge
   }
 }
 
@@ -639,12 +659,21 @@ int in_place_rounds(const Point2<T>* points, index_t n, index_t tiles, UpperHull
   }
   unreverse_next_kernel<<<tile_grid, kThreads, 0, stream>>>(ranges.next_live, tiles);
   WAGENER_CUDA_CHECK_LAUNCH();
+  const index_t block_merges_below =
+      ws.block_merges_below < 0 ? index_t{multiprocessors()} : ws.block_merges_below;
   for (index_t w = 1; w < tiles; w *= 2) {
     const index_t merges = ceil_div(tiles, 2 * w);
-    const auto blocks = static_cast<int>(std::min<index_t>(
-        ceil_div(merges, Policy::kMergeWarpsPerBlock), index_t{multiprocessors()} * Policy::kBlocksPerSm));
-    in_place_merge_kernel<T><<<blocks, Policy::kMergeWarpsPerBlock * 32, 0, stream>>>(
-        ws.hood[0].data(), ranges, tiles, w, merges);
+    if (merges < block_merges_below) {
+      using Team = MergeTeam<T, true>;
+      in_place_merge_kernel<T, true><<<static_cast<int>(merges), Team::kBlockThreads, 0, stream>>>(
+          ws.hood[0].data(), ranges, tiles, w, merges);
+    } else {
+      using Team = MergeTeam<T, false>;
+      const auto blocks = static_cast<int>(std::min<index_t>(
+          ceil_div(merges, Team::kTeamsPerBlock), index_t{multiprocessors()} * Policy::kBlocksPerSm));
+      in_place_merge_kernel<T, false>
+          <<<blocks, Team::kBlockThreads, 0, stream>>>(ws.hood[0].data(), ranges, tiles, w, merges);
+    }
     WAGENER_CUDA_CHECK_LAUNCH();
   }
   live_sizes_kernel<<<tile_grid, kThreads, 0, stream>>>(ranges, tiles, ws.size[0].data());

@@ -44,6 +44,9 @@ struct UpperHullWorkspace {
   index_t min_sample = UpperHullPolicy<T>::kMinSample;             ///< but at least this many
   /// Device-wide rounds keep the hoods in place from this many tile-hood points up (else copy them).
   index_t in_place_from = UpperHullPolicy<T>::kInPlaceFrom;
+  /// In those rounds, a round of fewer merges than this gives each merge a block, not a warp (-1: the
+  /// device's multiprocessors, UpperHullPolicy::kBlockMergeSamples).
+  index_t block_merges_below = -1;
   /// Levels of at most this many tiles per multiprocessor use SmallLevelPolicy (0: none do).
   int small_level_tiles_per_sm = SmallLevelPolicy<T>::kMaxTilesPerSm;
   /// Points left by the last call's guide filter, or -1 when it did not filter.

@@ -204,15 +204,31 @@ testing::Points<T> parabola_repeated_across_tiles(std::size_t n) {
   return pts;
 }
 
-/// The upper hull of sorted points through a workspace that takes the device-wide rounds with the
-/// hoods kept in place (from any size) or the copying rounds (at every size).
+/// How the device-wide rounds run: copying the hoods, or with the hoods kept in place, a warp a merge
+/// or a block a merge (UpperHullWorkspace::in_place_from, block_merges_below).
+enum class Rounds { copying, in_place_warps, in_place_blocks };
+constexpr Rounds kEveryRounds[] = {Rounds::copying, Rounds::in_place_warps, Rounds::in_place_blocks};
+
+const char* rounds_name(Rounds rounds) {
+  switch (rounds) {
+    case Rounds::copying: return "copying rounds";
+    case Rounds::in_place_warps: return "hoods kept in place, a warp a merge";
+    case Rounds::in_place_blocks: return "hoods kept in place, a block a merge";
+  }
+  return "?";
+}
+
+/// The upper hull of sorted points through a workspace that takes the given device-wide rounds at
+/// every size.
 template <class T>
-void expect_upper_equal_with_rounds(const testing::Points<T>& sorted, bool in_place,
+void expect_upper_equal_with_rounds(const testing::Points<T>& sorted, Rounds rounds,
                                     const std::string& what) {
   expect_upper_equal_through<T>(
       sorted,
       [&](cuda::UpperHullWorkspace<T>& ws) {
-        ws.in_place_from = in_place ? 0 : std::numeric_limits<index_t>::max();
+        constexpr index_t kNever = std::numeric_limits<index_t>::max();
+        ws.in_place_from = rounds == Rounds::copying ? kNever : 0;
+        ws.block_merges_below = rounds == Rounds::in_place_blocks ? kNever : 0;
       },
       what);
 }
@@ -222,40 +238,40 @@ void expect_upper_equal_with_rounds(const testing::Points<T>& sorted, bool in_pl
 // only there: their merges kill most tiles).
 TEST_F(CudaTest, FullHoodsAcrossTileAndRoundBoundaries) {
   SCOPED_TRACE("seed " + std::to_string(seed_));
-  // Both kinds of device-wide rounds at every size (by default the size chooses).
-  for (bool in_place : {false, true}) {
-    SCOPED_TRACE(in_place ? "hoods kept in place" : "copying rounds");
+  // Every kind of device-wide rounds at every size (by default the size chooses).
+  for (const Rounds rounds : kEveryRounds) {
+    SCOPED_TRACE(rounds_name(rounds));
     for (std::size_t n : {2047u, 2048u, 2049u, 4097u, 6000u, 65536u, 65537u, 300001u, (1u << 20) + 3}) {
       const std::string at = " n=" + std::to_string(n);
-      expect_upper_equal_with_rounds(testing::sorted_copy(testing::parabola<double>(n, rng_)), in_place,
+      expect_upper_equal_with_rounds(testing::sorted_copy(testing::parabola<double>(n, rng_)), rounds,
                                      "parabola double" + at);
-      expect_upper_equal_with_rounds(testing::sorted_copy(testing::parabola<float>(n, rng_)), in_place,
+      expect_upper_equal_with_rounds(testing::sorted_copy(testing::parabola<float>(n, rng_)), rounds,
                                      "parabola float" + at);
-      expect_upper_equal_with_rounds(testing::sorted_copy(testing::circle<double>(n, rng_)), in_place,
+      expect_upper_equal_with_rounds(testing::sorted_copy(testing::circle<double>(n, rng_)), rounds,
                                      "circle double" + at);
-      expect_upper_equal_with_rounds(testing::sorted_copy(testing::circle<float>(n, rng_)), in_place,
+      expect_upper_equal_with_rounds(testing::sorted_copy(testing::circle<float>(n, rng_)), rounds,
                                      "circle float" + at);
       for (std::size_t run : {2u, 3u, 17u, 2048u}) {
-        expect_upper_equal_with_rounds(convex_runs<double>(n, run), in_place,
+        expect_upper_equal_with_rounds(convex_runs<double>(n, run), rounds,
                                        "convex runs double run=" + std::to_string(run) + at);
       }
-      expect_upper_equal_with_rounds(mostly_strict_with_collinear_runs<double>(n, 8, 2), in_place,
+      expect_upper_equal_with_rounds(mostly_strict_with_collinear_runs<double>(n, 8, 2), rounds,
                                      "collinear runs of 3 double" + at);
-      expect_upper_equal_with_rounds(mostly_strict_with_collinear_runs<double>(n, 5, 1), in_place,
+      expect_upper_equal_with_rounds(mostly_strict_with_collinear_runs<double>(n, 5, 1), rounds,
                                      "collinear pairs double" + at);
-      expect_upper_equal_with_rounds(repeated_parabola<double>(n, 2, 5000), in_place,
+      expect_upper_equal_with_rounds(repeated_parabola<double>(n, 2, 5000), rounds,
                                      "repeated parabola double" + at);
-      expect_upper_equal_with_rounds(repeated_parabola<float>(n, 3, 9000), in_place,
+      expect_upper_equal_with_rounds(repeated_parabola<float>(n, 3, 9000), rounds,
                                      "repeated parabola float" + at);
       for (std::size_t width : {2048u, 4096u, 3000u}) {
-        expect_upper_equal_with_rounds(scallops<double>(n, width), in_place,
+        expect_upper_equal_with_rounds(scallops<double>(n, width), rounds,
                                        "scallops double width=" + std::to_string(width) + at);
-        expect_upper_equal_with_rounds(scallops<float>(n, width), in_place,
+        expect_upper_equal_with_rounds(scallops<float>(n, width), rounds,
                                        "scallops float width=" + std::to_string(width) + at);
       }
-      expect_upper_equal_with_rounds(parabola_repeated_across_tiles<double>(n), in_place,
+      expect_upper_equal_with_rounds(parabola_repeated_across_tiles<double>(n), rounds,
                                      "parabola repeated across tiles double" + at);
-      expect_upper_equal_with_rounds(parabola_repeated_across_tiles<float>(n), in_place,
+      expect_upper_equal_with_rounds(parabola_repeated_across_tiles<float>(n), rounds,
                                      "parabola repeated across tiles float" + at);
       if (HasFatalFailure()) return;
     }
@@ -870,11 +886,11 @@ void convex_hull_every_family(std::mt19937_64& rng, std::initializer_list<std::s
 // rounds): full hoods through every in-block round, a few tiles, both precisions and policies.
 TEST_F(CudaTest, RacecheckSizedInputs) {
   SCOPED_TRACE("seed " + std::to_string(seed_));
-  for (bool in_place : {false, true}) {
-    expect_upper_equal_with_rounds(testing::sorted_copy(testing::parabola<double>(6000, rng_)), in_place,
-                                   "parabola double");
-    expect_upper_equal_with_rounds(testing::sorted_copy(testing::parabola<float>(9000, rng_)), in_place,
-                                   "parabola float");
+  for (const Rounds rounds : kEveryRounds) {
+    expect_upper_equal_with_rounds(testing::sorted_copy(testing::parabola<double>(6000, rng_)), rounds,
+                                   std::string("parabola double, ") + rounds_name(rounds));
+    expect_upper_equal_with_rounds(testing::sorted_copy(testing::parabola<float>(9000, rng_)), rounds,
+                                   std::string("parabola float, ") + rounds_name(rounds));
   }
   expect_upper_equal(mostly_strict_with_collinear_runs<double>(5000, 8, 2), "collinear runs of 3");
   const auto circle = testing::circle<double>(20000, rng_);
@@ -891,8 +907,9 @@ TEST_F(CudaTest, SanitizerSizedInputs) {
   expect_upper_equal(mostly_strict_with_collinear_runs<double>(20000, 8, 2), "collinear runs of 3");
   expect_upper_equal(repeated_parabola<double>(20000, 2, 5000), "repeated parabola");
   both_tile_policies<float>(rng_, {777, 5000});
-  // The in-place rounds' searches (scallops: hoods that do not meet convexly, so the searches run).
-  expect_upper_equal_with_rounds(scallops<double>(20000, 3000), true, "scallops, hoods kept in place");
+  // The in-place rounds' searches, by warps and by blocks (scallops: hoods that do not meet convexly).
+  for (const Rounds rounds : {Rounds::in_place_warps, Rounds::in_place_blocks})
+    expect_upper_equal_with_rounds(scallops<double>(20000, 3000), rounds, rounds_name(rounds));
   guide_filter_every_family<float>(rng_, {5000});
   convex_hull_every_family<double>(rng_, {50, 20000});
   const KeySortFrom from(1);
