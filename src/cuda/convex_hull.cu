@@ -15,6 +15,8 @@
 //     on the device, where the hull stays for the device entry point.
 // From host memory, step 2 runs chunk by chunk as the chunks land (cuda/staging.cuh), so the input
 // is never stored whole on the device.
+#include <thrust/iterator/transform_iterator.h>
+
 #include <algorithm>
 #include <atomic>
 #include <climits>
@@ -22,9 +24,11 @@
 #include <cub/block/block_merge_sort.cuh>
 #include <cub/device/device_partition.cuh>
 #include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_reduce.cuh>
 #include <cub/warp/warp_merge_sort.cuh>
 #include <cuda/std/tuple>
 #include <exception>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <string>
@@ -481,67 +485,41 @@ constexpr int kWarpKeyRunThreads = 256;
 // key_words: [0] the runs listed for a warp, [1] those a warp passes to a block, [2] the runs too
 // long for a block.
 enum KeyWord { kLongRuns, kBlockRuns, kTooLong, kKeyWords };
-constexpr int kExtremesThreads = 256;
 
-/// The smallest and the largest of the pairs (lo, hi) that the block's threads hold, one each: the
-/// block's first thread ends with them.
+/// The smallest and the largest of two pairs of extremes (CUB's reduction over the survivors, each
+/// survivor its own pair: LexExtremesOf).
+struct WidenLexExtremes {
+  template <class T>
+  __host__ __device__ LexExtremes<T> operator()(const LexExtremes<T>& a, const LexExtremes<T>& b) const {
+    return {lex_less(b.lo, a.lo) ? b.lo : a.lo, lex_less(a.hi, b.hi) ? b.hi : a.hi};
+  }
+};
+
 template <class T>
-__device__ void block_lex_extremes(Point2<T>& lo, Point2<T>& hi) {
-  for (int d = kWarp / 2; d > 0; d /= 2) {
-    const Point2<T> l{__shfl_xor_sync(0xffffffffu, lo.x, d), __shfl_xor_sync(0xffffffffu, lo.y, d)};
-    const Point2<T> h{__shfl_xor_sync(0xffffffffu, hi.x, d), __shfl_xor_sync(0xffffffffu, hi.y, d)};
-    if (lex_less(l, lo)) lo = l;
-    if (lex_less(hi, h)) hi = h;
-  }
-  __shared__ Point2<T> warp_lo[kExtremesThreads / kWarp], warp_hi[kExtremesThreads / kWarp];
-  const int warp = static_cast<int>(threadIdx.x) / kWarp;
-  if (threadIdx.x % kWarp == 0) warp_lo[warp] = lo, warp_hi[warp] = hi;
-  __syncthreads();
-  if (threadIdx.x == 0) {
-    for (int w = 1; w < kExtremesThreads / kWarp; ++w) {
-      if (lex_less(warp_lo[w], lo)) lo = warp_lo[w];
-      if (lex_less(hi, warp_hi[w])) hi = warp_hi[w];
-    }
-  }
+struct LexExtremesOf {
+  __host__ __device__ LexExtremes<T> operator()(const Point2<T>& p) const { return {p, p}; }
+};
+
+/// The survivors' smallest and largest point, as CUB reduces them: the baseline's ends and x's range.
+template <class T>
+auto survivors_as_extremes(const Point2<T>* p) {
+  return thrust::make_transform_iterator(p, LexExtremesOf<T>{});
 }
 
-/// Each block's smallest and largest point of p[0..m) (m >= 1), to partial[2 * block] and
-/// partial[2 * block + 1].
+/// The reduction's initial pair, which every point widens (the filter let no non-finite point through).
 template <class T>
-__global__ void __launch_bounds__(kExtremesThreads)
-    lex_extremes_kernel(const Point2<T>* p, index_t m, Point2<T>* partial) {
-  Point2<T> lo = p[0], hi = p[0];
-  for (index_t i = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < m;
-       i += static_cast<index_t>(gridDim.x) * blockDim.x) {
-    const Point2<T> q = p[i];
-    if (lex_less(q, lo)) lo = q;
-    if (lex_less(hi, q)) hi = q;
-  }
-  block_lex_extremes(lo, hi);
-  if (threadIdx.x == 0) partial[2 * blockIdx.x] = lo, partial[2 * blockIdx.x + 1] = hi;
-}
-
-/// The smallest and largest of the blocks' partial pairs (one block): extremes[0] and [1], the
-/// baseline's ends and x's range.
-template <class T>
-__global__ void __launch_bounds__(kExtremesThreads)
-    lex_extremes_of_blocks_kernel(const Point2<T>* partial, int blocks, Point2<T>* extremes) {
-  Point2<T> lo = partial[0], hi = partial[1];
-  for (int b = static_cast<int>(threadIdx.x); b < blocks; b += kExtremesThreads) {
-    if (lex_less(partial[2 * b], lo)) lo = partial[2 * b];
-    if (lex_less(hi, partial[2 * b + 1])) hi = partial[2 * b + 1];
-  }
-  block_lex_extremes(lo, hi);
-  if (threadIdx.x == 0) extremes[0] = lo, extremes[1] = hi;
+LexExtremes<T> no_extremes() {
+  constexpr T kMax = std::numeric_limits<T>::max(), kLowest = std::numeric_limits<T>::lowest();
+  return {{kMax, kMax}, {kLowest, kLowest}};
 }
 
 /// Each point's core::split_x_key (its side of the baseline by the exact orient2d, as the partition
 /// takes it) and its place (the sort's value); the points on or above the baseline counted into
 /// *upper_count (set to 0 first).
 template <class T>
-__global__ void split_keys_kernel(const Point2<T>* p, index_t m, const Point2<T>* extremes,
+__global__ void split_keys_kernel(const Point2<T>* p, index_t m, const LexExtremes<T>* extremes,
                                   std::uint32_t* keys, std::uint32_t* places, index_t* upper_count) {
-  const Point2<T> lo = extremes[0], hi = extremes[1];
+  const Point2<T> lo = extremes->lo, hi = extremes->hi;
   const core::XKeyScale scale = core::x_key_scale(static_cast<double>(lo.x), static_cast<double>(hi.x));
   unsigned long long upper = 0;
   for (index_t i = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < m;
@@ -694,12 +672,17 @@ bool sort_by_key_pays(FullHullWorkspace<T>& ws, index_t m) {
   return needed + needed / 4 < free_bytes;  // a margin for the chains' workspaces
 }
 
-/// CUB's temporary bytes for sort_and_split_by_key's SortPairs of m keys and places.
-inline std::size_t sort_by_key_temp_bytes(index_t m, cudaStream_t stream) {
-  std::size_t bytes = 0;
+/// CUB's temporary bytes for sort_and_split_by_key: the reduction to the survivors' extremes, and the
+/// SortPairs of m keys and places.
+template <class T>
+std::size_t sort_by_key_temp_bytes(index_t m, cudaStream_t stream) {
+  std::size_t sort_bytes = 0, reduce_bytes = 0;
   cub::DoubleBuffer<std::uint32_t> keys(nullptr, nullptr), places(nullptr, nullptr);
-  WAGENER_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, bytes, keys, places, m, 0, 32, stream));
-  return bytes;
+  WAGENER_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, sort_bytes, keys, places, m, 0, 32, stream));
+  WAGENER_CUDA_CHECK(cub::DeviceReduce::Reduce(nullptr, reduce_bytes, survivors_as_extremes<T>(nullptr),
+                                               static_cast<LexExtremes<T>*>(nullptr), m, WidenLexExtremes{},
+                                               no_extremes<T>(), stream));
+  return std::max(sort_bytes, reduce_bytes);
 }
 
 /// Sorts and splits the m survivors at `from` into `to` as the partition by the baseline does (see
@@ -716,16 +699,12 @@ bool sort_and_split_by_key(FullHullWorkspace<T>& ws, const Point2<T>* from, Poin
   }
   FullHullWorkspace<T>::grow(ws.long_key_runs, m / (core::kThreadKeyRun + 1) + 1);
   FullHullWorkspace<T>::grow(ws.block_key_runs, m / (core::kWarpKeyRun + 1) + 1);
-  const int blocks = stride_grid(m);
-  FullHullWorkspace<T>::grow(ws.key_extremes, 2 * blocks + 2);
   unsigned long long* words = ws.key_words.data();
   WAGENER_CUDA_CHECK(cudaMemsetAsync(words, 0, kKeyWords * sizeof(unsigned long long), stream));
   WAGENER_CUDA_CHECK(cudaMemsetAsync(ws.upper_count.data(), 0, sizeof(index_t), stream));
-  Point2<T>* extremes = ws.key_extremes.data();  // [0], [1]: the baseline; then the blocks' pairs
-  lex_extremes_kernel<T><<<blocks, kExtremesThreads, 0, stream>>>(from, m, extremes + 2);
-  WAGENER_CUDA_CHECK_LAUNCH();
-  lex_extremes_of_blocks_kernel<T><<<1, kExtremesThreads, 0, stream>>>(extremes + 2, blocks, extremes);
-  WAGENER_CUDA_CHECK_LAUNCH();
+  LexExtremes<T>* extremes = ws.key_extremes.data();
+  WAGENER_CUDA_CHECK(cub::DeviceReduce::Reduce(ws.sort_temp.data(), temp_bytes, survivors_as_extremes(from),
+                                               extremes, m, WidenLexExtremes{}, no_extremes<T>(), stream));
   split_keys_kernel<T><<<stride_grid(m), 256, 0, stream>>>(from, m, extremes, ws.x_keys[0].data(),
                                                            ws.key_places[0].data(), ws.upper_count.data());
   WAGENER_CUDA_CHECK_LAUNCH();
@@ -1017,7 +996,7 @@ JoinedHull<T> finish(FullHullWorkspace<T>& ws, cudaStream_t stream, index_t* sur
   temp_bytes = std::max(temp_bytes, partition_bytes);
   bool by_key = false;
   if constexpr (sizeof(T) == 8) by_key = sort_by_key_pays(ws, m);
-  if (by_key) temp_bytes = std::max(temp_bytes, sort_by_key_temp_bytes(m, stream));
+  if (by_key) temp_bytes = std::max(temp_bytes, sort_by_key_temp_bytes<T>(m, stream));
   if (ws.sort_temp.size() < temp_bytes) ws.sort_temp = DeviceBuffer<unsigned char>(temp_bytes);
   // The split (below) written by the sort on a key, or the survivors sorted for the partition.
   bool split_by_key = false;

@@ -117,6 +117,13 @@ struct KeyRun {
   index_t length;
 };
 
+/// The smallest and the largest of some points, lexicographically (the sort on a key's baseline).
+template <class T>
+struct LexExtremes {
+  Point2<T> lo;
+  Point2<T> hi;
+};
+
 /// The device memory of one full-hull computation, kept per thread and grown on demand, so that
 /// repeated calls allocate nothing.
 template <class T>
@@ -141,13 +148,12 @@ struct FullHullWorkspace {
   PinnedBuffer<unsigned long long> counters_host{2};
   // The sort on a 32-bit key (finish(), core/x_key.hpp): the keys and the points' places (each with
   // the sort's other buffer), the heads of the runs of equal key a warp sorts, the runs a block
-  // sorts, the baseline's ends (then each block's smallest and largest point), and those runs'
-  // numbers and whether one was too long for a block.
+  // sorts, the baseline's ends, and those runs' numbers and whether one was too long for a block.
   DeviceBuffer<std::uint32_t> x_keys[2];
   DeviceBuffer<std::uint32_t> key_places[2];
   DeviceBuffer<index_t> long_key_runs;
   DeviceBuffer<KeyRun> block_key_runs;
-  DeviceBuffer<Point2<T>> key_extremes;
+  DeviceBuffer<LexExtremes<T>> key_extremes{1};
   DeviceBuffer<unsigned long long> key_words{3};
   PinnedBuffer<unsigned long long> key_words_host{1};
   PinnedBuffer<Point2<double>> extremes_host{kDirections + kDecisionSamples};
