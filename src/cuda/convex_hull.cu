@@ -34,6 +34,7 @@
 #include <string>
 #include <thread>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "core/chains.hpp"
@@ -970,6 +971,8 @@ struct StepEvents {
 template <class T>
 JoinedHull<T> finish(FullHullWorkspace<T>& ws, cudaStream_t stream, index_t* survivors, Point2<T>* out,
                      StepEvents* profile = nullptr, bool* non_finite = nullptr) {
+  const bool chain_guides = !std::exchange(ws.mostly_convex, false);
+  if (profile) profile->out->chain_guides = chain_guides;
   WAGENER_CUDA_CHECK(cudaMemcpyAsync(ws.counters_host.data(), ws.counters.data(),
                                      2 * sizeof(unsigned long long), cudaMemcpyDeviceToHost, stream));
   WAGENER_CUDA_CHECK(cudaStreamSynchronize(stream));
@@ -1087,12 +1090,14 @@ JoinedHull<T> finish(FullHullWorkspace<T>& ws, cudaStream_t stream, index_t* sur
     const index_t u = ws.upper_count_host.data()[0];
     reflect_lower();  // after the wait: the host's launches below overlap it
     // Both chains at once, the lower one on a second host thread and stream: each is a few
-    // latency-bound launches with a host round trip per level.
-    both_chains([&] { upper = upper_hull_on_device(split + 1, u, ws.upper, stream, false); },
-                [&] {
-                  lower = upper_hull_on_device(lower_input, m - u + 2, ws.lower, side, false);
-                  ws.lower_done.record(side);
-                });
+    // latency-bound launches with a host round trip per level. Without their guides where the
+    // check found the input mostly convex (FullHullWorkspace::mostly_convex).
+    both_chains(
+        [&] { upper = upper_hull_on_device(split + 1, u, ws.upper, stream, false, nullptr, chain_guides); },
+        [&] {
+          lower = upper_hull_on_device(lower_input, m - u + 2, ws.lower, side, false, nullptr, chain_guides);
+          ws.lower_done.record(side);
+        });
   }
   // The join (and later work on `stream`: the next call, a profile's last event) follows the lower
   // chain too.
@@ -1133,6 +1138,7 @@ JoinedHull<T> hull_of_device_points(FullHullWorkspace<T>& ws, Points points, ind
     profile->start.record(stream);
   }
   FullHullWorkspace<T>::grow(ws.kept, n + 2);
+  ws.mostly_convex = false;  // until this call's check says so
   CoarsePolygon coarse;
   if (n >= kMinPointsToFilter) {
     const index_t stride = std::max<index_t>(1, n / kSampleSize);

@@ -43,6 +43,9 @@ struct FullHullProfile {
   float guide_ms = 0;
   index_t check_convex = 0;  ///< the check sample's points in convex position by angle (0: no check or none)
   index_t guide_vertices = 0;  ///< vertices of the guide whose fan filtered the input (0: no guide)
+  /// Whether the chains could take their own guide filters: not where the check found most of its
+  /// sample in convex position (nearly every survivor a vertex).
+  bool chain_guides = true;
 };
 
 /// Full hull (counter-clockwise from the lexicographically smallest vertex) of d_points[0..n), any

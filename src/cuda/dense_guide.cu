@@ -228,10 +228,9 @@ std::optional<core::ChordFanView> build_guide(Points points, index_t n, const co
   // The check: are most of a small sample's points in convex position?
   const AngularCheck check = check_by_angle<T>(points, n, check_period, coarse.cx, coarse.cy, ws, stream);
   if (profile) profile->check_convex = check.convex;
-  if (check.non_finite ||
-      static_cast<double>(check.convex) > kMaxCheckConvexShare * static_cast<double>(check.samples)) {
-    return std::nullopt;
-  }
+  ws.mostly_convex = !check.non_finite && static_cast<double>(check.convex) >
+                                              kMaxCheckConvexShare * static_cast<double>(check.samples);
+  if (check.non_finite || ws.mostly_convex) return std::nullopt;
 
   if (!ws.nested) ws.nested = std::make_unique<FullHullWorkspace<T>>();
   FullHullWorkspace<T>& nested = *ws.nested;

@@ -178,6 +178,10 @@ struct FullHullWorkspace {
   PinnedBuffer<unsigned long long> check_words_host{2};
   index_t check_sort_items = -1;
   std::size_t check_sort_bytes = 0;
+  /// The check found most of its sample in convex position (so no dense guide): nearly every survivor
+  /// is then a vertex, and finish() spares the chains their own guides, which would keep most of
+  /// their samples and be dropped after two sample hulls. Read and cleared by finish().
+  bool mostly_convex = false;
 
   /// Room for n items (the survivor and sort buffers take the survivors plus the partition's two
   /// extra slots: see finish()).

@@ -841,7 +841,8 @@ DeviceHull<T> finish_enqueued(const Point2<T>* d_points, const EnqueuedHullWords
 
 template <class T>
 DeviceHull<T> upper_hull_on_device(const Point2<T>* d_points, index_t n, UpperHullWorkspace<T>& ws,
-                                   cudaStream_t stream, bool validate, UpperHullProfile* profile) {
+                                   cudaStream_t stream, bool validate, UpperHullProfile* profile,
+                                   bool guide) {
   ws.survivors = -1;
   if (n == 0) return {nullptr, 0};
   ws.reserve(n);
@@ -853,7 +854,7 @@ DeviceHull<T> upper_hull_on_device(const Point2<T>* d_points, index_t n, UpperHu
     if (profile) marks[i].emplace().record(stream);
   };
   mark(0);
-  const bool filtered = n >= ws.filter_from && n > UpperHullPolicy<T>::kTile &&
+  const bool filtered = guide && n >= ws.filter_from && n > UpperHullPolicy<T>::kTile &&
                         guide_filter(d_points, n, ws, stream, validate, [&] { mark(1); });
   mark(2);
   // After the filter, its survivors are the input (already validated); else the points themselves.
@@ -898,7 +899,7 @@ void reflect_reversed(const Point2<T>* in, index_t n, Point2<T>* out, cudaStream
 #define WAGENER_INSTANTIATE(T)                                                                               \
   template struct UpperHullWorkspace<T>;                                                                     \
   template DeviceHull<T> upper_hull_on_device(const Point2<T>*, index_t, UpperHullWorkspace<T>&,             \
-                                              cudaStream_t, bool, UpperHullProfile*);                        \
+                                              cudaStream_t, bool, UpperHullProfile*, bool);                  \
   template void reflect_reversed(const Point2<T>*, index_t, Point2<T>*, cudaStream_t);                       \
   template void upper_hull_enqueued(const Point2<T>*, const index_t*, index_t, UpperHullWorkspace<T>&,       \
                                     EnqueuedHullWords*, cudaStream_t);                                       \

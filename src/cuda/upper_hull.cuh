@@ -125,10 +125,12 @@ DeviceHull<T> finish_enqueued(const Point2<T>* d_points, const EnqueuedHullWords
 
 /// Upper hull of d_points[0..n), sorted by (x, y), on `stream`. With `validate`, non-finite or
 /// unsorted input throws input_error (checked inside the first kernel, no extra pass).
-/// Synchronises once, to read the hull's size.
+/// Synchronises once, to read the hull's size. `guide` false skips the guide filter whatever n (the
+/// caller knows most points are vertices, where the guide would be computed and then dropped).
 template <class T>
 DeviceHull<T> upper_hull_on_device(const Point2<T>* d_points, index_t n, UpperHullWorkspace<T>& ws,
-                                   cudaStream_t stream, bool validate, UpperHullProfile* profile = nullptr);
+                                   cudaStream_t stream, bool validate, UpperHullProfile* profile = nullptr,
+                                   bool guide = true);
 
 /// Called after each device-wide round: the width and number of hood blocks before the round, and
 /// the workspace buffers it read and wrote (plans and cells still hold that round's merges).

@@ -779,6 +779,8 @@ TEST_F(CudaTest, GuidedFullHullExactOnEveryKindOfInput) {
     ASSERT_EQ(run.hull, cpu::convex_hull_serial<double>(pts)) << "double circle";
     EXPECT_GT(run.profile.check_convex, 0);
     EXPECT_EQ(run.profile.guide_vertices, 0);
+    // Nor do the chains (2^21 points each, past their own guides' 2^20) compute guides of their own.
+    EXPECT_FALSE(run.profile.chain_guides);
   }
   // A circle with many duplicates: each point 8 times in a row (the guide runs: its vertices' copies
   // lie on its boundary, never strictly inside), and a float circle with every point twice, shuffled.
@@ -787,6 +789,7 @@ TEST_F(CudaTest, GuidedFullHullExactOnEveryKindOfInput) {
     const auto run = device_hull_with_profile(pts);
     ASSERT_EQ(run.hull, cpu::convex_hull_serial<double>(pts)) << "double circle, runs of 8 copies";
     EXPECT_GE(run.profile.guide_vertices, 3);
+    EXPECT_TRUE(run.profile.chain_guides);
     auto twice = repeated_in_runs(testing::circle<float>(n / 2, rng_), 2);
     std::shuffle(twice.begin(), twice.end(), rng_);
     ASSERT_EQ(device_hull_with_profile(twice).hull, cpu::convex_hull_serial<float>(twice))
@@ -814,6 +817,7 @@ TEST_F(CudaTest, GuidedFullHullExactOnEveryKindOfInput) {
       const auto run = device_hull_with_profile(pts);
       ASSERT_EQ(run.hull, cpu::convex_hull_serial<double>(pts)) << "double disk";
       EXPECT_EQ(run.profile.guide_vertices, 0);
+      EXPECT_TRUE(run.profile.chain_guides);
     }
   }
 }
