@@ -34,7 +34,6 @@
 #include <string>
 #include <thread>
 #include <type_traits>
-#include <utility>
 #include <vector>
 
 #include "core/chains.hpp"
@@ -967,11 +966,11 @@ struct StepEvents {
 /// Step 3: waits for the filter, reports a non-finite point (throws input_error; with `non_finite`,
 /// sets it and returns no hull instead), sorts the survivors, splits them by the baseline, builds
 /// both chains and joins them into `out` (device memory for the survivors' number of points;
-/// nullptr: a workspace buffer, valid until the next call on `ws`).
+/// nullptr: a workspace buffer, valid until the next call on `ws`). `chain_guides` false: the chains
+/// skip their own guide filters (the check found the input mostly convex).
 template <class T>
 JoinedHull<T> finish(FullHullWorkspace<T>& ws, cudaStream_t stream, index_t* survivors, Point2<T>* out,
-                     StepEvents* profile = nullptr, bool* non_finite = nullptr) {
-  const bool chain_guides = !std::exchange(ws.mostly_convex, false);
+                     StepEvents* profile = nullptr, bool* non_finite = nullptr, bool chain_guides = true) {
   if (profile) profile->out->chain_guides = chain_guides;
   WAGENER_CUDA_CHECK(cudaMemcpyAsync(ws.counters_host.data(), ws.counters.data(),
                                      2 * sizeof(unsigned long long), cudaMemcpyDeviceToHost, stream));
@@ -1091,7 +1090,7 @@ JoinedHull<T> finish(FullHullWorkspace<T>& ws, cudaStream_t stream, index_t* sur
     reflect_lower();  // after the wait: the host's launches below overlap it
     // Both chains at once, the lower one on a second host thread and stream: each is a few
     // latency-bound launches with a host round trip per level. Without their guides where the
-    // check found the input mostly convex (FullHullWorkspace::mostly_convex).
+    // check found the input mostly convex (build_guide's mostly_convex).
     both_chains(
         [&] { upper = upper_hull_on_device(split + 1, u, ws.upper, stream, false, nullptr, chain_guides); },
         [&] {
@@ -1138,7 +1137,6 @@ JoinedHull<T> hull_of_device_points(FullHullWorkspace<T>& ws, Points points, ind
     profile->start.record(stream);
   }
   FullHullWorkspace<T>::grow(ws.kept, n + 2);
-  ws.mostly_convex = false;  // until this call's check says so
   CoarsePolygon coarse;
   if (n >= kMinPointsToFilter) {
     const index_t stride = std::max<index_t>(1, n / kSampleSize);
@@ -1147,8 +1145,9 @@ JoinedHull<T> hull_of_device_points(FullHullWorkspace<T>& ws, Points points, ind
   }
   if (profile) profile->polygon.record(stream);
   std::optional<core::ChordFanView> fan;
+  bool mostly_convex = false;  // the check's finding: the chains then skip their own guides
   if (coarse.enabled && coarse.leaves_many) {
-    fan = build_guide(points, n, coarse.view, ws, stream, out_profile);
+    fan = build_guide(points, n, coarse.view, ws, stream, out_profile, &mostly_convex);
   }
   if (profile) profile->guided.record(stream);
   reset_counters(ws, stream);
@@ -1158,7 +1157,7 @@ JoinedHull<T> hull_of_device_points(FullHullWorkspace<T>& ws, Points points, ind
     filter<T>(points, n, 0, coarse.view, ws, stream);
   }
   if (profile) profile->filtered.record(stream);
-  return finish(ws, stream, survivors, out, profile ? &*profile : nullptr, non_finite);
+  return finish(ws, stream, survivors, out, profile ? &*profile : nullptr, non_finite, !mostly_convex);
 }
 
 template JoinedHull<float> hull_of_device_points<float, AosPoints<float>>(FullHullWorkspace<float>&,

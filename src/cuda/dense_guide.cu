@@ -220,7 +220,7 @@ AngularCheck check_by_angle(Points points, index_t n, index_t period, double cx,
 template <class T, class Points>
 std::optional<core::ChordFanView> build_guide(Points points, index_t n, const core::InnerPolygonView& coarse,
                                               FullHullWorkspace<T>& ws, cudaStream_t stream,
-                                              FullHullProfile* profile) {
+                                              FullHullProfile* profile, bool* mostly_convex) {
   const index_t check_period = std::max<index_t>(1, n / kCheckSampleSize);
   FullHullWorkspace<T>::grow(ws.guide_sample, std::max(run_sample_size(n, check_period),
                                                        run_sample_size(n, kGuidePeriod) + kDirections));
@@ -228,9 +228,9 @@ std::optional<core::ChordFanView> build_guide(Points points, index_t n, const co
   // The check: are most of a small sample's points in convex position?
   const AngularCheck check = check_by_angle<T>(points, n, check_period, coarse.cx, coarse.cy, ws, stream);
   if (profile) profile->check_convex = check.convex;
-  ws.mostly_convex = !check.non_finite && static_cast<double>(check.convex) >
-                                              kMaxCheckConvexShare * static_cast<double>(check.samples);
-  if (check.non_finite || ws.mostly_convex) return std::nullopt;
+  *mostly_convex = !check.non_finite && static_cast<double>(check.convex) >
+                                            kMaxCheckConvexShare * static_cast<double>(check.samples);
+  if (check.non_finite || *mostly_convex) return std::nullopt;
 
   if (!ws.nested) ws.nested = std::make_unique<FullHullWorkspace<T>>();
   FullHullWorkspace<T>& nested = *ws.nested;
@@ -287,13 +287,13 @@ std::optional<core::ChordFanView> build_guide(Points points, index_t n, const co
   return fan;
 }
 
-#define WAGENER_INSTANTIATE(T)                                                                            \
-  template std::optional<core::ChordFanView> build_guide<T, AosPoints<T>>(                               \
-      AosPoints<T>, index_t, const core::InnerPolygonView&, FullHullWorkspace<T>&, cudaStream_t,         \
-      FullHullProfile*);                                                                                  \
-  template std::optional<core::ChordFanView> build_guide<T, SoaPoints<T>>(                               \
-      SoaPoints<T>, index_t, const core::InnerPolygonView&, FullHullWorkspace<T>&, cudaStream_t,         \
-      FullHullProfile*);
+#define WAGENER_INSTANTIATE(T)                                                                   \
+  template std::optional<core::ChordFanView> build_guide<T, AosPoints<T>>(                       \
+      AosPoints<T>, index_t, const core::InnerPolygonView&, FullHullWorkspace<T>&, cudaStream_t, \
+      FullHullProfile*, bool*);                                                                  \
+  template std::optional<core::ChordFanView> build_guide<T, SoaPoints<T>>(                       \
+      SoaPoints<T>, index_t, const core::InnerPolygonView&, FullHullWorkspace<T>&, cudaStream_t, \
+      FullHullProfile*, bool*);
 WAGENER_INSTANTIATE(float)
 WAGENER_INSTANTIATE(double)
 WAGENER_INSTANTIATE(std::int32_t)

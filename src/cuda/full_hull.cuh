@@ -178,10 +178,6 @@ struct FullHullWorkspace {
   PinnedBuffer<unsigned long long> check_words_host{2};
   index_t check_sort_items = -1;
   std::size_t check_sort_bytes = 0;
-  /// The check found most of its sample in convex position (so no dense guide): nearly every survivor
-  /// is then a vertex, and finish() spares the chains their own guides, which would keep most of
-  /// their samples and be dropped after two sample hulls. Read and cleared by finish().
-  bool mostly_convex = false;
 
   /// Room for n items (the survivor and sort buffers take the survivors plus the partition's two
   /// extra slots: see finish()).
@@ -211,11 +207,12 @@ JoinedHull<T> hull_of_device_points(FullHullWorkspace<T>& ws, Points points, ind
 /// pay or a sample point is not finite (the filter then reports it by its index in the input).
 /// `coarse`: the coarse polygon's view (enabled), whose centre becomes the fan's centre and whose
 /// vertices (ws.polygon_host) join the sample, so that the guide holds the coarse polygon and so
-/// its centre; the centre is still checked exactly on the device. Defined in dense_guide.cu, for both
-/// point views.
+/// its centre; the centre is still checked exactly on the device. *mostly_convex: whether the check
+/// found most of its sample in convex position (so no guide, and nearly every survivor a vertex).
+/// Defined in dense_guide.cu, for both point views.
 template <class T, class Points>
 std::optional<core::ChordFanView> build_guide(Points points, index_t n, const core::InnerPolygonView& coarse,
                                               FullHullWorkspace<T>& ws, cudaStream_t stream,
-                                              FullHullProfile* profile);
+                                              FullHullProfile* profile, bool* mostly_convex);
 
 }  // namespace wagener::cuda::full_hull
