@@ -9,6 +9,7 @@
 //                   [--input disk|parabola|full] [--family square|disk|gaussian|circle] [--quick]
 //                   [--in-place-from-log2 N]   (device-wide rounds keep hoods in place from 2^N points)
 //                   [--block-merges-below N]   (in those rounds, a block a merge below N merges; 0: warps)
+//                   [--no-join]   (levels whose tile hoods meet convexly still take the rounds)
 //                   [--sample-shift S] [--filter-from-log2 N]   (the upper hull's guide filter)
 //                   [--small-level-tiles-per-sm N]   (which levels use SmallLevelPolicy; 0: none)
 //                   [--guide-from N]   (the full hull's dense guide from 2^N points)
@@ -204,6 +205,7 @@ int filter_from_log2 = -1;
 int small_level_tiles_per_sm = -1;
 int in_place_from_log2 = -1;
 long long block_merges_below = -1;
+bool join_convex_seams = true;
 
 template <class T>
 Row measure(index_t n, bool parabola, cudaStream_t stream) {
@@ -220,6 +222,7 @@ Row measure(index_t n, bool parabola, cudaStream_t stream) {
   if (small_level_tiles_per_sm >= 0) ws.small_level_tiles_per_sm = small_level_tiles_per_sm;
   if (in_place_from_log2 >= 0) ws.in_place_from = index_t{1} << in_place_from_log2;
   if (block_merges_below >= 0) ws.block_merges_below = block_merges_below;
+  ws.join_convex_seams = join_convex_seams;
   auto hull = wcuda::upper_hull_on_device(points.data(), n, ws, stream, false);  // warm-up, allocations
   const double ms = median_ms(reps, [&] {
     Event a, b;
@@ -464,6 +467,7 @@ int main(int argc, char** argv) {
       in_place_from_log2 = std::atoi(argv[++i]);
     if (!std::strcmp(argv[i], "--block-merges-below") && i + 1 < argc)
       block_merges_below = std::atoll(argv[++i]);
+    if (!std::strcmp(argv[i], "--no-join")) join_convex_seams = false;
     if (!std::strcmp(argv[i], "--sample-shift") && i + 1 < argc) sample_shift = std::atoi(argv[++i]);
     if (!std::strcmp(argv[i], "--filter-from-log2") && i + 1 < argc) filter_from_log2 = std::atoi(argv[++i]);
     if (!std::strcmp(argv[i], "--small-level-tiles-per-sm") && i + 1 < argc)
@@ -534,11 +538,11 @@ int main(int argc, char** argv) {
       "|---|---|---|---|---|---|---|---|\n";
   for (const Row& r : rows) {
     char line[256];
-    std::snprintf(line, sizeof line, "| %s | %s | 2^%d | %s | %.3f | %.3f | %.3f | %d |\n",
+    std::snprintf(line, sizeof line, "| %s | %s | 2^%d | %s | %.3f | %.3f | %.3f | %d%s |\n",
                   r.precision.c_str(), r.distribution.c_str(),
                   static_cast<int>(std::log2(static_cast<double>(r.n))),
                   r.survivors < 0 ? "-" : std::to_string(r.survivors).c_str(), r.steps.guide_ms,
-                  r.steps.filter_ms, r.steps.levels_ms, r.steps.levels);
+                  r.steps.filter_ms, r.steps.levels_ms, r.steps.levels, r.steps.joined ? ", joined" : "");
     table += line;
   }
   // Gpts/s and x floor are of the device-memory time; host / copy is the host-memory target's ratio.

@@ -2,11 +2,15 @@
 // family: the emulator also checks that every phase has exactly one writer per cell.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <bit>
+#include <cmath>
 #include <optional>
 #include <random>
+#include <span>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "core/bridge.hpp"
 #include "core/nested_bridge.hpp"
@@ -366,6 +370,117 @@ TEST(NestedBridge, SeamBridgeIsTakenExactlyWhenTheBridgeJoinsTheEnds) {
   }
   EXPECT_GT(taken, 300);  // both outcomes are exercised
   EXPECT_GT(refused, 300);
+}
+
+/// A tile level's hoods side by side, from sorted points cut into runs of 1 to `longest` points: each
+/// run's hood at t * kSeamStride of `base`, its size at size[t] (as the tile level lays them out).
+struct TileHoods {
+  static constexpr index_t kSeamStride = 64;
+  Points<double> base;
+  std::vector<index_t> size;
+  Points<double> side_by_side;
+
+  TileHoods(const Points<double>& sorted, index_t longest, std::mt19937_64& rng) {
+    std::uniform_int_distribution<index_t> length(1, longest);
+    for (std::size_t i = 0; i < sorted.size();) {
+      const auto run = std::min<std::size_t>(static_cast<std::size_t>(length(rng)), sorted.size() - i);
+      const auto hood = cpu::upper_chain<double>(std::span(sorted).subspan(i, run));
+      base.resize(static_cast<std::size_t>(kSeamStride) * (size.size() + 1));
+      std::copy(hood.begin(), hood.end(), base.end() - kSeamStride);
+      size.push_back(static_cast<index_t>(hood.size()));
+      side_by_side.insert(side_by_side.end(), hood.begin(), hood.end());
+      i += run;
+    }
+  }
+  index_t tiles() const { return static_cast<index_t>(size.size()); }
+  bool every_seam_turns_right() const {
+    for (index_t s = 0; s + 1 < tiles(); ++s) {
+      if (!core::tile_seam_turns_right(base.data(), size.data(), kSeamStride, tiles(), s)) return false;
+    }
+    return true;
+  }
+};
+
+// Every seam of a tile level turns strictly right exactly when its hoods side by side are the hood
+// of all its points: on every family, and on strictly convex chains (hulls of random points) whole
+// or with one flaw (a vertex repeated, an edge's midpoint added, a vertex moved one ulp down), cut
+// into runs of 1 to 64 points, of 1 to 3 (hoods of one vertex, which lend their neighbours to the
+// seams' turns), and of exactly one.
+TEST(TileSeams, EverySeamTurnsRightExactlyWhenTheHoodsSideBySideAreTheHood) {
+  const auto seed = testing::fresh_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  int joined = 0, refused = 0;
+  const auto check = [&](const Points<double>& sorted, const std::string& what) {
+    const auto hood = cpu::upper_chain<double>(sorted);
+    for (const index_t longest : {index_t{64}, index_t{3}, index_t{1}}) {
+      const TileHoods tiles(sorted, longest, rng);
+      const bool turns_right = tiles.every_seam_turns_right();
+      ASSERT_EQ(turns_right, tiles.side_by_side == hood) << what << ", runs of 1 to " << longest;
+      ++(turns_right ? joined : refused);
+    }
+  };
+  std::uniform_int_distribution<std::size_t> sizes(1, 400);
+  for (int trial = 0; trial < 300; ++trial) {
+    for (const auto& family : testing::all_families<double>()) {
+      const auto sorted = testing::sorted_copy(family.make(sizes(rng), rng));
+      check(sorted, family.name);
+      auto chain = cpu::upper_chain<double>(sorted);
+      check(chain, family.name + "'s hood");
+      if (chain.size() < 3) continue;
+      const std::size_t at = std::uniform_int_distribution<std::size_t>(1, chain.size() - 2)(rng);
+      auto repeated = chain;
+      repeated.insert(repeated.begin() + static_cast<std::ptrdiff_t>(at), chain[at]);
+      check(repeated, family.name + "'s hood, a vertex repeated");
+      // An edge's midpoint, rounded: on the chord where exact, else just off it.
+      const Point2<double> a = chain[at - 1], b = chain[at];
+      auto on_chord = chain;
+      on_chord.insert(on_chord.begin() + static_cast<std::ptrdiff_t>(at),
+                      {a.x / 2 + b.x / 2, a.y / 2 + b.y / 2});
+      check(testing::sorted_copy(on_chord), family.name + "'s hood, an edge's midpoint added");
+      auto dented = chain;
+      dented[at].y = std::nextafter(dented[at].y, -HUGE_VAL);
+      check(testing::sorted_copy(dented), family.name + "'s hood, a vertex one ulp lower");
+      if (HasFatalFailure()) return;
+    }
+  }
+  EXPECT_GT(joined, 2000);  // both outcomes are exercised
+  EXPECT_GT(refused, 2000);
+}
+
+// Hand cases: no turn to test, a repeat across the seam, collinear seams, the vertical first edge,
+// and a lone vertex between two seams, whose turns need the vertices of the hoods either side.
+TEST(TileSeams, HandCases) {
+  constexpr index_t kStride = 4;
+  const auto seams = [](std::vector<Points<double>> hoods) {
+    Points<double> base(hoods.size() * kStride);
+    std::vector<index_t> size;
+    for (std::size_t t = 0; t < hoods.size(); ++t) {
+      std::copy(hoods[t].begin(), hoods[t].end(), base.begin() + static_cast<std::ptrdiff_t>(t * kStride));
+      size.push_back(static_cast<index_t>(hoods[t].size()));
+    }
+    std::string turns;
+    for (index_t s = 0; s + 1 < static_cast<index_t>(size.size()); ++s) {
+      turns +=
+          core::tile_seam_turns_right(base.data(), size.data(), kStride, static_cast<index_t>(size.size()), s)
+              ? 'R'
+              : 'x';
+    }
+    return turns;
+  };
+  EXPECT_EQ(seams({{{0, 0}}, {{1, 1}}}), "R");
+  EXPECT_EQ(seams({{{0, 0}}, {{0, 0}}}), "x");
+  EXPECT_EQ(seams({{{0, 0}, {1, 1}}, {{1, 1}, {2, 1}}}), "x");
+  EXPECT_EQ(seams({{{0, 0}, {1, 1}}, {{2, 2}}}), "x");
+  EXPECT_EQ(seams({{{0, 0}}, {{1, 1}, {2, 2}}}), "x");
+  EXPECT_EQ(seams({{{0, 0}, {0, 1}}, {{1, 0}}}), "R");
+  EXPECT_EQ(seams({{{0, 0}, {1, 2}}, {{2, 3}}, {{3, 3}}}), "RR");
+  // (1, 2), (2, 3), (3, 5) turns left: both seams of the lone vertex (2, 3) see it.
+  EXPECT_EQ(seams({{{0, 0}, {1, 2}}, {{2, 3}}, {{3, 5}, {4, 5}}}), "xx");
+  // The lone vertex (2, 4) borrows (1, 3), the last vertex before it, not (0, 0): collinear.
+  EXPECT_EQ(seams({{{0, 0}, {1, 3}}, {{2, 4}}, {{3, 5}}}), "xx");
+  EXPECT_EQ(seams({{{0, 0}}, {{1, 2}}, {{2, 3}}, {{3, 3}}}), "RRR");
+  EXPECT_EQ(seams({{{0, 0}}, {{1, 2}}, {{2, 4}}, {{3, 5}}}), "xxR");
 }
 
 TEST(NestedBridge, SamplesForDepthIsTheSmallestRootBound) {

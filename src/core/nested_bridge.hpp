@@ -257,6 +257,34 @@ WAGENER_HD inline bool seam_bridge(const InPlaceHood<T>& p, const InPlaceHood<T>
   return true;
 }
 
+/// A tile level's hoods side by side (hood t of size[t] >= 1 vertices at base + t * stride, t <
+/// tiles, as the tile level leaves them): whether their chain turns strictly right at seam s, between
+/// hood s's last vertex v and hood s + 1's first w. The turns tested are those of the chain's
+/// vertex before v, v, w, and of v, w, the chain's vertex after w; a hood of one vertex lends its
+/// neighbours' (the vertex before v is hood s - 1's last when hood s is v alone). So every three
+/// consecutive vertices of the chain that a hood does not hold are tested at some seam, and every
+/// seam passes exactly when the whole chain turns strictly right: then, by seam_bridge's argument
+/// applied seam after seam, the hoods side by side are the hood of all the tiles' points, and no
+/// merge is needed. A point repeated across a seam fails (v equals w).
+template <class T>
+WAGENER_HD inline bool tile_seam_turns_right(const Point2<T>* base, const index_t* size, index_t stride,
+                                             index_t tiles, index_t s) {
+  const index_t left = size[s], right = size[s + 1];
+  if (left < 1 || right < 1) return false;
+  const Point2<T> v = base[s * stride + left - 1], w = base[(s + 1) * stride];
+  if (same_point(v, w)) return false;
+  if (left >= 2 || s > 0) {
+    const Point2<T> before =
+        left >= 2 ? base[s * stride + left - 2] : base[(s - 1) * stride + size[s - 1] - 1];
+    if (orient2d(before, v, w) >= 0) return false;
+  }
+  if (right >= 2 || s + 2 < tiles) {
+    const Point2<T> after = right >= 2 ? base[(s + 1) * stride + 1] : base[(s + 2) * stride];
+    if (orient2d(v, w, after) >= 0) return false;
+  }
+  return true;
+}
+
 /// The bridge by running the steps serially, in order, reads before writes (for tests and for
 /// small merges): returns a and b as vertices.
 template <class T>

@@ -72,6 +72,17 @@ __global__ void gather_kernel(const Point2<T>* hood, const index_t* size, const 
   }
 }
 
+/// concave[0] = 1 where some seam between the tile hoods (hood t at t * tile, size[t] vertices) does
+/// not turn strictly right (core::tile_seam_turns_right); nothing is written where every seam does.
+template <class T>
+__global__ void concave_seams_kernel(const Point2<T>* hood, const index_t* size, index_t tiles, index_t tile,
+                                     int* concave) {
+  for (index_t s = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x; s + 1 < tiles;
+       s += static_cast<index_t>(gridDim.x) * blockDim.x) {
+    if (!core::tile_seam_turns_right(hood, size, tile, tiles, s)) *concave = 1;
+  }
+}
+
 // ---- guide filter -----------------------------------------------------------------------------
 
 /// sample[k] = points[k (n - 1) / (m - 1)]: m evenly spaced points, the first and the last included.
@@ -588,6 +599,7 @@ void UpperHullWorkspace<T>::reserve(index_t n, index_t first_width) {
       std::max(round_cells_needed(n, Policy::kTile), round_cells_needed(n, first_width));
   cells = DeviceBuffer<index_t>(static_cast<std::size_t>(std::max<index_t>(1, cells_needed)));
   first_bad = DeviceBuffer<unsigned long long>(2);
+  concave_seams = DeviceBuffer<int>(1);
   strip_lo = DeviceBuffer<index_t>(static_cast<std::size_t>(tiles));
   strip_hi = DeviceBuffer<index_t>(static_cast<std::size_t>(tiles));
   strip_prev = DeviceBuffer<index_t>(static_cast<std::size_t>(tiles));
@@ -611,8 +623,22 @@ void enqueue_tile_scan(UpperHullWorkspace<T>& ws, index_t tiles, cudaStream_t st
 }
 
 /// Exclusive scan of the tile sizes ws.size[0][0..tiles) into ws.offsets; returns their sum (waits).
+/// With `seams_convex`, the tiles are a level's hoods (ws.hood[0]), and in the same wait it learns
+/// whether they turn strictly right at every seam (concave_seams_kernel).
 template <class T>
-index_t scan_tile_sizes(UpperHullWorkspace<T>& ws, index_t tiles, cudaStream_t stream) {
+index_t scan_tile_sizes(UpperHullWorkspace<T>& ws, index_t tiles, cudaStream_t stream,
+                        bool* seams_convex = nullptr) {
+  int concave = 0;
+  if (seams_convex) {
+    constexpr int kSeamThreads = 256;
+    WAGENER_CUDA_CHECK(cudaMemsetAsync(ws.concave_seams.data(), 0, sizeof(int), stream));
+    concave_seams_kernel<T><<<stride_grid<T>(ceil_div(tiles, kSeamThreads)), kSeamThreads, 0, stream>>>(
+        ws.hood[0].data(), ws.size[0].data(), tiles, index_t{UpperHullPolicy<T>::kTile},
+        ws.concave_seams.data());
+    WAGENER_CUDA_CHECK_LAUNCH();
+    WAGENER_CUDA_CHECK(
+        cudaMemcpyAsync(&concave, ws.concave_seams.data(), sizeof(int), cudaMemcpyDeviceToHost, stream));
+  }
   enqueue_tile_scan(ws, tiles, stream);
   index_t tail[2] = {0, 0};
   WAGENER_CUDA_CHECK(cudaMemcpyAsync(&tail[0], ws.offsets.data() + tiles - 1, sizeof(index_t),
@@ -620,6 +646,7 @@ index_t scan_tile_sizes(UpperHullWorkspace<T>& ws, index_t tiles, cudaStream_t s
   WAGENER_CUDA_CHECK(cudaMemcpyAsync(&tail[1], ws.size[0].data() + tiles - 1, sizeof(index_t),
                                      cudaMemcpyDeviceToHost, stream));
   WAGENER_CUDA_CHECK(cudaStreamSynchronize(stream));
+  if (seams_convex) *seams_convex = concave == 0;
   return tail[0] + tail[1];
 }
 
@@ -705,11 +732,27 @@ int hull_levels(const Point2<T>* points, index_t n, UpperHullWorkspace<T>& ws, c
 
 /// After a tile level of more than one tile over points[0..n) (hoods in ws.hood[0], sizes in
 /// ws.size[0] scanned into ws.offsets, `total` points in all): the rest of hull_levels. Returns the
-/// buffer whose offset 0 holds the hood, its size at ws.size[result][0].
+/// buffer whose offset 0 holds the hood, its size at ws.size[result][0]. seams_convex: every seam
+/// between the hoods turns strictly right (scan_tile_sizes), so they are the hood side by side.
 template <class T>
 int after_tile_level(const Point2<T>* points, index_t n, index_t tiles, index_t total,
-                     UpperHullWorkspace<T>& ws, cudaStream_t stream, int* levels = nullptr) {
+                     UpperHullWorkspace<T>& ws, cudaStream_t stream, int* levels = nullptr,
+                     bool seams_convex = false) {
   using Policy = UpperHullPolicy<T>;
+  if (seams_convex) {
+    ws.joined = true;
+    if (total == n) {
+      // Every tile its own hood (a hood has at most its tile's points): the hood lies dense in
+      // ws.hood[0] already, as in in_place_rounds.
+      store_size_kernel<<<1, 1, 0, stream>>>(ws.size[0].data(), n);
+      WAGENER_CUDA_CHECK_LAUNCH();
+      return 0;
+    }
+    gather_tiles(ws, tiles, stream);
+    store_size_kernel<<<1, 1, 0, stream>>>(ws.size[1].data(), total);
+    WAGENER_CUDA_CHECK_LAUNCH();
+    return 1;
+  }
   if (static_cast<double>(total) > Policy::kCompactionGain * static_cast<double>(n)) {
     // Most points are on the hood: merge the tile hoods across the device. Large hoods stay in
     // place (one search per merge, no copies); small ones take the copying rounds, whose few
@@ -728,7 +771,9 @@ int hull_levels(const Point2<T>* points, index_t n, UpperHullWorkspace<T>& ws, c
   if (levels) ++*levels;
   const index_t tiles = ceil_div(n, UpperHullPolicy<T>::kTile);
   if (tiles == 1) return 0;
-  return after_tile_level(points, n, tiles, scan_tile_sizes(ws, tiles, stream), ws, stream, levels);
+  bool seams_convex = false;
+  const index_t total = scan_tile_sizes(ws, tiles, stream, ws.join_convex_seams ? &seams_convex : nullptr);
+  return after_tile_level(points, n, tiles, total, ws, stream, levels, seams_convex);
 }
 
 /// After the first level of upper_hull_enqueued (one thread): whether the first level finished the
@@ -816,6 +861,7 @@ void upper_hull_enqueued(const Point2<T>* d_points, const index_t* d_n, index_t 
                          UpperHullWorkspace<T>& ws, EnqueuedHullWords* words, cudaStream_t stream) {
   using Policy = UpperHullPolicy<T>;
   ws.survivors = -1;
+  ws.joined = false;
   n_bound = std::max<index_t>(n_bound, 1);
   ws.reserve(n_bound);
   if (ws.last.size() == 0) ws.last = DeviceBuffer<Point2<T>>(Policy::kTile);
@@ -844,6 +890,7 @@ DeviceHull<T> upper_hull_on_device(const Point2<T>* d_points, index_t n, UpperHu
                                    cudaStream_t stream, bool validate, UpperHullProfile* profile,
                                    bool guide) {
   ws.survivors = -1;
+  ws.joined = false;
   if (n == 0) return {nullptr, 0};
   ws.reserve(n);
   if (validate) {
@@ -859,6 +906,7 @@ DeviceHull<T> upper_hull_on_device(const Point2<T>* d_points, index_t n, UpperHu
   mark(2);
   // After the filter, its survivors are the input (already validated); else the points themselves.
   int levels = 0;
+  ws.joined = false;  // not the guide's levels
   const int result = filtered ? hull_levels(ws.hood[1].data(), ws.survivors, ws, stream, false, &levels)
                               : hull_levels(d_points, n, ws, stream, validate, &levels);
   mark(3);
@@ -870,6 +918,7 @@ DeviceHull<T> upper_hull_on_device(const Point2<T>* d_points, index_t n, UpperHu
     }
     profile->levels_ms = marks[3]->since(*marks[2]);
     profile->levels = levels;
+    profile->joined = ws.joined;
   }
 
   index_t size = 0;

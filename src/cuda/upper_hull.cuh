@@ -51,6 +51,13 @@ struct UpperHullWorkspace {
   int small_level_tiles_per_sm = SmallLevelPolicy<T>::kMaxTilesPerSm;
   /// Points left by the last call's guide filter, or -1 when it did not filter.
   index_t survivors = -1;
+  /// A level whose tile hoods turn strictly right at every seam ends there: the hoods side by side
+  /// are the hood (core::tile_seam_turns_right), and no rounds or further levels run. The rounds'
+  /// tests turn it off, to run the rounds on full hoods.
+  bool join_convex_seams = true;
+  /// Whether the last upper_hull_on_device's levels ended so (its last level, UpperHullProfile::levels).
+  bool joined = false;
+  DeviceBuffer<int> concave_seams;  ///< set to 1 by a seam of the level that does not turn right
 
   /// The guide filter's sample size for n points and a sample shift: n >> shift, at least min_sample.
   index_t sample_count(index_t n, int shift) const {
@@ -88,6 +95,7 @@ struct UpperHullProfile {
   float filter_ms = 0;  ///< the filter pass and the packing of its survivors
   float levels_ms = 0;  ///< tile levels and device-wide rounds over the survivors (or the input)
   int levels = 0;       ///< tile levels run over the survivors (or the input)
+  bool joined = false;  ///< the last level's tile hoods were the hood (UpperHullWorkspace::joined)
 };
 
 /// Where upper_hull_enqueued's hull ended up, in device memory: the caller reads it back once its

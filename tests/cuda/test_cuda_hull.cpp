@@ -7,8 +7,10 @@
 #include <cstdint>
 #include <limits>
 #include <random>
+#include <span>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "cpu/monotone_chain.hpp"
@@ -229,6 +231,7 @@ void expect_upper_equal_with_rounds(const testing::Points<T>& sorted, Rounds rou
         constexpr index_t kNever = std::numeric_limits<index_t>::max();
         ws.in_place_from = rounds == Rounds::copying ? kNever : 0;
         ws.block_merges_below = rounds == Rounds::in_place_blocks ? kNever : 0;
+        ws.join_convex_seams = false;  // the rounds, even where the tile hoods meet convexly
       },
       what);
 }
@@ -276,6 +279,82 @@ TEST_F(CudaTest, FullHoodsAcrossTileAndRoundBoundaries) {
       if (HasFatalFailure()) return;
     }
   }
+}
+
+/// What hull_levels decides, level by level, on the host: a level's tile hoods (cpu::upper_chain of
+/// each run of kTile points) end the levels where they are the hood side by side (the join), or take
+/// the rounds where they keep more than half the points, or are the next level's points.
+struct LevelsModel {
+  int levels = 0;
+  bool joined = false;
+};
+
+template <class T>
+LevelsModel model_levels(testing::Points<T> pts) {
+  using Policy = cuda::UpperHullPolicy<T>;
+  constexpr auto kTile = static_cast<std::size_t>(Policy::kTile);
+  for (LevelsModel model;;) {
+    ++model.levels;
+    if (pts.size() <= kTile) return model;
+    testing::Points<T> hoods;
+    for (std::size_t i = 0; i < pts.size(); i += kTile) {
+      const auto hood = cpu::upper_chain<T>(std::span(pts).subspan(i, std::min(kTile, pts.size() - i)));
+      hoods.insert(hoods.end(), hood.begin(), hood.end());
+    }
+    model.joined = hoods == cpu::upper_chain<T>(pts);
+    if (model.joined ||
+        static_cast<double>(hoods.size()) > Policy::kCompactionGain * static_cast<double>(pts.size())) {
+      return model;
+    }
+    pts = std::move(hoods);
+  }
+}
+
+// A level whose tile hoods turn strictly right at every seam ends there (UpperHullWorkspace::
+// join_convex_seams): the levels run and the join are as the host's model of them says, on every
+// family and on the full hoods' inputs (joined at the first level, at a later one after the copies
+// of a repeated parabola are compacted, or not at all where a point repeats across a seam or the
+// tiles meet in reflex seams), at sizes either side of the tile and of the copying rounds.
+template <class T>
+void join_where_the_model_joins(std::mt19937_64& rng, int* joined_first, int* joined_later) {
+  cuda::UpperHullWorkspace<T> ws;
+  const auto check = [&](const testing::Points<T>& sorted, const std::string& what) {
+    const auto n = static_cast<index_t>(sorted.size());
+    Point2<T>* d = nullptr;
+    ASSERT_EQ(cudaMalloc(&d, sorted.size() * sizeof(Point2<T>)), cudaSuccess);
+    ASSERT_EQ(cudaMemcpy(d, sorted.data(), sorted.size() * sizeof(Point2<T>), cudaMemcpyHostToDevice),
+              cudaSuccess);
+    cuda::UpperHullProfile profile;
+    const auto hull = cuda::copy_to_host(
+        cuda::upper_hull_on_device<T>(d, n, ws, nullptr, true, &profile, /*guide=*/false), nullptr);
+    cudaFree(d);
+    ASSERT_EQ(hull, cpu::upper_chain<T>(sorted)) << what;
+    const LevelsModel model = model_levels<T>(sorted);
+    EXPECT_EQ(profile.joined, model.joined) << what;
+    EXPECT_EQ(profile.levels, model.levels) << what;
+    if (model.joined) ++(model.levels == 1 ? *joined_first : *joined_later);
+  };
+  for (std::size_t n : {2049u, 20000u, 100003u, (1u << 20) + 3}) {
+    const std::string at = " n=" + std::to_string(n);
+    for (const auto& family : testing::families_of<T>())
+      check(testing::sorted_copy(family.make(n, rng)), family.name + at);
+    check(repeated_parabola<T>(n, 2, 5000), "repeated parabola, 2 copies" + at);
+    check(repeated_parabola<T>(n, 3, 9000), "repeated parabola, 3 copies" + at);
+    check(parabola_repeated_across_tiles<T>(n), "parabola repeated across tiles" + at);
+    check(scallops<T>(n, 3000), "scallops" + at);
+    check(convex_runs<T>(n, 17), "convex runs" + at);
+    if (::testing::Test::HasFatalFailure()) return;
+  }
+}
+
+TEST_F(CudaTest, LevelsWhoseTileHoodsMeetConvexlyEndThere) {
+  SCOPED_TRACE("seed " + std::to_string(seed_));
+  int joined_first = 0, joined_later = 0;
+  join_where_the_model_joins<double>(rng_, &joined_first, &joined_later);
+  join_where_the_model_joins<float>(rng_, &joined_first, &joined_later);
+  join_where_the_model_joins<std::int64_t>(rng_, &joined_first, &joined_later);
+  EXPECT_GT(joined_first, 0);  // both joins are exercised
+  EXPECT_GT(joined_later, 0);
 }
 
 TEST_F(CudaTest, FullConvexHullsOfCircles) {
