@@ -72,14 +72,18 @@ __global__ void gather_kernel(const Point2<T>* hood, const index_t* size, const 
   }
 }
 
-/// concave[0] = 1 where some seam between the tile hoods (hood t at t * tile, size[t] vertices) does
-/// not turn strictly right (core::tile_seam_turns_right); nothing is written where every seam does.
+/// A level's tail after the scan of its tile hoods' sizes (hood t at t * tile, size[t] vertices,
+/// offset[t] their exclusive scan), in one word pair for the host's one copy: tail[0] = the hoods'
+/// total, and tail[1] = epoch where some seam does not turn strictly right
+/// (core::tile_seam_turns_right). Nothing else writes tail[1], so a call's own epoch (one per
+/// level, counting up) marks its failure without a reset before it.
 template <class T>
-__global__ void concave_seams_kernel(const Point2<T>* hood, const index_t* size, index_t tiles, index_t tile,
-                                     int* concave) {
-  for (index_t s = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x; s + 1 < tiles;
-       s += static_cast<index_t>(gridDim.x) * blockDim.x) {
-    if (!core::tile_seam_turns_right(hood, size, tile, tiles, s)) *concave = 1;
+__global__ void level_tail_kernel(const Point2<T>* hood, const index_t* size, const index_t* offset,
+                                  index_t tiles, index_t tile, index_t epoch, index_t* tail) {
+  const index_t first = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (first == 0) tail[0] = offset[tiles - 1] + size[tiles - 1];
+  for (index_t s = first; s + 1 < tiles; s += static_cast<index_t>(gridDim.x) * blockDim.x) {
+    if (!core::tile_seam_turns_right(hood, size, tile, tiles, s)) tail[1] = epoch;
   }
 }
 
@@ -599,7 +603,8 @@ void UpperHullWorkspace<T>::reserve(index_t n, index_t first_width) {
       std::max(round_cells_needed(n, Policy::kTile), round_cells_needed(n, first_width));
   cells = DeviceBuffer<index_t>(static_cast<std::size_t>(std::max<index_t>(1, cells_needed)));
   first_bad = DeviceBuffer<unsigned long long>(2);
-  concave_seams = DeviceBuffer<int>(1);
+  level_tail = DeviceBuffer<index_t>(2);
+  WAGENER_CUDA_CHECK(cudaMemset(level_tail.data(), 0, 2 * sizeof(index_t)));  // no epoch yet
   strip_lo = DeviceBuffer<index_t>(static_cast<std::size_t>(tiles));
   strip_hi = DeviceBuffer<index_t>(static_cast<std::size_t>(tiles));
   strip_prev = DeviceBuffer<index_t>(static_cast<std::size_t>(tiles));
@@ -623,30 +628,31 @@ void enqueue_tile_scan(UpperHullWorkspace<T>& ws, index_t tiles, cudaStream_t st
 }
 
 /// Exclusive scan of the tile sizes ws.size[0][0..tiles) into ws.offsets; returns their sum (waits).
-/// With `seams_convex`, the tiles are a level's hoods (ws.hood[0]), and in the same wait it learns
-/// whether they turn strictly right at every seam (concave_seams_kernel).
+/// With `seams_convex`, the tiles are a level's hoods (ws.hood[0]), and in the same wait, with no
+/// more copies, it learns whether they turn strictly right at every seam (level_tail_kernel).
 template <class T>
 index_t scan_tile_sizes(UpperHullWorkspace<T>& ws, index_t tiles, cudaStream_t stream,
                         bool* seams_convex = nullptr) {
-  int concave = 0;
-  if (seams_convex) {
-    constexpr int kSeamThreads = 256;
-    WAGENER_CUDA_CHECK(cudaMemsetAsync(ws.concave_seams.data(), 0, sizeof(int), stream));
-    concave_seams_kernel<T><<<stride_grid<T>(ceil_div(tiles, kSeamThreads)), kSeamThreads, 0, stream>>>(
-        ws.hood[0].data(), ws.size[0].data(), tiles, index_t{UpperHullPolicy<T>::kTile},
-        ws.concave_seams.data());
-    WAGENER_CUDA_CHECK_LAUNCH();
-    WAGENER_CUDA_CHECK(
-        cudaMemcpyAsync(&concave, ws.concave_seams.data(), sizeof(int), cudaMemcpyDeviceToHost, stream));
-  }
   enqueue_tile_scan(ws, tiles, stream);
   index_t tail[2] = {0, 0};
+  if (seams_convex) {
+    constexpr int kSeamThreads = 256;
+    const index_t epoch = ++ws.level_epoch;
+    level_tail_kernel<T><<<stride_grid<T>(ceil_div(tiles, kSeamThreads)), kSeamThreads, 0, stream>>>(
+        ws.hood[0].data(), ws.size[0].data(), ws.offsets.data(), tiles, index_t{UpperHullPolicy<T>::kTile},
+        epoch, ws.level_tail.data());
+    WAGENER_CUDA_CHECK_LAUNCH();
+    WAGENER_CUDA_CHECK(
+        cudaMemcpyAsync(tail, ws.level_tail.data(), sizeof tail, cudaMemcpyDeviceToHost, stream));
+    WAGENER_CUDA_CHECK(cudaStreamSynchronize(stream));
+    *seams_convex = tail[1] != epoch;
+    return tail[0];
+  }
   WAGENER_CUDA_CHECK(cudaMemcpyAsync(&tail[0], ws.offsets.data() + tiles - 1, sizeof(index_t),
                                      cudaMemcpyDeviceToHost, stream));
   WAGENER_CUDA_CHECK(cudaMemcpyAsync(&tail[1], ws.size[0].data() + tiles - 1, sizeof(index_t),
                                      cudaMemcpyDeviceToHost, stream));
   WAGENER_CUDA_CHECK(cudaStreamSynchronize(stream));
-  if (seams_convex) *seams_convex = concave == 0;
   return tail[0] + tail[1];
 }
 

@@ -57,7 +57,9 @@ struct UpperHullWorkspace {
   bool join_convex_seams = true;
   /// Whether the last upper_hull_on_device's levels ended so (its last level, UpperHullProfile::levels).
   bool joined = false;
-  DeviceBuffer<int> concave_seams;  ///< set to 1 by a seam of the level that does not turn right
+  /// A level's total and, where a seam does not turn right, its epoch (scan_tile_sizes).
+  DeviceBuffer<index_t> level_tail;
+  index_t level_epoch = 0;
 
   /// The guide filter's sample size for n points and a sample shift: n >> shift, at least min_sample.
   index_t sample_count(index_t n, int shift) const {
