@@ -727,14 +727,22 @@ int in_place_rounds(const Point2<T>* points, index_t n, index_t tiles, UpperHull
   return 1;
 }
 
+/// What a call's levels did: how many tile levels ran, and whether the last one's hoods were the
+/// hood side by side (after_tile_level's join).
+struct LevelsRun {
+  int levels = 0;
+  bool joined = false;
+};
+
 /// Levels: hull the tiles, compact their hoods into a shorter sorted point set, repeat -- while that
 /// pays; then Wagener's rounds across the device. Buffer 0 receives tile hoods, buffer 1 the
 /// compacted points of the next level. Returns the buffer whose offset 0 holds the hood, its size
 /// at ws.size[result][0].
 /// first_level: points are a hull's input (or the filter's survivors), not hoods side by side.
+/// `run`, where given, counts the levels and says whether the last one joined.
 template <class T>
 int hull_levels(const Point2<T>* points, index_t n, UpperHullWorkspace<T>& ws, cudaStream_t stream,
-                bool validate, int* levels = nullptr, bool first_level = true);
+                bool validate, LevelsRun* run = nullptr, bool first_level = true);
 
 /// After a tile level of more than one tile over points[0..n) (hoods in ws.hood[0], sizes in
 /// ws.size[0] scanned into ws.offsets, `total` points in all): the rest of hull_levels. Returns the
@@ -742,11 +750,11 @@ int hull_levels(const Point2<T>* points, index_t n, UpperHullWorkspace<T>& ws, c
 /// between the hoods turns strictly right (scan_tile_sizes), so they are the hood side by side.
 template <class T>
 int after_tile_level(const Point2<T>* points, index_t n, index_t tiles, index_t total,
-                     UpperHullWorkspace<T>& ws, cudaStream_t stream, int* levels = nullptr,
+                     UpperHullWorkspace<T>& ws, cudaStream_t stream, LevelsRun* run = nullptr,
                      bool seams_convex = false) {
   using Policy = UpperHullPolicy<T>;
   if (seams_convex) {
-    ws.joined = true;
+    if (run) run->joined = true;
     if (total == n) {
       // Every tile its own hood (a hood has at most its tile's points): the hood lies dense in
       // ws.hood[0] already, as in in_place_rounds.
@@ -767,19 +775,19 @@ int after_tile_level(const Point2<T>* points, index_t n, index_t tiles, index_t 
     return device_rounds(tiles, index_t{Policy::kTile}, ws, 0, stream);
   }
   gather_tiles(ws, tiles, stream);
-  return hull_levels(ws.hood[1].data(), total, ws, stream, false, levels, false);
+  return hull_levels(ws.hood[1].data(), total, ws, stream, false, run, false);
 }
 
 template <class T>
 int hull_levels(const Point2<T>* points, index_t n, UpperHullWorkspace<T>& ws, cudaStream_t stream,
-                bool validate, int* levels, bool first_level) {
+                bool validate, LevelsRun* run, bool first_level) {
   tile_level(points, n, ws, 0, stream, validate, first_level);
-  if (levels) ++*levels;
+  if (run) ++run->levels;
   const index_t tiles = ceil_div(n, UpperHullPolicy<T>::kTile);
   if (tiles == 1) return 0;
   bool seams_convex = false;
   const index_t total = scan_tile_sizes(ws, tiles, stream, ws.join_convex_seams ? &seams_convex : nullptr);
-  return after_tile_level(points, n, tiles, total, ws, stream, levels, seams_convex);
+  return after_tile_level(points, n, tiles, total, ws, stream, run, seams_convex);
 }
 
 /// After the first level of upper_hull_enqueued (one thread): whether the first level finished the
@@ -867,7 +875,6 @@ void upper_hull_enqueued(const Point2<T>* d_points, const index_t* d_n, index_t 
                          UpperHullWorkspace<T>& ws, EnqueuedHullWords* words, cudaStream_t stream) {
   using Policy = UpperHullPolicy<T>;
   ws.survivors = -1;
-  ws.joined = false;
   n_bound = std::max<index_t>(n_bound, 1);
   ws.reserve(n_bound);
   if (ws.last.size() == 0) ws.last = DeviceBuffer<Point2<T>>(Policy::kTile);
@@ -896,7 +903,6 @@ DeviceHull<T> upper_hull_on_device(const Point2<T>* d_points, index_t n, UpperHu
                                    cudaStream_t stream, bool validate, UpperHullProfile* profile,
                                    bool guide) {
   ws.survivors = -1;
-  ws.joined = false;
   if (n == 0) return {nullptr, 0};
   ws.reserve(n);
   if (validate) {
@@ -911,10 +917,9 @@ DeviceHull<T> upper_hull_on_device(const Point2<T>* d_points, index_t n, UpperHu
                         guide_filter(d_points, n, ws, stream, validate, [&] { mark(1); });
   mark(2);
   // After the filter, its survivors are the input (already validated); else the points themselves.
-  int levels = 0;
-  ws.joined = false;  // not the guide's levels
-  const int result = filtered ? hull_levels(ws.hood[1].data(), ws.survivors, ws, stream, false, &levels)
-                              : hull_levels(d_points, n, ws, stream, validate, &levels);
+  LevelsRun run;  // these levels only, not the guide's
+  const int result = filtered ? hull_levels(ws.hood[1].data(), ws.survivors, ws, stream, false, &run)
+                              : hull_levels(d_points, n, ws, stream, validate, &run);
   mark(3);
   if (profile) {
     *profile = {};
@@ -923,8 +928,8 @@ DeviceHull<T> upper_hull_on_device(const Point2<T>* d_points, index_t n, UpperHu
       profile->filter_ms = marks[2]->since(*marks[1]);
     }
     profile->levels_ms = marks[3]->since(*marks[2]);
-    profile->levels = levels;
-    profile->joined = ws.joined;
+    profile->levels = run.levels;
+    profile->joined = run.joined;
   }
 
   index_t size = 0;

@@ -55,8 +55,6 @@ struct UpperHullWorkspace {
   /// are the hood (core::tile_seam_turns_right), and no rounds or further levels run. The rounds'
   /// tests turn it off, to run the rounds on full hoods.
   bool join_convex_seams = true;
-  /// Whether the last upper_hull_on_device's levels ended so (its last level, UpperHullProfile::levels).
-  bool joined = false;
   /// A level's total and, where a seam does not turn right, its epoch (scan_tile_sizes).
   DeviceBuffer<index_t> level_tail;
   index_t level_epoch = 0;
@@ -97,7 +95,7 @@ struct UpperHullProfile {
   float filter_ms = 0;  ///< the filter pass and the packing of its survivors
   float levels_ms = 0;  ///< tile levels and device-wide rounds over the survivors (or the input)
   int levels = 0;       ///< tile levels run over the survivors (or the input)
-  bool joined = false;  ///< the last level's tile hoods were the hood (UpperHullWorkspace::joined)
+  bool joined = false;  ///< the last level's tile hoods were the hood (join_convex_seams)
 };
 
 /// Where upper_hull_enqueued's hull ended up, in device memory: the caller reads it back once its
