@@ -867,12 +867,17 @@ CoarsePolygon inner_polygon(Points points, index_t samples, index_t stride, Full
     leaves_many = index_t{outside} * kOutsideShare > index_t{decision};
   }
 
-  // One upload: vertices, angles, buckets, back to back (each part 8- or 4-byte aligned).
+  // One upload: vertices, angles, the ring's squared radii (one a bucket, where there is a ring
+  // test), buckets, back to back (each part 8- or 4-byte aligned). The ring certifies most of what
+  // the quick tests leave near a round hull (InnerPolygonView::fan_inside) for a lookup, where the
+  // triangle costs a walk and three orientations.
   const auto& vertex = inner.vertices();
   const auto& angle = inner.angles();
+  const auto& ring = inner.rings();
   const auto& bucket = inner.buckets();
   const std::size_t vertex_bytes = vertex.size() * sizeof(Point2<double>);
   const std::size_t angle_bytes = angle.size() * sizeof(double);
+  const std::size_t ring_bytes = ring.size() * sizeof(double);
   const std::size_t bucket_bytes = bucket.size() * sizeof(int);
   if (vertex.empty() || bucket.size() > kMaxFanBuckets) {
     return {inner.view_with(nullptr, nullptr, nullptr), true, leaves_many};  // the disk and box tests only
@@ -880,16 +885,20 @@ CoarsePolygon inner_polygon(Points points, index_t samples, index_t stride, Full
   unsigned char* staging = ws.fan_staging.data();
   std::memcpy(staging, vertex.data(), vertex_bytes);
   std::memcpy(staging + vertex_bytes, angle.data(), angle_bytes);
-  std::memcpy(staging + vertex_bytes + angle_bytes, bucket.data(), bucket_bytes);
+  std::memcpy(staging + vertex_bytes + angle_bytes, ring.data(), ring_bytes);
+  std::memcpy(staging + vertex_bytes + angle_bytes + ring_bytes, bucket.data(), bucket_bytes);
   if (ws.fan.size() < ws.fan_staging.size()) ws.fan = DeviceBuffer<unsigned char>(ws.fan_staging.size());
-  WAGENER_CUDA_CHECK(cudaMemcpyAsync(ws.fan.data(), staging, vertex_bytes + angle_bytes + bucket_bytes,
+  WAGENER_CUDA_CHECK(cudaMemcpyAsync(ws.fan.data(), staging,
+                                     vertex_bytes + angle_bytes + ring_bytes + bucket_bytes,
                                      cudaMemcpyHostToDevice, stream));
   // The staging buffer is reused by the next call, which first waits for this stream (finish()).
   unsigned char* fan = ws.fan.data();
-  return {inner.view_with(reinterpret_cast<const Point2<double>*>(fan),
-                          reinterpret_cast<const double*>(fan + vertex_bytes),
-                          reinterpret_cast<const int*>(fan + vertex_bytes + angle_bytes)),
-          true, leaves_many};
+  return {
+      inner.view_with(
+          reinterpret_cast<const Point2<double>*>(fan), reinterpret_cast<const double*>(fan + vertex_bytes),
+          reinterpret_cast<const int*>(fan + vertex_bytes + angle_bytes + ring_bytes),
+          ring.empty() ? nullptr : reinterpret_cast<const double*>(fan + vertex_bytes + angle_bytes)),
+      true, leaves_many};
 }
 
 template <class T>

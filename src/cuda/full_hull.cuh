@@ -143,8 +143,9 @@ struct FullHullWorkspace {
   PinnedBuffer<index_t> upper_count_host{1};
   DeviceBuffer<EnqueuedHullWords> chain_words{2};  ///< the chains' outcomes (upper, lower), when enqueued
   PinnedBuffer<EnqueuedHullWords> chain_words_host{2};
+  /// The fan's tables on their way up (inner_polygon): vertices, angles, the ring's radii, buckets.
   PinnedBuffer<unsigned char> fan_staging{kDirections * (sizeof(Point2<double>) + sizeof(double)) +
-                                          kMaxFanBuckets * sizeof(int)};
+                                          kMaxFanBuckets * (sizeof(double) + sizeof(int))};
   PinnedBuffer<unsigned long long> counters_host{2};
   // The sort on a 32-bit key (finish(), core/x_key.hpp): the keys and the points' places (each with
   // the sort's other buffer), the heads of the runs of equal key a warp sorts, the runs a block
