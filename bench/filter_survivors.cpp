@@ -1,0 +1,123 @@
+// The GPU full hull's filter, modelled on the host: which points of a bench_cuda family survive the
+// inner polygon (the extremes of every (n >> 18)-th point in 256 directions, their exact hull, and
+// core::InnerPolygon's tests, as convex_hull.cu builds it), and how many of those would survive a
+// second polygon built the same way from the survivors' own extremes in D directions. The survivors
+// of the first polygon are the GPU's (bench_cuda --input full prints them); the second is a design
+// question: how few points the sort and the chains could be left with.
+//
+// Usage: filter_survivors [LOG2N (default 28)] [FAMILY ...]   (square, disk, gaussian; default all three)
+// Memory: 2^LOG2N points of 16 bytes (4 GiB at 2^28).
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <span>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "core/inner_polygon.hpp"
+#include "cpu/monotone_chain.hpp"
+#include "families.hpp"
+
+namespace {
+
+using wagener::Point2;
+using P = Point2<double>;
+
+/// The exact hull of each direction's best point (any maximiser) among points[0, stride, 2 stride, ...).
+template <class T>
+std::vector<P> extremes_polygon(std::span<const Point2<T>> points, std::size_t stride, int directions) {
+  std::vector<double> best(static_cast<std::size_t>(directions), -INFINITY), ux(best.size()), uy(best.size());
+  std::vector<P> arg(best.size(), P{NAN, NAN});
+  for (std::size_t d = 0; d < best.size(); ++d) {
+    ux[d] = std::cos(2 * M_PI * static_cast<double>(d) / directions);
+    uy[d] = std::sin(2 * M_PI * static_cast<double>(d) / directions);
+  }
+  for (std::size_t i = 0; i < points.size(); i += stride) {
+    const double x = static_cast<double>(points[i].x), y = static_cast<double>(points[i].y);
+    for (std::size_t d = 0; d < best.size(); ++d) {
+      const double score = ux[d] * x + uy[d] * y;
+      if (score > best[d]) best[d] = score, arg[d] = {x, y};
+    }
+  }
+  std::vector<P> found;
+  for (const P& p : arg) {
+    if (std::isfinite(p.x) && std::isfinite(p.y)) found.push_back(p);
+  }
+  std::sort(found.begin(), found.end(), wagener::lex_less<double>);
+  found.erase(std::unique(found.begin(), found.end()), found.end());
+  return wagener::cpu::hull_of_sorted<double>(found);
+}
+
+/// The points the polygon's tests do not certify strictly inside (two threads, order kept).
+template <class T>
+std::vector<Point2<T>> survivors(std::span<const Point2<T>> points,
+                                 const wagener::core::InnerPolygon& polygon) {
+  const wagener::core::InnerPolygonView view = polygon.view();
+  std::vector<Point2<T>> halves[2];
+  const auto keep = [&](int half) {
+    const std::size_t lo = points.size() * static_cast<std::size_t>(half) / 2;
+    const std::size_t hi = points.size() * static_cast<std::size_t>(half + 1) / 2;
+    for (std::size_t i = lo; i < hi; ++i) {
+      if (!view.certainly_inside(static_cast<double>(points[i].x), static_cast<double>(points[i].y)))
+        halves[half].push_back(points[i]);
+    }
+  };
+  std::thread second(keep, 1);
+  keep(0);
+  second.join();
+  halves[0].insert(halves[0].end(), halves[1].begin(), halves[1].end());
+  return halves[0];
+}
+
+template <class T>
+void model(int family, int log2n) {
+  const std::size_t n = std::size_t{1} << log2n;
+  std::vector<Point2<T>> points(n);
+  for (std::size_t i = 0; i < n; ++i) points[i] = bench::full_family_point<T>(i, family);
+  constexpr int kDirections = 256;  // as convex_hull.cu's sample_extremes_kernel
+  const std::size_t stride = std::max<std::size_t>(1, n >> 18);
+  const auto first = extremes_polygon<T>(points, stride, kDirections);
+  const auto kept = survivors<T>(points, wagener::core::InnerPolygon(first, kDirections));
+  std::printf("| %s | %s | 2^%d | %zu | %zu |", sizeof(T) == 4 ? "float" : "double",
+              bench::kFullFamilies[family], log2n, first.size(), kept.size());
+  for (const int directions : {256, 512, 1024, 2048, 4096}) {
+    const auto second = extremes_polygon<T>(kept, 1, directions);
+    const auto left =
+        survivors<T>(kept, wagener::core::InnerPolygon(second, static_cast<std::size_t>(directions)));
+    std::printf(" %zu |", left.size());
+  }
+  std::printf("\n");
+  std::fflush(stdout);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const int log2n = argc > 1 ? std::atoi(argv[1]) : 28;
+  if (log2n < 10 || log2n > 32) {
+    std::fprintf(stderr, "filter_survivors: LOG2N must be 10-32, not %s\n", argv[1]);
+    return 2;
+  }
+  std::vector<int> families;
+  for (int a = 2; a < argc; ++a) {
+    int f = 0;
+    while (f < 3 && std::strcmp(argv[a], bench::kFullFamilies[f]) != 0) ++f;
+    if (f == 3) {
+      std::fprintf(stderr, "filter_survivors: family must be square, disk or gaussian, not %s\n", argv[a]);
+      return 2;
+    }
+    families.push_back(f);
+  }
+  if (families.empty()) families = {0, 1, 2};
+  std::printf(
+      "| precision | family | n | first polygon's vertices | survivors | second polygon of 256 "
+      "directions: survivors | 512 | 1024 | 2048 | 4096 "
+      "|\n|---|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
+  for (const int f : families) {
+    model<float>(f, log2n);
+    model<double>(f, log2n);
+  }
+}
