@@ -3,7 +3,9 @@
 // core::InnerPolygon's tests, as convex_hull.cu builds it), and how many of those would survive a
 // second polygon built the same way from the survivors' own extremes in D directions. The survivors
 // of the first polygon are the GPU's (bench_cuda --input full prints them); the second is a design
-// question: how few points the sort and the chains could be left with.
+// question: how few points the sort and the chains could be left with. Beside it, a cheaper second
+// polygon: the star of the survivors' farthest points from the centre in B angle buckets, tested by
+// core::ChordFan (the dense guide's fan).
 //
 // Usage: filter_survivors [LOG2N (default 28)] [FAMILY ...]   (square, disk, gaussian; default all three)
 // Memory: 2^LOG2N points of 16 bytes (4 GiB at 2^28).
@@ -17,6 +19,7 @@
 #include <thread>
 #include <vector>
 
+#include "core/chord_fan.hpp"
 #include "core/inner_polygon.hpp"
 #include "cpu/monotone_chain.hpp"
 #include "families.hpp"
@@ -51,11 +54,34 @@ std::vector<P> extremes_polygon(std::span<const Point2<T>> points, std::size_t s
   return wagener::cpu::hull_of_sorted<double>(found);
 }
 
-/// The points the polygon's tests do not certify strictly inside (two threads, order kept).
+/// A star around c: in each of `buckets` equal ranges of pseudo-angle around c, the point farthest
+/// from c (any maximiser), in angular order. Not convex, but every vertex is an input point and c
+/// sees each edge on its left when the buckets are full, which is all core::ChordFan needs: one
+/// pass, one comparison a point, where the extremes score every point in every direction.
 template <class T>
-std::vector<Point2<T>> survivors(std::span<const Point2<T>> points,
-                                 const wagener::core::InnerPolygon& polygon) {
-  const wagener::core::InnerPolygonView view = polygon.view();
+std::vector<P> star_polygon(std::span<const Point2<T>> points, P c, int buckets) {
+  std::vector<double> far(static_cast<std::size_t>(buckets), -1);
+  std::vector<P> arg(far.size(), P{NAN, NAN});
+  for (const auto& q : points) {
+    const double x = static_cast<double>(q.x), y = static_cast<double>(q.y);
+    const double a = wagener::core::pseudo_angle(x - c.x, y - c.y);
+    if (!(a >= 0 && a <= 4)) continue;
+    const auto b = std::min(far.size() - 1, static_cast<std::size_t>(a * buckets / 4));
+    const double d = (x - c.x) * (x - c.x) + (y - c.y) * (y - c.y);
+    if (d > far[b]) far[b] = d, arg[b] = {x, y};
+  }
+  std::vector<P> star;
+  for (const P& p : arg) {
+    if (std::isfinite(p.x) && (star.empty() || !(star.back().x == p.x && star.back().y == p.y)))
+      star.push_back(p);
+  }
+  return star;
+}
+
+/// The points that `view` (an InnerPolygonView or a ChordFanView) does not certify strictly inside
+/// (two threads, order kept).
+template <class T, class Test>
+std::vector<Point2<T>> survivors(std::span<const Point2<T>> points, const Test& view) {
   std::vector<Point2<T>> halves[2];
   const auto keep = [&](int half) {
     const std::size_t lo = points.size() * static_cast<std::size_t>(half) / 2;
@@ -80,14 +106,20 @@ void model(int family, int log2n) {
   constexpr int kDirections = 256;  // as convex_hull.cu's sample_extremes_kernel
   const std::size_t stride = std::max<std::size_t>(1, n >> 18);
   const auto first = extremes_polygon<T>(points, stride, kDirections);
-  const auto kept = survivors<T>(points, wagener::core::InnerPolygon(first, kDirections));
+  const wagener::core::InnerPolygon inner(first, kDirections);
+  const auto kept = survivors<T>(points, inner.view());
   std::printf("| %s | %s | 2^%d | %zu | %zu |", sizeof(T) == 4 ? "float" : "double",
               bench::kFullFamilies[family], log2n, first.size(), kept.size());
   for (const int directions : {256, 512, 1024, 2048, 4096}) {
     const auto second = extremes_polygon<T>(kept, 1, directions);
-    const auto left =
-        survivors<T>(kept, wagener::core::InnerPolygon(second, static_cast<std::size_t>(directions)));
-    std::printf(" %zu |", left.size());
+    const wagener::core::InnerPolygon polygon(second, static_cast<std::size_t>(directions));
+    std::printf(" %zu |", survivors<T>(kept, polygon.view()).size());
+  }
+  // The star of the survivors around the first polygon's centre, through the chord fan.
+  const P centre{inner.view().cx, inner.view().cy};
+  for (const int buckets : {256, 1024, 4096}) {
+    const wagener::core::ChordFan fan(star_polygon<T>(kept, centre, buckets), centre);
+    std::printf(" %zu |", fan.enabled() ? survivors<T>(kept, fan.view()).size() : kept.size());
   }
   std::printf("\n");
   std::fflush(stdout);
@@ -114,8 +146,8 @@ int main(int argc, char** argv) {
   if (families.empty()) families = {0, 1, 2};
   std::printf(
       "| precision | family | n | first polygon's vertices | survivors | second polygon of 256 "
-      "directions: survivors | 512 | 1024 | 2048 | 4096 "
-      "|\n|---|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
+      "directions: survivors | 512 | 1024 | 2048 | 4096 | star of 256 buckets: survivors | 1024 | 4096 "
+      "|\n|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
   for (const int f : families) {
     model<float>(f, log2n);
     model<double>(f, log2n);
