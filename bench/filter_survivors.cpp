@@ -3,9 +3,10 @@
 // core::InnerPolygon's tests, as convex_hull.cu builds it), and how many of those would survive a
 // second polygon built the same way from the survivors' own extremes in D directions. The survivors
 // of the first polygon are the GPU's (bench_cuda --input full prints them); the second is a design
-// question: how few points the sort and the chains could be left with. Beside it, a cheaper second
-// polygon: the star of the survivors' farthest points from the centre in B angle buckets, tested by
-// core::ChordFan (the dense guide's fan).
+// question: how few points the sort and the chains could be left with. Scoring every survivor in
+// every direction is the costly part, so beside it: each survivor scored only in the 5 directions
+// nearest its own from the centre, then the exact hull of the bests, or (no hull) their star
+// through core::ChordFan, the dense guide's fan.
 //
 // Usage: filter_survivors [LOG2N (default 28)] [FAMILY ...]   (square, disk, gaussian; default all three)
 // Memory: 2^LOG2N points of 16 bytes (4 GiB at 2^28).
@@ -29,52 +30,55 @@ namespace {
 using wagener::Point2;
 using P = Point2<double>;
 
-/// The exact hull of each direction's best point (any maximiser) among points[0, stride, 2 stride, ...).
+/// Each direction's best point (any maximiser) among points[0, stride, 2 stride, ...), in the order
+/// of the directions. With `window` (>= 0), each point is scored only in the 2 window + 1 directions
+/// nearest its own direction from c (any choice of points is sound: it only moves the polygon).
 template <class T>
-std::vector<P> extremes_polygon(std::span<const Point2<T>> points, std::size_t stride, int directions) {
+std::vector<P> direction_bests(std::span<const Point2<T>> points, std::size_t stride, int directions,
+                               int window = -1, P c = {0, 0}) {
   std::vector<double> best(static_cast<std::size_t>(directions), -INFINITY), ux(best.size()), uy(best.size());
   std::vector<P> arg(best.size(), P{NAN, NAN});
   for (std::size_t d = 0; d < best.size(); ++d) {
     ux[d] = std::cos(2 * M_PI * static_cast<double>(d) / directions);
     uy[d] = std::sin(2 * M_PI * static_cast<double>(d) / directions);
   }
+  const auto score_in = [&](std::size_t d, double x, double y) {
+    const double score = ux[d] * x + uy[d] * y;
+    if (score > best[d]) best[d] = score, arg[d] = {x, y};
+  };
   for (std::size_t i = 0; i < points.size(); i += stride) {
     const double x = static_cast<double>(points[i].x), y = static_cast<double>(points[i].y);
-    for (std::size_t d = 0; d < best.size(); ++d) {
-      const double score = ux[d] * x + uy[d] * y;
-      if (score > best[d]) best[d] = score, arg[d] = {x, y};
+    if (window < 0) {
+      for (std::size_t d = 0; d < best.size(); ++d) score_in(d, x, y);
+      continue;
     }
+    const long nearest = std::lround(std::atan2(y - c.y, x - c.x) / (2 * M_PI) * directions);
+    for (long k = nearest - window; k <= nearest + window; ++k)
+      score_in(static_cast<std::size_t>((k % directions + directions) % directions), x, y);
   }
   std::vector<P> found;
   for (const P& p : arg) {
     if (std::isfinite(p.x) && std::isfinite(p.y)) found.push_back(p);
   }
+  return found;
+}
+
+/// The exact hull of points.
+std::vector<P> hull_of(std::vector<P> found) {
   std::sort(found.begin(), found.end(), wagener::lex_less<double>);
   found.erase(std::unique(found.begin(), found.end()), found.end());
   return wagener::cpu::hull_of_sorted<double>(found);
 }
 
-/// A star around c: in each of `buckets` equal ranges of pseudo-angle around c, the point farthest
-/// from c (any maximiser), in angular order. Not convex, but every vertex is an input point and c
-/// sees each edge on its left when the buckets are full, which is all core::ChordFan needs: one
-/// pass, one comparison a point, where the extremes score every point in every direction.
-template <class T>
-std::vector<P> star_polygon(std::span<const Point2<T>> points, P c, int buckets) {
-  std::vector<double> far(static_cast<std::size_t>(buckets), -1);
-  std::vector<P> arg(far.size(), P{NAN, NAN});
-  for (const auto& q : points) {
-    const double x = static_cast<double>(q.x), y = static_cast<double>(q.y);
-    const double a = wagener::core::pseudo_angle(x - c.x, y - c.y);
-    if (!(a >= 0 && a <= 4)) continue;
-    const auto b = std::min(far.size() - 1, static_cast<std::size_t>(a * buckets / 4));
-    const double d = (x - c.x) * (x - c.x) + (y - c.y) * (y - c.y);
-    if (d > far[b]) far[b] = d, arg[b] = {x, y};
-  }
+/// The same points as a star around c, in the directions' order, repeats next to each other dropped:
+/// no hull, which core::ChordFan does not need (only c strictly left of every edge).
+std::vector<P> star_of(const std::vector<P>& found) {
   std::vector<P> star;
-  for (const P& p : arg) {
-    if (std::isfinite(p.x) && (star.empty() || !(star.back().x == p.x && star.back().y == p.y)))
-      star.push_back(p);
+  for (const P& p : found) {
+    if (star.empty() || !(star.back().x == p.x && star.back().y == p.y)) star.push_back(p);
   }
+  while (star.size() > 1 && star.back().x == star.front().x && star.back().y == star.front().y)
+    star.pop_back();
   return star;
 }
 
@@ -105,22 +109,24 @@ void model(int family, int log2n) {
   for (std::size_t i = 0; i < n; ++i) points[i] = bench::full_family_point<T>(i, family);
   constexpr int kDirections = 256;  // as convex_hull.cu's sample_extremes_kernel
   const std::size_t stride = std::max<std::size_t>(1, n >> 18);
-  const auto first = extremes_polygon<T>(points, stride, kDirections);
+  const auto first = hull_of(direction_bests<T>(points, stride, kDirections));
   const wagener::core::InnerPolygon inner(first, kDirections);
   const auto kept = survivors<T>(points, inner.view());
   std::printf("| %s | %s | 2^%d | %zu | %zu |", sizeof(T) == 4 ? "float" : "double",
               bench::kFullFamilies[family], log2n, first.size(), kept.size());
-  for (const int directions : {256, 512, 1024, 2048, 4096}) {
-    const auto second = extremes_polygon<T>(kept, 1, directions);
-    const wagener::core::InnerPolygon polygon(second, static_cast<std::size_t>(directions));
-    std::printf(" %zu |", survivors<T>(kept, polygon.view()).size());
+  const auto left_by = [&](const auto& view) { return survivors<T>(kept, view).size(); };
+  for (const int directions : {256, 1024, 4096}) {
+    const wagener::core::InnerPolygon polygon(hull_of(direction_bests<T>(kept, 1, directions)),
+                                              static_cast<std::size_t>(directions));
+    std::printf(" %zu |", left_by(polygon.view()));
   }
-  // The star of the survivors around the first polygon's centre, through the chord fan.
+  // 1,024 directions, each survivor scored in the 5 nearest its own direction from the centre: the
+  // hull of the bests, and their star through the chord fan.
   const P centre{inner.view().cx, inner.view().cy};
-  for (const int buckets : {256, 1024, 4096}) {
-    const wagener::core::ChordFan fan(star_polygon<T>(kept, centre, buckets), centre);
-    std::printf(" %zu |", fan.enabled() ? survivors<T>(kept, fan.view()).size() : kept.size());
-  }
+  const auto windowed = direction_bests<T>(kept, 1, 1024, 2, centre);
+  const wagener::core::InnerPolygon hull(hull_of(windowed), 1024);
+  const wagener::core::ChordFan star(star_of(windowed), centre);
+  std::printf(" %zu | %zu |", left_by(hull.view()), star.enabled() ? left_by(star.view()) : kept.size());
   std::printf("\n");
   std::fflush(stdout);
 }
@@ -146,8 +152,8 @@ int main(int argc, char** argv) {
   if (families.empty()) families = {0, 1, 2};
   std::printf(
       "| precision | family | n | first polygon's vertices | survivors | second polygon of 256 "
-      "directions: survivors | 512 | 1024 | 2048 | 4096 | star of 256 buckets: survivors | 1024 | 4096 "
-      "|\n|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+      "directions: survivors | 1024 | 4096 | 1024 directions, 5 a point: hull | star "
+      "|\n|---|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
   for (const int f : families) {
     model<float>(f, log2n);
     model<double>(f, log2n);
