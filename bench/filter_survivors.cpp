@@ -17,11 +17,12 @@
 #include <cstring>
 #include <span>
 #include <string>
-#include <thread>
+#include <utility>
 #include <vector>
 
 #include "core/chord_fan.hpp"
 #include "core/inner_polygon.hpp"
+#include "cpu/filter_pass.hpp"
 #include "cpu/monotone_chain.hpp"
 #include "families.hpp"
 
@@ -82,24 +83,22 @@ std::vector<P> star_of(const std::vector<P>& found) {
   return star;
 }
 
-/// The points that `view` (an InnerPolygonView or a ChordFanView) does not certify strictly inside
-/// (two threads, order kept).
-template <class T, class Test>
-std::vector<Point2<T>> survivors(std::span<const Point2<T>> points, const Test& view) {
-  std::vector<Point2<T>> halves[2];
-  const auto keep = [&](int half) {
-    const std::size_t lo = points.size() * static_cast<std::size_t>(half) / 2;
-    const std::size_t hi = points.size() * static_cast<std::size_t>(half + 1) / 2;
-    for (std::size_t i = lo; i < hi; ++i) {
-      if (!view.certainly_inside(static_cast<double>(points[i].x), static_cast<double>(points[i].y)))
-        halves[half].push_back(points[i]);
-    }
-  };
-  std::thread second(keep, 1);
-  keep(0);
-  second.join();
-  halves[0].insert(halves[0].end(), halves[1].begin(), halves[1].end());
-  return halves[0];
+/// The points that the polygon does not certify strictly inside, in order, compacted in place: the
+/// CPU backend's own filter pass (cpu::keep_uncertified), which keeps what the GPU's tests keep.
+template <class T>
+std::vector<Point2<T>> survivors(std::vector<Point2<T>> points, const wagener::core::InnerPolygonView& view) {
+  points.resize(wagener::cpu::keep_uncertified(view, points.data(), points.size(), points.data()));
+  return points;
+}
+
+/// The same for the chord fan, which the CPU's pass does not take: one point at a time.
+template <class T>
+std::vector<Point2<T>> survivors(std::span<const Point2<T>> points, const wagener::core::ChordFanView& fan) {
+  std::vector<Point2<T>> kept;
+  for (const auto& p : points) {
+    if (!fan.certainly_inside(static_cast<double>(p.x), static_cast<double>(p.y))) kept.push_back(p);
+  }
+  return kept;
 }
 
 template <class T>
@@ -111,7 +110,7 @@ void model(int family, int log2n) {
   const std::size_t stride = std::max<std::size_t>(1, n >> 18);
   const auto first = hull_of(direction_bests<T>(points, stride, kDirections));
   const wagener::core::InnerPolygon inner(first, kDirections);
-  const auto kept = survivors<T>(points, inner.view());
+  const auto kept = survivors<T>(std::move(points), inner.view());
   std::printf("| %s | %s | 2^%d | %zu | %zu |", sizeof(T) == 4 ? "float" : "double",
               bench::kFullFamilies[family], log2n, first.size(), kept.size());
   const auto left_by = [&](const auto& view) { return survivors<T>(kept, view).size(); };
