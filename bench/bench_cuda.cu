@@ -14,6 +14,7 @@
 //                   [--small-level-tiles-per-sm N]   (which levels use SmallLevelPolicy; 0: none)
 //                   [--guide-from N]   (the full hull's dense guide from 2^N points)
 //                   [--key-sort-from N]   (the full hull's sort on a key from 2^N survivors)
+//                   [--survivor-polygon-from N]   (the full hull's survivors' polygon from 2^N points)
 //        bench_cuda --crossover   (cuda against cpu backend on small host inputs: auto's threshold)
 #include <thrust/execution_policy.h>
 #include <thrust/sort.h>
@@ -483,6 +484,8 @@ int main(int argc, char** argv) {
       wcuda::set_min_points_for_guide(index_t{1} << std::atoi(argv[++i]));
     if (!std::strcmp(argv[i], "--key-sort-from") && i + 1 < argc)
       wcuda::set_min_survivors_for_key_sort(index_t{1} << std::atoi(argv[++i]));
+    if (!std::strcmp(argv[i], "--survivor-polygon-from") && i + 1 < argc)
+      wcuda::set_min_points_for_survivor_polygon(index_t{1} << std::atoi(argv[++i]));
     if (!std::strcmp(argv[i], "--grouped")) {  // bench_cuda --grouped [GROUPS [SIZE]]
       const index_t groups = i + 1 < argc ? std::atoll(argv[i + 1]) : 1000000;
       const index_t size = i + 2 < argc ? std::atoll(argv[i + 2]) : 100;
@@ -564,19 +567,22 @@ int main(int argc, char** argv) {
   }
   // Where the device-memory time goes, from one more run with events between the steps.
   // The guide's step (from 2^22 points): its time, the check sample's points in convex position by
-  // angle and the guide's vertices (0: not reached, or no guide).
+  // angle and the guide's vertices (0: not reached, or no guide). The filter's survivors, then the
+  // survivors' polygon's step and what it left (the survivors column: the points sorted).
   std::string steps =
-      "\n| precision | input | n | survivors | polygon ms | guide ms | check convex | guide vertices "
-      "| filter ms | count + sort ms | chains ms |\n"
-      "|---|---|---|---|---|---|---|---|---|---|---|\n";
+      "\n| precision | input | n | filter survivors | survivors | polygon ms | guide ms | check convex "
+      "| guide vertices | filter ms | survivors' polygon ms | count + sort ms | chains ms |\n"
+      "|---|---|---|---|---|---|---|---|---|---|---|---|---|\n";
   for (const FullRow& r : full_rows) {
-    char line[320];
+    char line[384];
     std::snprintf(
-        line, sizeof line, "| %s | %s | 2^%d | %lld | %.3f | %.3f | %lld | %lld | %.3f | %.3f | %.3f |\n",
+        line, sizeof line,
+        "| %s | %s | 2^%d | %lld | %lld | %.3f | %.3f | %lld | %lld | %.3f | %.3f | %.3f | %.3f |\n",
         r.precision.c_str(), r.distribution.c_str(), static_cast<int>(std::log2(static_cast<double>(r.n))),
-        static_cast<long long>(r.survivors), r.steps.polygon_ms, r.steps.guide_ms,
-        static_cast<long long>(r.steps.check_convex), static_cast<long long>(r.steps.guide_vertices),
-        r.steps.filter_ms, r.steps.sort_ms, r.steps.chains_ms);
+        static_cast<long long>(r.steps.polygon_survivors), static_cast<long long>(r.survivors),
+        r.steps.polygon_ms, r.steps.guide_ms, static_cast<long long>(r.steps.check_convex),
+        static_cast<long long>(r.steps.guide_vertices), r.steps.filter_ms, r.steps.survivor_polygon_ms,
+        r.steps.sort_ms, r.steps.chains_ms);
     steps += line;
   }
   full += steps;

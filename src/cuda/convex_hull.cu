@@ -7,6 +7,8 @@
 //     from device memory, where the polygon leaves many points (a float circle: all of them), the
 //     pass also drops the points certified strictly inside a dense guide, the exact hull of n/16 of
 //     the points computed by this same pipeline (hull_of_device_points, and build_guide in dense_guide.cu);
+//     where it does not, and many points survive (random input from 2^22 points), the survivors are
+//     filtered again, on the device, by a polygon of their own extremes (survivor_polygon.cu);
 //  3. the survivors are radix-sorted on x (CUB), each run of equal x rewritten as copies of its lowest
 //     point then its highest, which makes the order lexicographic without changing the hull, split by
 //     the line through the smallest and the largest of them (one stable partition: the upper chain
@@ -60,34 +62,8 @@ namespace {
 std::atomic<index_t> min_points_for_guide_now{kDefaultMinPointsForGuide};
 // The fewest survivors for the sort on a 32-bit key is min_survivors_for_key_sort() (tests lower it).
 std::atomic<index_t> min_survivors_for_key_sort_now{kDefaultMinSurvivorsForKeySort};
-
-/// The order-preserving 64-bit image of a coordinate or a score, and back (floats through the double
-/// they equal exactly): extreme_key's order, and a long run's slot (below).
-template <class T>
-__device__ unsigned long long ordered_image(T v) {
-  if constexpr (std::is_floating_point_v<T>) {
-    const auto bits = static_cast<unsigned long long>(__double_as_longlong(static_cast<double>(v)));
-    return (bits >> 63) ? ~bits : bits | (1ull << 63);
-  } else {
-    return static_cast<unsigned long long>(static_cast<long long>(v)) ^ (1ull << 63);
-  }
-}
-template <class T>
-__device__ T from_ordered_image(unsigned long long image) {
-  if constexpr (std::is_floating_point_v<T>) {
-    const unsigned long long bits = (image >> 63) ? image & ~(1ull << 63) : ~image;
-    return static_cast<T>(__longlong_as_double(static_cast<long long>(bits)));
-  } else {
-    return static_cast<T>(static_cast<long long>(image ^ (1ull << 63)));
-  }
-}
-
-/// A direction's best sample as one 64-bit word, so that blocks combine by atomicMax: the top 32
-/// bits of the order-preserving image of the score (a double, so any finite range works), then
-/// 2^32 - 1 - j, so that ties go to the smaller sample number j. 0 means no sample.
-__device__ unsigned long long extreme_key(double score, unsigned j) {
-  return (ordered_image(score) & 0xffffffff00000000ull) | (0xffffffffu - j);
-}
+// The fewest points for the survivors' polygon is min_points_for_survivor_polygon() (tests lower it).
+std::atomic<index_t> min_points_for_survivor_polygon_now{kDefaultMinPointsForSurvivorPolygon};
 
 /// Per direction (one thread each), the sample point with the largest score: sample j is input
 /// point j * stride, each block takes a share of the samples and combines with the others by
@@ -208,8 +184,7 @@ __global__ void __launch_bounds__(kDirections)
   const unsigned long long key = best[threadIdx.x];
   Point2<double> p{NAN, NAN};
   if (key != 0) {
-    const index_t j = 0xffffffffu - static_cast<unsigned>(key & 0xffffffffu);
-    const Point2<T> q = points[j * stride];
+    const Point2<T> q = points[extreme_index(key) * stride];
     p = {static_cast<double>(q.x), static_cast<double>(q.y)};
   }
   extreme[threadIdx.x] = p;
@@ -903,8 +878,21 @@ CoarsePolygon inner_polygon(Points points, index_t samples, index_t stride, Full
 
 template <class T>
 void reset_counters(FullHullWorkspace<T>& ws, cudaStream_t stream) {
-  WAGENER_CUDA_CHECK(cudaMemsetAsync(ws.counters.data(), 0, sizeof(unsigned long long), stream));
+  WAGENER_CUDA_CHECK(cudaMemsetAsync(ws.counters.data(), 0, 4 * sizeof(unsigned long long), stream));
   WAGENER_CUDA_CHECK(cudaMemsetAsync(ws.counters.data() + 1, 0xff, sizeof(unsigned long long), stream));
+}
+
+/// After the polygon's filter of n points: the survivors' polygon (survivor_polygon.cu), enqueued
+/// from min_points_for_survivor_polygon() points where the polygon has a certified centre. On the
+/// device it runs from more survivors than a chain's tile (or from that threshold, if lower: tests
+/// reach it with few points).
+template <class T>
+void maybe_filter_by_survivor_polygon(FullHullWorkspace<T>& ws, index_t n, const CoarsePolygon& coarse,
+                                      cudaStream_t stream) {
+  const index_t from = min_points_for_survivor_polygon_now.load(std::memory_order_relaxed);
+  if (!coarse.enabled || n < from) return;
+  const index_t min_survivors = std::min<index_t>(UpperHullPolicy<T>::kTile, from);
+  filter_by_survivor_polygon(ws, coarse.view.cx, coarse.view.cy, min_survivors, stream);
 }
 
 /// Step 2 over points[0..n), whose first point has index first_index in the whole input; `test`:
@@ -961,13 +949,14 @@ void both_chains(Upper&& upper_chain, Lower&& lower_chain) {
 
 /// Events between the steps, for FullHullProfile.
 struct StepEvents {
-  Event start, polygon, guided, filtered, sorted, chained;
+  Event start, polygon, guided, filtered, refiltered, sorted, chained;
   FullHullProfile* out;
   void read() const {
     out->polygon_ms = polygon.since(start);
     out->guide_ms = guided.since(polygon);
     out->filter_ms = filtered.since(guided);
-    out->sort_ms = sorted.since(filtered);
+    out->survivor_polygon_ms = refiltered.since(filtered);
+    out->sort_ms = sorted.since(refiltered);
     out->chains_ms = chained.since(sorted);
   }
 };
@@ -982,9 +971,10 @@ JoinedHull<T> finish(FullHullWorkspace<T>& ws, cudaStream_t stream, index_t* sur
                      StepEvents* profile = nullptr, bool* non_finite = nullptr, bool chain_guides = true) {
   if (profile) profile->out->chain_guides = chain_guides;
   WAGENER_CUDA_CHECK(cudaMemcpyAsync(ws.counters_host.data(), ws.counters.data(),
-                                     2 * sizeof(unsigned long long), cudaMemcpyDeviceToHost, stream));
+                                     4 * sizeof(unsigned long long), cudaMemcpyDeviceToHost, stream));
   WAGENER_CUDA_CHECK(cudaStreamSynchronize(stream));
-  const unsigned long long bad = ws.counters_host.data()[1];
+  const unsigned long long* counters = ws.counters_host.data();
+  const unsigned long long bad = counters[1];
   if (bad != ULLONG_MAX) {
     if (non_finite) {
       *non_finite = true;
@@ -992,12 +982,18 @@ JoinedHull<T> finish(FullHullWorkspace<T>& ws, cudaStream_t stream, index_t* sur
     }
     throw input_error("point " + std::to_string(bad) + " is not finite");
   }
-  const index_t m = static_cast<index_t>(ws.counters_host.data()[0]);
+  // The survivors' polygon's survivors (in alt) where it ran and they fit, else the polygon's (in kept).
+  const bool refiltered =
+      counters[3] != 0 && counters[2] <= static_cast<unsigned long long>(kSurvivorCapacity);
+  const index_t m = static_cast<index_t>(refiltered ? counters[2] : counters[0]);
   if (survivors) *survivors = m;
+  if (profile) profile->out->polygon_survivors = static_cast<index_t>(counters[0]);
   if (m == 0) return {};
 
-  FullHullWorkspace<T>::grow(ws.alt, m + 2);
-  cub::DoubleBuffer<Point2<T>> keys(ws.kept.data(), ws.alt.data());
+  // Room for the partition's two extra slots in both (kept has n + 2, alt here kSurvivorCapacity + 2).
+  if (!refiltered) FullHullWorkspace<T>::grow(ws.alt, m + 2);
+  cub::DoubleBuffer<Point2<T>> keys(refiltered ? ws.alt.data() : ws.kept.data(),
+                                    refiltered ? ws.kept.data() : ws.alt.data());
   std::size_t temp_bytes = 0;
   WAGENER_CUDA_CHECK(cub::DeviceRadixSort::SortKeys(nullptr, temp_bytes, keys, m, XDecomposer<T>{}, stream));
   std::size_t partition_bytes = 0;
@@ -1166,6 +1162,8 @@ JoinedHull<T> hull_of_device_points(FullHullWorkspace<T>& ws, Points points, ind
     filter<T>(points, n, 0, coarse.view, ws, stream);
   }
   if (profile) profile->filtered.record(stream);
+  if (!fan) maybe_filter_by_survivor_polygon(ws, n, coarse, stream);
+  if (profile) profile->refiltered.record(stream);
   return finish(ws, stream, survivors, out, profile ? &*profile : nullptr, non_finite, !mostly_convex);
 }
 
@@ -1198,6 +1196,14 @@ index_t min_survivors_for_key_sort() {
 
 void set_min_survivors_for_key_sort(index_t n) {
   min_survivors_for_key_sort_now.store(n, std::memory_order_relaxed);
+}
+
+index_t min_points_for_survivor_polygon() {
+  return min_points_for_survivor_polygon_now.load(std::memory_order_relaxed);
+}
+
+void set_min_points_for_survivor_polygon(index_t n) {
+  min_points_for_survivor_polygon_now.store(n, std::memory_order_relaxed);
 }
 
 template <class T>
@@ -1244,7 +1250,7 @@ std::vector<Point2<T>> convex_hull_from_host(std::span<const Point2<T>> points, 
   FullHullWorkspace<T>::grow(ws.kept, n + 2);
   // The polygon comes first, from a sample the CPU gathers from the whole input (the chunks may
   // arrive in any spatial order).
-  core::InnerPolygonView poly;
+  CoarsePolygon coarse;
   if (n >= kMinPointsToFilter) {
     const index_t stride = std::max<index_t>(1, n / kHostSampleSize);
     const index_t samples = ceil_div(n, stride);
@@ -1254,8 +1260,7 @@ std::vector<Point2<T>> convex_hull_from_host(std::span<const Point2<T>> points, 
     FullHullWorkspace<T>::grow(ws.host_sample, samples);
     WAGENER_CUDA_CHECK(cudaMemcpyAsync(ws.host_sample.data(), sample.data(),
                                        sample.size() * sizeof(Point2<T>), cudaMemcpyHostToDevice, stream));
-    poly =
-        inner_polygon<T>(AosPoints<T>{ws.host_sample.data()}, samples, 1, ws, stream).view;  // synchronises
+    coarse = inner_polygon<T>(AosPoints<T>{ws.host_sample.data()}, samples, 1, ws, stream);  // synchronises
   }
   reset_counters(ws, stream);
   const index_t chunk = static_cast<index_t>(staging_chunk(sizeof(Point2<T>)));
@@ -1265,8 +1270,9 @@ std::vector<Point2<T>> convex_hull_from_host(std::span<const Point2<T>> points, 
       [&](std::size_t, std::size_t, int slot) -> void* { return ws.chunk[slot].data(); },
       [&](void* device, std::size_t first, std::size_t count) {
         filter<T>(AosPoints<T>{static_cast<const Point2<T>*>(device)}, static_cast<index_t>(count),
-                  static_cast<index_t>(first), poly, ws, stream);
+                  static_cast<index_t>(first), coarse.view, ws, stream);
       });
+  maybe_filter_by_survivor_polygon(ws, n, coarse, stream);
   if (filtered) WAGENER_CUDA_CHECK(cudaEventRecord(filtered, stream));
   return to_host(finish<T>(ws, stream, survivors, nullptr), stream);
 }

@@ -32,6 +32,17 @@ inline constexpr index_t kDefaultMinSurvivorsForKeySort = index_t{1} << 22;
 index_t min_survivors_for_key_sort();
 void set_min_survivors_for_key_sort(index_t n);
 
+/// From this many points the full hull filters its survivors once more, by a polygon of their own
+/// extremes (full_hull.cuh, survivor_polygon.cu), where they outnumber a chain's tile: a random input
+/// then keeps a few thousand, one tile a chain and one block's sort. Below it a random input's
+/// survivors fit a tile or two already (a disk keeps about 8e-4 of its points).
+inline constexpr index_t kDefaultMinPointsForSurvivorPolygon = index_t{1} << 22;
+/// The current threshold (per process): kDefaultMinPointsForSurvivorPolygon unless set. Set lower
+/// than a chain's tile, it also lowers the survivors the device requires to it, so that tests reach
+/// the polygon with inputs of any size.
+index_t min_points_for_survivor_polygon();
+void set_min_points_for_survivor_polygon(index_t n);
+
 /// Where the time of one full hull from device memory goes (CUDA events, for the benchmark): the
 /// inner polygon (sample kernels and a host round trip), the streaming filter, reading the survivor
 /// count and sorting the survivors, and both chains. From min_points_for_guide(), where the polygon leaves
@@ -41,6 +52,8 @@ void set_min_survivors_for_key_sort(index_t n);
 struct FullHullProfile {
   float polygon_ms = 0, filter_ms = 0, sort_ms = 0, chains_ms = 0;
   float guide_ms = 0;
+  float survivor_polygon_ms = 0;  ///< the survivors' polygon and its filter (0: not enqueued)
+  index_t polygon_survivors = 0;  ///< the points the (inner or guide) polygon's filter kept
   index_t check_convex = 0;  ///< the check sample's points in convex position by angle (0: no check or none)
   index_t guide_vertices = 0;  ///< vertices of the guide whose fan filtered the input (0: no guide)
   /// Whether the chains could take their own guide filters: not where the check found most of its
@@ -50,7 +63,7 @@ struct FullHullProfile {
 
 /// Full hull (counter-clockwise from the lexicographically smallest vertex) of d_points[0..n), any
 /// order, on `stream`. Throws input_error for a non-finite point. `survivors` (optional) receives
-/// how many points the interior filter kept.
+/// how many points the interior filters kept: the points the chains were built from.
 template <class T>
 std::vector<Point2<T>> convex_hull_on_device(const Point2<T>* d_points, index_t n, cudaStream_t stream,
                                              index_t* survivors, FullHullProfile* profile = nullptr);

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <type_traits>
 
 #include "core/chord_fan.hpp"
 #include "core/inner_polygon.hpp"
@@ -68,6 +69,49 @@ constexpr double kMaxCheckConvexShare = 0.75;
 constexpr int kCheckThreads = 256;  // the check's kernels (grids: stride_grid)
 constexpr int kCheckKeyBits = 32;   // the sort takes all of core::angle_key (std::uint32_t)
 constexpr index_t kGuidePeriod = 16;
+// The survivors' polygon (survivor_polygon.cu): where the inner polygon leaves more survivors than a
+// chain's tile, their own extremes in kSurvivorDirections directions (each survivor scored in the
+// 2 kSurvivorWindow + 1 directions nearest its own around the centre), the exact hull of those, and
+// its fan of kSurvivorBuckets buckets filter the survivors once more, into a buffer of
+// kSurvivorCapacity points (more: the first survivors are sorted instead). Modelled on the host
+// (bench/filter_survivors.cpp): random inputs of 2^28 points keep 26-3,400 of 16-215 thousand.
+constexpr int kSurvivorDirections = 1024;
+constexpr int kSurvivorWindow = 2;
+constexpr int kSurvivorBuckets = 4 * kSurvivorDirections;  // core::chord_fan_buckets of the most vertices
+constexpr index_t kSurvivorCapacity = index_t{1} << 18;
+
+/// The order-preserving 64-bit image of a coordinate or a score, and back (floats through the double
+/// they equal exactly): extreme_key's order, and a long run's slot (convex_hull.cu).
+template <class T>
+__device__ unsigned long long ordered_image(T v) {
+  if constexpr (std::is_floating_point_v<T>) {
+    const auto bits = static_cast<unsigned long long>(__double_as_longlong(static_cast<double>(v)));
+    return (bits >> 63) ? ~bits : bits | (1ull << 63);
+  } else {
+    return static_cast<unsigned long long>(static_cast<long long>(v)) ^ (1ull << 63);
+  }
+}
+template <class T>
+__device__ T from_ordered_image(unsigned long long image) {
+  if constexpr (std::is_floating_point_v<T>) {
+    const unsigned long long bits = (image >> 63) ? image & ~(1ull << 63) : ~image;
+    return static_cast<T>(__longlong_as_double(static_cast<long long>(bits)));
+  } else {
+    return static_cast<T>(static_cast<long long>(image ^ (1ull << 63)));
+  }
+}
+
+/// A direction's best point as one 64-bit word, so that blocks combine by atomicMax: the top 32
+/// bits of the order-preserving image of the score (a double, so any finite range works), then
+/// 2^32 - 1 - j, so that ties go to the smaller point number j. 0 means no point.
+inline __device__ unsigned long long extreme_key(double score, unsigned j) {
+  return (ordered_image(score) & 0xffffffff00000000ull) | (0xffffffffu - j);
+}
+
+/// The point number j of a nonzero extreme_key.
+inline __device__ index_t extreme_index(unsigned long long key) {
+  return 0xffffffffu - static_cast<unsigned>(key & 0xffffffffu);
+}
 
 /// Points as an array of structures (Point2) or as two arrays.
 template <class T>
@@ -136,17 +180,19 @@ struct FullHullWorkspace {
   DeviceBuffer<Point2<T>> host_sample;
   DeviceBuffer<unsigned long long> best{kDirections};
   DeviceBuffer<Point2<double>> extremes{kDirections + kDecisionSamples};
-  DeviceBuffer<unsigned char> fan;               ///< the polygon's vertices, angles and buckets
-  DeviceBuffer<unsigned long long> counters{2};  ///< [0] survivors, [1] first non-finite index
-  DeviceBuffer<index_t> upper_count{1};          ///< the points on or above the baseline (the split's count)
-  DeviceBuffer<index_t> lower_count{1};          ///< the lower chain's points
+  DeviceBuffer<unsigned char> fan;  ///< the polygon's vertices, angles and buckets
+  /// [0] survivors, [1] first non-finite index, [2] the survivors' polygon's survivors (in alt), [3]
+  /// whether that polygon filtered them (survivor_polygon.cu)
+  DeviceBuffer<unsigned long long> counters{4};
+  DeviceBuffer<index_t> upper_count{1};  ///< the points on or above the baseline (the split's count)
+  DeviceBuffer<index_t> lower_count{1};  ///< the lower chain's points
   PinnedBuffer<index_t> upper_count_host{1};
   DeviceBuffer<EnqueuedHullWords> chain_words{2};  ///< the chains' outcomes (upper, lower), when enqueued
   PinnedBuffer<EnqueuedHullWords> chain_words_host{2};
   /// The fan's tables on their way up (inner_polygon): vertices, angles, the ring's radii, buckets.
   PinnedBuffer<unsigned char> fan_staging{kDirections * (sizeof(Point2<double>) + sizeof(double)) +
                                           kMaxFanBuckets * (sizeof(double) + sizeof(int))};
-  PinnedBuffer<unsigned long long> counters_host{2};
+  PinnedBuffer<unsigned long long> counters_host{4};
   // The sort on a 32-bit key (finish(), core/x_key.hpp): the keys and the points' places (each with
   // the sort's other buffer), the heads of the runs of equal key a warp sorts, the runs a block
   // sorts, the baseline's ends, and those runs' numbers and whether one was too long for a block.
@@ -179,6 +225,14 @@ struct FullHullWorkspace {
   PinnedBuffer<unsigned long long> check_words_host{2};
   index_t check_sort_items = -1;
   std::size_t check_sort_bytes = 0;
+  // The survivors' polygon (filter_by_survivor_polygon): each direction's best survivor, the
+  // polygon's vertices, their angles from its first vertex, its size and first vertex, and the fan's
+  // corners.
+  DeviceBuffer<unsigned long long> survivor_best{kSurvivorDirections};
+  DeviceBuffer<Point2<T>> survivor_vertex{kSurvivorDirections};
+  DeviceBuffer<double> survivor_angle{kSurvivorDirections};
+  DeviceBuffer<index_t> survivor_words{2};
+  DeviceBuffer<Point2<double>> survivor_corner{2 * kSurvivorBuckets};
 
   /// Room for n items (the survivor and sort buffers take the survivors plus the partition's two
   /// extra slots: see finish()).
@@ -215,5 +269,15 @@ template <class T, class Points>
 std::optional<core::ChordFanView> build_guide(Points points, index_t n, const core::InnerPolygonView& coarse,
                                               FullHullWorkspace<T>& ws, cudaStream_t stream,
                                               FullHullProfile* profile, bool* mostly_convex);
+
+/// Enqueues (no host wait) the survivors' polygon after the filter: the hull of the survivors' own
+/// extremes and its fan around the inner polygon's centre (cx, cy), certified strictly inside the
+/// input's hull, and one more filter of ws.kept[0 .. counters[0]) by that fan into ws.alt, counted
+/// in counters[2]; counters[3] = 1 when it ran. On the device it does nothing (counters[3] = 0)
+/// below `min_survivors` survivors, or when the centre is not strictly inside that hull. Defined in
+/// survivor_polygon.cu.
+template <class T>
+void filter_by_survivor_polygon(FullHullWorkspace<T>& ws, double cx, double cy, index_t min_survivors,
+                                cudaStream_t stream);
 
 }  // namespace wagener::cuda::full_hull

@@ -815,6 +815,86 @@ GuidedRun<T> device_hull_with_profile(const std::vector<Point2<T>>& pts) {
   return run;
 }
 
+/// The survivors' polygon from `n` points.
+using SurvivorPolygonFrom =
+    ThresholdAt<cuda::min_points_for_survivor_polygon, cuda::set_min_points_for_survivor_polygon>;
+
+/// n points spread over the annulus between radii (1 - 2^-10) scale and scale, shuffled (rounded for
+/// integers). The inner polygon's 256 directions leave about a twentieth of it (its edges' sagitta,
+/// 7.5e-5, against the width), too few of its samples for the dense guide; the survivors' polygon of
+/// 1,024 directions about a fifteenth of those.
+template <class T>
+testing::Points<T> thin_annulus(std::size_t n, double scale, std::mt19937_64& rng) {
+  std::uniform_real_distribution<double> angle(0, 2 * M_PI), radius(1 - 0x1p-10, 1);
+  testing::Points<T> pts;
+  pts.reserve(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const double a = angle(rng), r = radius(rng) * scale;
+    const double x = r * std::cos(a), y = r * std::sin(a);
+    pts.push_back(std::is_integral_v<T>
+                      ? Point2<T>{static_cast<T>(std::llround(x)), static_cast<T>(std::llround(y))}
+                      : Point2<T>{static_cast<T>(x), static_cast<T>(y)});
+  }
+  return pts;
+}
+
+/// The thin annulus's full hull through both memories, and from device memory whether the
+/// survivors' polygon cut its survivors (`expect_cut`) or left them as the inner polygon did.
+template <class T>
+void thin_annulus_hulls(std::mt19937_64& rng, std::size_t n, double scale, bool expect_cut) {
+  const auto pts = thin_annulus<T>(n, scale, rng);
+  const std::string what = "thin annulus n=" + std::to_string(n) + " scale " + std::to_string(scale);
+  expect_full_hulls_exact(pts, what);
+  const GuidedRun<T> run = device_hull_with_profile(pts);
+  std::vector<Point2<T>> expected;
+  if constexpr (std::is_integral_v<T>) {
+    expected = testing::reference_hull(pts);
+  } else {
+    expected = cpu::convex_hull_serial<T>(pts);
+  }
+  EXPECT_EQ(run.hull, expected) << what;
+  EXPECT_GT(run.profile.polygon_survivors, static_cast<index_t>(n / 50)) << what << ": the inner polygon";
+  if (expect_cut) {
+    EXPECT_LT(run.survivors, run.profile.polygon_survivors / 4)
+        << what << ": the survivors' polygon did not cut";
+  } else {
+    EXPECT_EQ(run.survivors, run.profile.polygon_survivors) << what << ": the survivors' polygon ran";
+  }
+  EXPECT_GE(run.survivors, static_cast<index_t>(expected.size())) << what;
+}
+
+// The survivors' polygon (survivor_polygon.cu). Forced from any size: every family and type (its
+// kernels then run on whatever survives: collinear survivors have no polygon, duplicates and the
+// types' extremes sort among the bests, 64-bit integers beyond 2^53 are never bests or certified),
+// a thin annulus that it must cut (64-bit coordinates beyond 2^53: nothing to build from, so no
+// cut), and a circle whose survivors outnumber its buffer (then the first survivors are sorted).
+// Then either side of the default threshold.
+TEST_F(CudaTest, FullHullSurvivorPolygon) {
+  SCOPED_TRACE("seed " + std::to_string(seed_));
+  {
+    const SurvivorPolygonFrom every(0);
+    convex_hull_every_family<double>(rng_, {5, 3000, 20000, 200001});
+    convex_hull_every_family<float>(rng_, {5, 3000, 20000, 200001});
+    integer_hulls_every_family<std::int64_t>(rng_, {5, 20000, 200001});
+    integer_hulls_every_family<std::int32_t>(rng_, {5, 20000, 200001});
+    for (const std::size_t n : {std::size_t{1} << 18, (std::size_t{1} << 19) + 7}) {
+      thin_annulus_hulls<double>(rng_, n, 1.0, true);
+      thin_annulus_hulls<float>(rng_, n, 1e3, true);
+      thin_annulus_hulls<std::int32_t>(rng_, n, 0x1p30, true);
+      thin_annulus_hulls<std::int64_t>(rng_, n, 0x1p50, true);
+      thin_annulus_hulls<std::int64_t>(rng_, n, 0x1p60, false);
+      if (HasFatalFailure()) return;
+    }
+    const auto circle = testing::circle<double>(std::size_t{1} << 20, rng_);
+    const GuidedRun<double> run = device_hull_with_profile(circle);
+    EXPECT_EQ(run.hull, cpu::convex_hull_serial<double>(circle));
+    EXPECT_EQ(run.survivors, run.profile.polygon_survivors) << "a circle's survivors outnumber the buffer";
+  }
+  const auto from = static_cast<std::size_t>(cuda::kDefaultMinPointsForSurvivorPolygon);
+  thin_annulus_hulls<double>(rng_, from - 1, 1.0, false);
+  thin_annulus_hulls<double>(rng_, from, 1.0, true);
+}
+
 /// Every point `copies` times in a row (so that a run of the samples holds one distinct point).
 template <class T>
 testing::Points<T> repeated_in_runs(const testing::Points<T>& pts, std::size_t copies) {
@@ -982,7 +1062,7 @@ TEST_F(CudaTest, RacecheckSizedInputs) {
 
 // Small enough for compute-sanitizer (scripts/gpu-all.sh runs memcheck and racecheck on it): one tile
 // (merges inside a block), several tiles (merges across blocks), the in-place rounds, the key sort,
-// and every family.
+// the survivors' polygon, and every family.
 TEST_F(CudaTest, SanitizerSizedInputs) {
   SCOPED_TRACE("seed " + std::to_string(seed_));
   both_tile_policies<double>(rng_, {100, 3000, 70000});
@@ -998,6 +1078,11 @@ TEST_F(CudaTest, SanitizerSizedInputs) {
   const KeySortFrom from(1);
   sorted_by_key_or_by_x<double>(rng_, 5003);
   convex_hull_every_family<double>(rng_, {50});
+  // The survivors' polygon's kernels (the block's sort and chains, the fan, the filter).
+  const SurvivorPolygonFrom every(0);
+  convex_hull_every_family<double>(rng_, {20000});
+  thin_annulus_hulls<double>(rng_, 1 << 17, 1.0, true);
+  thin_annulus_hulls<float>(rng_, 1 << 17, 1.0, true);
 }
 
 TEST_F(CudaTest, DeviceEntryPointTakesDevicePointers) {
