@@ -6,7 +6,8 @@
 // question: how few points the sort and the chains could be left with. Scoring every survivor in
 // every direction is the costly part, so beside it: each survivor scored only in the 5 directions
 // nearest its own from the centre, then the exact hull of the bests, or (no hull) their star
-// through core::ChordFan, the dense guide's fan.
+// through core::ChordFan, the dense guide's fan. Last, the survivors' polygon as the GPU builds it
+// (src/cuda/survivor_polygon.cu): the bests peeled in the directions' order, and their chord fan.
 //
 // Usage: filter_survivors [LOG2N (default 28)] [FAMILY ...]   (square, disk, gaussian; default all three)
 // Memory: 2^LOG2N points of 16 bytes (4 GiB at 2^28).
@@ -25,6 +26,7 @@
 #include "cpu/filter_pass.hpp"
 #include "cpu/monotone_chain.hpp"
 #include "families.hpp"
+#include "wagener/predicates.hpp"
 
 namespace {
 
@@ -32,10 +34,11 @@ using wagener::Point2;
 using P = Point2<double>;
 
 /// Each direction's best point (any maximiser) among points[0, stride, 2 stride, ...), in the order
-/// of the directions. With `window` (>= 0), each point is scored only in the 2 window + 1 directions
-/// nearest its own direction from c (any choice of points is sound: it only moves the polygon).
+/// of the directions, NaN where a direction has none. With `window` (>= 0), each point is scored only
+/// in the 2 window + 1 directions nearest its own direction from c (any choice of points is sound: it
+/// only moves the polygon).
 template <class T>
-std::vector<P> direction_bests(std::span<const Point2<T>> points, std::size_t stride, int directions,
+std::vector<P> direction_slots(std::span<const Point2<T>> points, std::size_t stride, int directions,
                                int window = -1, P c = {0, 0}) {
   std::vector<double> best(static_cast<std::size_t>(directions), -INFINITY), ux(best.size()), uy(best.size());
   std::vector<P> arg(best.size(), P{NAN, NAN});
@@ -57,11 +60,65 @@ std::vector<P> direction_bests(std::span<const Point2<T>> points, std::size_t st
     for (long k = nearest - window; k <= nearest + window; ++k)
       score_in(static_cast<std::size_t>((k % directions + directions) % directions), x, y);
   }
+  return arg;
+}
+
+/// The same, the directions without a best left out.
+template <class T>
+std::vector<P> direction_bests(std::span<const Point2<T>> points, std::size_t stride, int directions,
+                               int window = -1, P c = {0, 0}) {
   std::vector<P> found;
-  for (const P& p : arg) {
+  for (const P& p : direction_slots(points, stride, directions, window, c)) {
     if (std::isfinite(p.x) && std::isfinite(p.y)) found.push_back(p);
   }
   return found;
+}
+
+/// The GPU's peel of the survivors' bests (survivor_polygon.cu, survivor_fan_kernel), one slot a
+/// direction (NaN: none): rounds in which each live point drops, all at once, when it repeats the one
+/// before or does not turn strictly left between its live neighbours; first up to 16 rounds within
+/// each run of 32 slots (a warp: only points with live neighbours in it are judged), then up to 32
+/// over all of them, cyclically. Returns the polygon left, and in *block_rounds the rounds over all
+/// that judged something.
+std::vector<P> peeled_as_on_the_gpu(const std::vector<P>& slots, int* block_rounds) {
+  const auto drops = [](const P& before, const P& p, const P& after) {
+    const auto same = [](const P& a, const P& b) { return a.x == b.x && a.y == b.y; };
+    return same(p, before) || (!same(p, after) && wagener::orient2d(before, p, after) <= 0);
+  };
+  std::vector<P> point = slots;
+  std::vector<char> live(slots.size());
+  for (std::size_t i = 0; i < slots.size(); ++i) live[i] = std::isfinite(slots[i].x) ? 1 : 0;
+  for (std::size_t warp = 0; warp < slots.size(); warp += 32) {
+    const std::size_t end = std::min(slots.size(), warp + 32);
+    for (int round = 0; round < 16; ++round) {
+      std::vector<std::size_t> alive;
+      for (std::size_t i = warp; i < end; ++i) {
+        if (live[i]) alive.push_back(i);
+      }
+      std::vector<std::size_t> dropped;
+      for (std::size_t j = 1; j + 1 < alive.size(); ++j) {
+        if (drops(point[alive[j - 1]], point[alive[j]], point[alive[j + 1]])) dropped.push_back(alive[j]);
+      }
+      for (const std::size_t i : dropped) live[i] = 0;
+      if (dropped.empty()) break;
+    }
+  }
+  std::vector<P> vertex;
+  for (std::size_t i = 0; i < slots.size(); ++i) {
+    if (live[i]) vertex.push_back(point[i]);
+  }
+  *block_rounds = 0;
+  for (int round = 0; round < 32 && vertex.size() >= 3; ++round) {
+    const std::size_t k = vertex.size();
+    std::vector<P> kept;
+    for (std::size_t i = 0; i < k; ++i) {
+      if (!drops(vertex[(i + k - 1) % k], vertex[i], vertex[(i + 1) % k])) kept.push_back(vertex[i]);
+    }
+    if (kept.size() == k) break;
+    ++*block_rounds;
+    vertex = std::move(kept);
+  }
+  return vertex;
 }
 
 /// The exact hull of points.
@@ -126,6 +183,14 @@ void model(int family, int log2n) {
   const wagener::core::InnerPolygon hull(hull_of(windowed), 1024);
   const wagener::core::ChordFan star(star_of(windowed), centre);
   std::printf(" %zu | %zu |", left_by(hull.view()), star.enabled() ? left_by(star.view()) : kept.size());
+  // As the GPU builds it: the bests peeled in the directions' order, and the chord fan of 4,096
+  // buckets around the same centre (ChordFan checks it strictly inside).
+  int block_rounds = 0;
+  const auto peeled = peeled_as_on_the_gpu(direction_slots<T>(kept, 1, 1024, 2, centre), &block_rounds);
+  const wagener::core::ChordFan fan(peeled, centre,
+                                    peeled.empty() ? 4 : 4096 / static_cast<long>(peeled.size()));
+  std::printf(" %zu | %d | %zu |", peeled.size(), block_rounds,
+              fan.enabled() ? left_by(fan.view()) : kept.size());
   std::printf("\n");
   std::fflush(stdout);
 }
@@ -151,8 +216,9 @@ int main(int argc, char** argv) {
   if (families.empty()) families = {0, 1, 2};
   std::printf(
       "| precision | family | n | first polygon's vertices | survivors | second polygon of 256 "
-      "directions: survivors | 1024 | 4096 | 1024 directions, 5 a point: hull | star "
-      "|\n|---|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
+      "directions: survivors | 1024 | 4096 | 1024 directions, 5 a point: hull | star | as the GPU: peeled "
+      "vertices | block rounds | survivors "
+      "|\n|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
   for (const int f : families) {
     model<float>(f, log2n);
     model<double>(f, log2n);

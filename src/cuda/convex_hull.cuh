@@ -34,7 +34,7 @@ void set_min_survivors_for_key_sort(index_t n);
 
 /// From this many points the full hull filters its survivors once more, by a polygon of their own
 /// extremes (full_hull.cuh, survivor_polygon.cu), where they outnumber a chain's tile: a random input
-/// then keeps a few thousand, one tile a chain and one block's sort. Below it a random input's
+/// then keeps a few thousand, one tile a chain and a short sort. Below it a random input's
 /// survivors fit a tile or two already (a disk keeps about 8e-4 of its points).
 inline constexpr index_t kDefaultMinPointsForSurvivorPolygon = index_t{1} << 22;
 /// The current threshold (per process): kDefaultMinPointsForSurvivorPolygon unless set. Set lower

@@ -2,7 +2,7 @@
 // inner polygon left more points than a chain's tile, a second polygon built from those survivors
 // filters them once more, all on the device and before finish()'s one wait for the count. Random
 // inputs then leave a few thousand points or fewer, so each chain is one tile (one level, no
-// second), and the sort is one block's (bench/NOTES.md; modelled by bench/filter_survivors.cpp).
+// second), and the sort is short (bench/NOTES.md; modelled by bench/filter_survivors.cpp).
 //  1. Each survivor is scored in the 2 kSurvivorWindow + 1 of kSurvivorDirections directions nearest
 //     its own direction from the inner polygon's centre c, and each direction keeps its best (blocks
 //     combine by atomicMax on extreme_key, as the inner polygon's samples do).
