@@ -865,10 +865,10 @@ void thin_annulus_hulls(std::mt19937_64& rng, std::size_t n, double scale, bool 
 
 // The survivors' polygon (survivor_polygon.cu). Forced from any size: every family and type (its
 // kernels then run on whatever survives: collinear survivors have no polygon, duplicates and the
-// types' extremes sort among the bests, 64-bit integers beyond 2^53 are never bests or certified),
+// types' extremes come among the bests, 64-bit integers beyond 2^53 are never bests or certified),
 // a thin annulus that it must cut (64-bit coordinates beyond 2^53: nothing to build from, so no
 // cut), and a circle whose survivors outnumber its buffer (then the first survivors are sorted).
-// Then either side of the default threshold.
+// Then every family either side of a lowered threshold, and the annulus either side of the default.
 TEST_F(CudaTest, FullHullSurvivorPolygon) {
   SCOPED_TRACE("seed " + std::to_string(seed_));
   {
@@ -889,6 +889,13 @@ TEST_F(CudaTest, FullHullSurvivorPolygon) {
     const GuidedRun<double> run = device_hull_with_profile(circle);
     EXPECT_EQ(run.hull, cpu::convex_hull_serial<double>(circle));
     EXPECT_EQ(run.survivors, run.profile.polygon_survivors) << "a circle's survivors outnumber the buffer";
+  }
+  // Every family either side of a lowered threshold (from which the device takes more survivors
+  // than a chain's tile: a circle's), then the thin annulus either side of the default.
+  {
+    const SurvivorPolygonFrom lowered(20000);
+    convex_hull_every_family<double>(rng_, {19997, 20003});
+    convex_hull_every_family<float>(rng_, {19997, 20003});
   }
   const auto from = static_cast<std::size_t>(cuda::kDefaultMinPointsForSurvivorPolygon);
   thin_annulus_hulls<double>(rng_, from - 1, 1.0, false);
