@@ -71,10 +71,10 @@ constexpr int kCheckKeyBits = 32;   // the sort takes all of core::angle_key (st
 constexpr index_t kGuidePeriod = 16;
 // The survivors' polygon (survivor_polygon.cu): where the inner polygon leaves more survivors than a
 // chain's tile, their own extremes in kSurvivorDirections directions (each survivor scored in the
-// 2 kSurvivorWindow + 1 directions nearest its own around the centre), the exact hull of those, and
-// its fan of kSurvivorBuckets buckets filter the survivors once more, into a buffer of
-// kSurvivorCapacity points (more: the first survivors are sorted instead). Modelled on the host
-// (bench/filter_survivors.cpp): random inputs of 2^28 points keep 26-3,400 of 16-215 thousand.
+// 2 kSurvivorWindow + 1 directions nearest its own around the centre), peeled to about their hull,
+// and that polygon's fan of kSurvivorBuckets buckets filter the survivors once more, into a buffer of
+// kSurvivorCapacity points (more: the first survivors are sorted instead). Random inputs of 2^28
+// points keep 26-3,475 of 16-215 thousand (bench/NOTES.md).
 constexpr int kSurvivorDirections = 1024;
 constexpr int kSurvivorWindow = 2;
 constexpr int kSurvivorBuckets = 4 * kSurvivorDirections;  // core::chord_fan_buckets of the most vertices
@@ -270,12 +270,12 @@ std::optional<core::ChordFanView> build_guide(Points points, index_t n, const co
                                               FullHullWorkspace<T>& ws, cudaStream_t stream,
                                               FullHullProfile* profile, bool* mostly_convex);
 
-/// Enqueues (no host wait) the survivors' polygon after the filter: the hull of the survivors' own
-/// extremes and its fan around the inner polygon's centre (cx, cy), certified strictly inside the
-/// input's hull, and one more filter of ws.kept[0 .. counters[0]) by that fan into ws.alt, counted
-/// in counters[2]; counters[3] = 1 when it ran. On the device it does nothing (counters[3] = 0)
-/// below `min_survivors` survivors, or when the centre is not strictly inside that hull. Defined in
-/// survivor_polygon.cu.
+/// Enqueues (no host wait) the survivors' polygon after the filter: the survivors' own extremes
+/// peeled to about their hull, its fan around the inner polygon's centre (cx, cy), certified
+/// strictly inside the input's hull, and one more filter of ws.kept[0 .. counters[0]) by that fan
+/// into ws.alt, counted in counters[2]; counters[3] = 1 when it ran. On the device it does nothing
+/// (counters[3] = 0) below `min_survivors` survivors or above 2^23, or when the centre is not
+/// strictly inside that polygon. Defined in survivor_polygon.cu.
 template <class T>
 void filter_by_survivor_polygon(FullHullWorkspace<T>& ws, double cx, double cy, index_t min_survivors,
                                 cudaStream_t stream);

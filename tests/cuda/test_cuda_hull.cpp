@@ -1085,7 +1085,7 @@ TEST_F(CudaTest, SanitizerSizedInputs) {
   const KeySortFrom from(1);
   sorted_by_key_or_by_x<double>(rng_, 5003);
   convex_hull_every_family<double>(rng_, {50});
-  // The survivors' polygon's kernels (the block's sort and chains, the fan, the filter).
+  // The survivors' polygon's kernels (the scores, the peel, the corners, the filter).
   const SurvivorPolygonFrom every(0);
   convex_hull_every_family<double>(rng_, {20000});
   thin_annulus_hulls<double>(rng_, 1 << 17, 1.0, true);
