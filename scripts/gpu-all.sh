@@ -9,6 +9,8 @@
 #                   run "build tests" and then "sanitize" as two commands (the build stays)
 #   GPU_ALL_TESTS   "cuda": build only the GPU tests and the host tests run with them; default all
 #   HOST_INPUTS, HOST_RUNS, HOST_COLD as scripts/gpu-host.sh takes them
+#   GPU_ALL_PACK    1: at the end, every log and table packed into one file, $out/gpu-all-logs.tgz
+#                   (for runners that bring back only a few files)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 source scripts/gpu-start.sh
@@ -90,5 +92,10 @@ if has host; then
 fi
 
 echo "== summary"
-printf '%s\n' "${summary[@]}"
+printf '%s\n' "${summary[@]}" | tee "$out/summary.txt"
+if [ "${GPU_ALL_PACK:-0}" = 1 ]; then
+  packed=$(mktemp --suffix=.tgz)
+  tar czf "$packed" -C "$out" . && chmod 644 "$packed" && find "$out" -mindepth 1 -delete &&
+    mv "$packed" "$out/gpu-all-logs.tgz"
+fi
 exit $status
