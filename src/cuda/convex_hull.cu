@@ -1162,7 +1162,9 @@ JoinedHull<T> hull_of_device_points(FullHullWorkspace<T>& ws, Points points, ind
     filter<T>(points, n, 0, coarse.view, ws, stream);
   }
   if (profile) profile->filtered.record(stream);
-  if (!fan) maybe_filter_by_survivor_polygon(ws, n, coarse, stream);
+  // Not in the dense guide's own hull (guide false): its input is a sample of one that the polygon
+  // left mostly outside, so most of it survives, more than the survivors' polygon takes.
+  if (!fan && guide) maybe_filter_by_survivor_polygon(ws, n, coarse, stream);
   if (profile) profile->refiltered.record(stream);
   return finish(ws, stream, survivors, out, profile ? &*profile : nullptr, non_finite, !mostly_convex);
 }
