@@ -67,6 +67,13 @@ struct ChordFanView {
   }
 };
 
+/// A fan vertex's angle around the centre c: its pseudo_angle, or 0 where that overflows (any value
+/// is safe: an angle only chooses which edge a corner is tried on, and the corner is checked).
+WAGENER_HD inline double chord_fan_angle(double vx, double vy, double cx, double cy) {
+  const double a = pseudo_angle(vx - cx, vy - cy);
+  return a >= 0 && a <= 4 ? a : 0;
+}
+
 /// A direction whose pseudo_angle is a, for a in [0, 4] (on the diamond |x| + |y| = 1); the inverse of
 /// pseudo_angle up to rounding, which only moves a corner along G's boundary.
 WAGENER_HD inline Point2<double> pseudo_angle_direction(double a) {
@@ -146,8 +153,7 @@ class ChordFan {
     std::vector<double> angle(poly.size());
     index_t first = 0;
     for (std::size_t i = 0; i < poly.size(); ++i) {
-      angle[i] = pseudo_angle(poly[i].x - centre.x, poly[i].y - centre.y);
-      if (!(angle[i] >= 0 && angle[i] <= 4)) angle[i] = 0;  // overflow: any value is safe
+      angle[i] = chord_fan_angle(poly[i].x, poly[i].y, centre.x, centre.y);
       if (angle[i] < angle[static_cast<std::size_t>(first)]) first = static_cast<index_t>(i);
     }
     std::vector<double> sorted(poly.size());

@@ -94,8 +94,7 @@ __global__ void guide_angles_kernel(const Point2<T>* guide, index_t k, double cx
     const Point2<T> v = guide[i], w = guide[i + 1 == k ? 0 : i + 1];
     const double vx = static_cast<double>(v.x), vy = static_cast<double>(v.y);
     if (orient2d(vx, vy, static_cast<double>(w.x), static_cast<double>(w.y), cx, cy) <= 0) *centre_inside = 0;
-    double a = core::pseudo_angle(vx - cx, vy - cy);
-    if (!(a >= 0 && a <= 4)) a = 0;
+    const double a = core::chord_fan_angle(vx, vy, cx, cy);
     angle[i] = a;
     atomicMin(min_bits, static_cast<unsigned long long>(__double_as_longlong(a)));
   }
@@ -140,18 +139,9 @@ struct MaxOfDoubles {
 template <class T>
 __global__ void guide_corners_kernel(const Point2<T>* guide, index_t k, const unsigned long long* first,
                                      const double* sorted, double cx, double cy, int buckets,
-                                     double bucket_scale, const unsigned long long* centre_inside,
-                                     Point2<double>* corner) {
-  const index_t f = fan_first(first, k);
-  const bool centred = *centre_inside != 0;
-  for (index_t b = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x; b <= buckets;
-       b += static_cast<index_t>(gridDim.x) * blockDim.x) {
-    const Point2<double> q =
-        centred ? core::chord_fan_corner(guide, k, f, sorted, cx, cy, static_cast<double>(b) / bucket_scale)
-                : Point2<double>{NAN, NAN};
-    if (b < buckets) corner[2 * b] = q;
-    if (b > 0) corner[2 * b - 1] = q;
-  }
+                                     const unsigned long long* centre_inside, Point2<double>* corner) {
+  write_chord_fan_corners(guide, k, fan_first(first, k), sorted, cx, cy, buckets, *centre_inside != 0,
+                          corner);
 }
 
 /// The run sample of `points` with this period, gathered into ws.guide_sample[0 ...), its points
@@ -280,8 +270,7 @@ std::optional<core::ChordFanView> build_guide(Points points, index_t n, const co
   fan.buckets = static_cast<int>(buckets);
   fan.bucket_scale = static_cast<double>(buckets) / 4;
   guide_corners_kernel<T><<<stride_grid(buckets + 1), 256, 0, stream>>>(
-      guide.data, k, first, sorted, fan.cx, fan.cy, fan.buckets, fan.bucket_scale, centre_inside,
-      ws.guide_corner.data());
+      guide.data, k, first, sorted, fan.cx, fan.cy, fan.buckets, centre_inside, ws.guide_corner.data());
   WAGENER_CUDA_CHECK_LAUNCH();
   if (profile) profile->guide_vertices = k;
   return fan;

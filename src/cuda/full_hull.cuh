@@ -1,11 +1,13 @@
-// The full hull's pieces shared by its two files: convex_hull.cu (the inner polygon, the streaming
-// filter, the sorted chains, the entry points) and dense_guide.cu (the dense guide that filters where
-// the inner polygon leaves most points). Nothing else includes this.
+// The full hull's pieces shared by its files: convex_hull.cu (the inner polygon, the streaming
+// filter, the sorted chains, the entry points), dense_guide.cu (the dense guide that filters where
+// the inner polygon leaves most points) and survivor_polygon.cu (the second filter of many
+// survivors). Nothing else includes this.
 #pragma once
 
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -111,6 +113,26 @@ inline __device__ unsigned long long extreme_key(double score, unsigned j) {
 /// The point number j of a nonzero extreme_key.
 inline __device__ index_t extreme_index(unsigned long long key) {
   return 0xffffffffu - static_cast<unsigned>(key & 0xffffffffu);
+}
+
+/// A grid's share of a chord fan's corners (core::ChordFanView): corner b for b in [0, buckets]
+/// (core::chord_fan_corner over the k vertices, from vertex `first`, and their angles from it made
+/// non-decreasing), written as bucket b's first corner and bucket b-1's second; NaN without a
+/// certified centre (`centred` false), so that the fan certifies nothing. The dense guide's corners
+/// and the survivors' polygon's.
+template <class T>
+__device__ void write_chord_fan_corners(const Point2<T>* vertex, index_t k, index_t first,
+                                        const double* sorted_angle, double cx, double cy, int buckets,
+                                        bool centred, Point2<double>* corner) {
+  const double bucket_scale = static_cast<double>(buckets) / 4;
+  for (index_t b = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x; b <= buckets;
+       b += static_cast<index_t>(gridDim.x) * blockDim.x) {
+    const Point2<double> q = centred ? core::chord_fan_corner(vertex, k, first, sorted_angle, cx, cy,
+                                                              static_cast<double>(b) / bucket_scale)
+                                     : Point2<double>{NAN, NAN};
+    if (b < buckets) corner[2 * b] = q;
+    if (b > 0) corner[2 * b - 1] = q;
+  }
 }
 
 /// Points as an array of structures (Point2) or as two arrays.

@@ -160,8 +160,7 @@ __global__ void __launch_bounds__(kFanThreads)
     const Point2<T> v = vertex[t], w = vertex[t + 1 == k ? 0 : t + 1];
     const double vx = static_cast<double>(v.x), vy = static_cast<double>(v.y);
     if (orient2d(vx, vy, static_cast<double>(w.x), static_cast<double>(w.y), cx, cy) <= 0) outside = true;
-    double a = core::pseudo_angle(vx - cx, vy - cy);
-    if (!(a >= 0 && a <= 4)) a = 0;  // overflow: any value only costs filtering
+    const double a = core::chord_fan_angle(vx, vy, cx, cy);
     angle[t] = a;
     atomicMin(&smallest, static_cast<unsigned long long>(__double_as_longlong(a)));
   }
@@ -190,13 +189,7 @@ __global__ void survivor_corners_kernel(const Point2<T>* vertex, const double* s
                                         const index_t* words, double cx, double cy,
                                         const unsigned long long* used, Point2<double>* corner) {
   if (*used == 0) return;
-  const index_t k = words[0], first = words[1];
-  constexpr double kScale = kSurvivorBuckets / 4.0;
-  for (int b = blockIdx.x * blockDim.x + threadIdx.x; b <= kSurvivorBuckets; b += gridDim.x * blockDim.x) {
-    const Point2<double> q = core::chord_fan_corner(vertex, k, first, sorted_angle, cx, cy, b / kScale);
-    if (b < kSurvivorBuckets) corner[2 * b] = q;
-    if (b > 0) corner[2 * b - 1] = q;
-  }
+  write_chord_fan_corners(vertex, words[0], words[1], sorted_angle, cx, cy, kSurvivorBuckets, true, corner);
 }
 
 /// Step 4: appends each of kept[0 .. counters[0]) that `fan` does not certify strictly inside to
