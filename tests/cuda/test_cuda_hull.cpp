@@ -612,16 +612,26 @@ testing::Points<T> equal_x_runs(const std::vector<std::size_t>& lengths, std::si
   return pts;
 }
 
+/// The exact hull: the integer reference for integers, the CPU backend's serial hull otherwise.
 template <class T>
-void expect_full_hulls_exact(const testing::Points<T>& pts, const std::string& what) {
-  std::vector<Point2<T>> expected;
+std::vector<Point2<T>> exact_full_hull(const testing::Points<T>& pts) {
   if constexpr (std::is_integral_v<T>) {
-    expected = testing::reference_hull(pts);
+    return testing::reference_hull(pts);
   } else {
-    expected = cpu::convex_hull_serial<T>(pts);
+    return cpu::convex_hull_serial<T>(pts);
   }
+}
+
+template <class T>
+void expect_full_hulls_exact(const testing::Points<T>& pts, const std::vector<Point2<T>>& expected,
+                             const std::string& what) {
   ASSERT_EQ(convex_hull<T>(pts, {Backend::cuda}), expected) << what;
   ASSERT_EQ(DevicePoints<T>(pts).convex_hull(false), expected) << what << " (device)";
+}
+
+template <class T>
+void expect_full_hulls_exact(const testing::Points<T>& pts, const std::string& what) {
+  expect_full_hulls_exact(pts, exact_full_hull(pts), what);
 }
 
 // The survivors are sorted on x alone and each run of equal x rewritten (convex_hull.cu,
@@ -844,14 +854,9 @@ template <class T>
 void thin_annulus_hulls(std::mt19937_64& rng, std::size_t n, double scale, bool expect_cut) {
   const auto pts = thin_annulus<T>(n, scale, rng);
   const std::string what = "thin annulus n=" + std::to_string(n) + " scale " + std::to_string(scale);
-  expect_full_hulls_exact(pts, what);
+  const auto expected = exact_full_hull(pts);
+  expect_full_hulls_exact(pts, expected, what);
   const GuidedRun<T> run = device_hull_with_profile(pts);
-  std::vector<Point2<T>> expected;
-  if constexpr (std::is_integral_v<T>) {
-    expected = testing::reference_hull(pts);
-  } else {
-    expected = cpu::convex_hull_serial<T>(pts);
-  }
   EXPECT_EQ(run.hull, expected) << what;
   EXPECT_GT(run.profile.polygon_survivors, static_cast<index_t>(n / 50)) << what << ": the inner polygon";
   if (expect_cut) {
