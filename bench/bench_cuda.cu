@@ -15,6 +15,7 @@
 //                   [--guide-from N]   (the full hull's dense guide from 2^N points)
 //                   [--key-sort-from N]   (the full hull's sort on a key from 2^N survivors)
 //                   [--survivor-polygon-from N]   (the full hull's survivors' polygon from 2^N points)
+//                   [--block-finish-up-to N]      (the full hull's block finish up to N survivors; 0: off)
 //        bench_cuda --crossover   (cuda against cpu backend on small host inputs: auto's threshold)
 #include <thrust/execution_policy.h>
 #include <thrust/sort.h>
@@ -486,6 +487,8 @@ int main(int argc, char** argv) {
       wcuda::set_min_survivors_for_key_sort(index_t{1} << std::atoi(argv[++i]));
     if (!std::strcmp(argv[i], "--survivor-polygon-from") && i + 1 < argc)
       wcuda::set_min_points_for_survivor_polygon(index_t{1} << std::atoi(argv[++i]));
+    if (!std::strcmp(argv[i], "--block-finish-up-to") && i + 1 < argc)
+      wcuda::set_max_survivors_for_block_finish(std::atoll(argv[++i]));
     if (!std::strcmp(argv[i], "--grouped")) {  // bench_cuda --grouped [GROUPS [SIZE]]
       const index_t groups = i + 1 < argc ? std::atoll(argv[i + 1]) : 1000000;
       const index_t size = i + 2 < argc ? std::atoll(argv[i + 2]) : 100;
@@ -568,21 +571,22 @@ int main(int argc, char** argv) {
   // Where the device-memory time goes, from one more run with events between the steps.
   // The guide's step (from 2^22 points): its time, the check sample's points in convex position by
   // angle and the guide's vertices (0: not reached, or no guide). The filter's survivors, then the
-  // survivors' polygon's step and what it left (the survivors column: the points sorted).
+  // survivors' polygon's step and what it left (the survivors column: the points sorted). Where the
+  // block finish built the hull, its time is the chains column's and the sort's is 0.
   std::string steps =
       "\n| precision | input | n | filter survivors | survivors | polygon ms | guide ms | check convex "
-      "| guide vertices | filter ms | survivors' polygon ms | count + sort ms | chains ms |\n"
-      "|---|---|---|---|---|---|---|---|---|---|---|---|---|\n";
+      "| guide vertices | filter ms | survivors' polygon ms | count + sort ms | chains ms | block finish |\n"
+      "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n";
   for (const FullRow& r : full_rows) {
     char line[384];
     std::snprintf(
         line, sizeof line,
-        "| %s | %s | 2^%d | %lld | %lld | %.3f | %.3f | %lld | %lld | %.3f | %.3f | %.3f | %.3f |\n",
+        "| %s | %s | 2^%d | %lld | %lld | %.3f | %.3f | %lld | %lld | %.3f | %.3f | %.3f | %.3f | %s |\n",
         r.precision.c_str(), r.distribution.c_str(), static_cast<int>(std::log2(static_cast<double>(r.n))),
         static_cast<long long>(r.steps.polygon_survivors), static_cast<long long>(r.survivors),
         r.steps.polygon_ms, r.steps.guide_ms, static_cast<long long>(r.steps.check_convex),
         static_cast<long long>(r.steps.guide_vertices), r.steps.filter_ms, r.steps.survivor_polygon_ms,
-        r.steps.sort_ms, r.steps.chains_ms);
+        r.steps.sort_ms, r.steps.chains_ms, r.steps.finished_in_blocks ? "yes" : "no");
     steps += line;
   }
   full += steps;

@@ -64,6 +64,8 @@ std::atomic<index_t> min_points_for_guide_now{kDefaultMinPointsForGuide};
 std::atomic<index_t> min_survivors_for_key_sort_now{kDefaultMinSurvivorsForKeySort};
 // The fewest points for the survivors' polygon is min_points_for_survivor_polygon() (tests lower it).
 std::atomic<index_t> min_points_for_survivor_polygon_now{kDefaultMinPointsForSurvivorPolygon};
+// The block finish's bound: max_survivors_for_block_finish().
+std::atomic<index_t> max_survivors_for_block_finish_now{kDefaultMaxSurvivorsForBlockFinish};
 
 /// Per direction (one thread each), the sample point with the largest score: sample j is input
 /// point j * stride, each block takes a share of the samples and combines with the others by
@@ -878,7 +880,7 @@ CoarsePolygon inner_polygon(Points points, index_t samples, index_t stride, Full
 
 template <class T>
 void reset_counters(FullHullWorkspace<T>& ws, cudaStream_t stream) {
-  WAGENER_CUDA_CHECK(cudaMemsetAsync(ws.counters.data(), 0, 4 * sizeof(unsigned long long), stream));
+  WAGENER_CUDA_CHECK(cudaMemsetAsync(ws.counters.data(), 0, kCounters * sizeof(unsigned long long), stream));
   WAGENER_CUDA_CHECK(cudaMemsetAsync(ws.counters.data() + 1, 0xff, sizeof(unsigned long long), stream));
 }
 
@@ -959,6 +961,13 @@ struct StepEvents {
     out->sort_ms = sorted.since(refiltered);
     out->chains_ms = chained.since(sorted);
   }
+  /// Where the block finish built the hull: `sorted` recorded before it, `chained` after.
+  void read_block_finish() const {
+    read();
+    out->chains_ms += out->sort_ms;
+    out->sort_ms = 0;
+    out->finished_in_blocks = true;
+  }
 };
 
 /// Step 3: waits for the filter, reports a non-finite point (throws input_error; with `non_finite`,
@@ -970,8 +979,13 @@ template <class T>
 JoinedHull<T> finish(FullHullWorkspace<T>& ws, cudaStream_t stream, index_t* survivors, Point2<T>* out,
                      StepEvents* profile = nullptr, bool* non_finite = nullptr, bool chain_guides = true) {
   if (profile) profile->out->chain_guides = chain_guides;
+  // Few survivors: the block finish builds the hull before the wait below, which then ends the call.
+  Point2<T>* block_out = out ? out : ws.block_hull.data();
+  if (profile) profile->sorted.record(stream);
+  finish_in_blocks(ws, block_out, max_survivors_for_block_finish_now.load(std::memory_order_relaxed), stream);
+  if (profile) profile->chained.record(stream);
   WAGENER_CUDA_CHECK(cudaMemcpyAsync(ws.counters_host.data(), ws.counters.data(),
-                                     4 * sizeof(unsigned long long), cudaMemcpyDeviceToHost, stream));
+                                     kCounters * sizeof(unsigned long long), cudaMemcpyDeviceToHost, stream));
   WAGENER_CUDA_CHECK(cudaStreamSynchronize(stream));
   const unsigned long long* counters = ws.counters_host.data();
   const unsigned long long bad = counters[1];
@@ -982,13 +996,16 @@ JoinedHull<T> finish(FullHullWorkspace<T>& ws, cudaStream_t stream, index_t* sur
     }
     throw input_error("point " + std::to_string(bad) + " is not finite");
   }
-  // The survivors' polygon's survivors (in alt) where it ran and they fit, else the polygon's (in kept).
-  const bool refiltered =
-      counters[3] != 0 && counters[2] <= static_cast<unsigned long long>(kSurvivorCapacity);
-  const index_t m = static_cast<index_t>(refiltered ? counters[2] : counters[0]);
+  const SurvivorsInUse in_use = survivors_in_use(counters);
+  const bool refiltered = in_use.in_alt;
+  const index_t m = in_use.count;
   if (survivors) *survivors = m;
   if (profile) profile->out->polygon_survivors = static_cast<index_t>(counters[0]);
   if (m == 0) return {};
+  if (counters[5] != 0) {
+    if (profile) profile->read_block_finish();
+    return {block_out, static_cast<index_t>(counters[5] - 1)};
+  }
 
   // Room for the partition's two extra slots in both (kept has n + 2, alt here kSurvivorCapacity + 2).
   if (!refiltered) FullHullWorkspace<T>::grow(ws.alt, m + 2);
@@ -1206,6 +1223,14 @@ index_t min_points_for_survivor_polygon() {
 
 void set_min_points_for_survivor_polygon(index_t n) {
   min_points_for_survivor_polygon_now.store(n, std::memory_order_relaxed);
+}
+
+index_t max_survivors_for_block_finish() {
+  return max_survivors_for_block_finish_now.load(std::memory_order_relaxed);
+}
+
+void set_max_survivors_for_block_finish(index_t n) {
+  max_survivors_for_block_finish_now.store(n, std::memory_order_relaxed);
 }
 
 template <class T>

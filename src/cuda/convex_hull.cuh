@@ -43,6 +43,17 @@ inline constexpr index_t kDefaultMinPointsForSurvivorPolygon = index_t{1} << 22;
 index_t min_points_for_survivor_polygon();
 void set_min_points_for_survivor_polygon(index_t n);
 
+/// Up to this many survivors (the points the filters keep) the full hull is finished by two blocks
+/// enqueued behind the filters (block_finish.cu): each sorts the survivors of one side of the
+/// baseline and builds that chain, the second to finish joins them, and the host launches nothing
+/// after its one wait for the count. Above it, CUB's sort and the chains' kernels, launched after
+/// that wait. The most is kDefaultMaxSurvivorsForBlockFinish (a chain's input fits one block's tile).
+inline constexpr index_t kDefaultMaxSurvivorsForBlockFinish = 4094;
+/// The current bound (per process): kDefaultMaxSurvivorsForBlockFinish unless set; 0 turns the block
+/// finish off (tests and the benchmark compare both ways), and a larger value counts as the most.
+index_t max_survivors_for_block_finish();
+void set_max_survivors_for_block_finish(index_t n);
+
 /// Where the time of one full hull from device memory goes (CUDA events, for the benchmark): the
 /// inner polygon (sample kernels and a host round trip), the streaming filter, reading the survivor
 /// count and sorting the survivors, and both chains. From min_points_for_guide(), where the polygon leaves
@@ -59,6 +70,8 @@ struct FullHullProfile {
   /// Whether the chains could take their own guide filters: not where the check found most of its
   /// sample in convex position (nearly every survivor a vertex).
   bool chain_guides = true;
+  /// Whether the block finish built the hull (then sort_ms is 0 and chains_ms its time).
+  bool finished_in_blocks = false;
 };
 
 /// Full hull (counter-clockwise from the lexicographically smallest vertex) of d_points[0..n), any

@@ -81,6 +81,21 @@ constexpr int kSurvivorDirections = 1024;
 constexpr int kSurvivorWindow = 2;
 constexpr int kSurvivorBuckets = 4 * kSurvivorDirections;  // core::chord_fan_buckets of the most vertices
 constexpr index_t kSurvivorCapacity = index_t{1} << 18;
+// The block finish (block_finish.cu): a chain's input, the survivors on one side of the baseline
+// with its two ends, fits one tile of a block.
+constexpr int kBlockFinishTile = 4096;
+constexpr index_t kBlockFinishPoints = kBlockFinishTile - 2;
+
+/// The survivors finish() hulls, as the counters give them: the survivors' polygon's (in ws.alt) where
+/// it ran and they fit its buffer, else the inner polygon's (in ws.kept).
+struct SurvivorsInUse {
+  bool in_alt;
+  index_t count;
+};
+__host__ __device__ inline SurvivorsInUse survivors_in_use(const unsigned long long* counters) {
+  const bool in_alt = counters[3] != 0 && counters[2] <= static_cast<unsigned long long>(kSurvivorCapacity);
+  return {in_alt, static_cast<index_t>(in_alt ? counters[2] : counters[0])};
+}
 
 /// The order-preserving 64-bit image of a coordinate or a score, and back (floats through the double
 /// they equal exactly): extreme_key's order, and a long run's slot (convex_hull.cu).
@@ -190,6 +205,8 @@ struct LexExtremes {
   Point2<T> hi;
 };
 
+constexpr int kCounters = 8;  ///< FullHullWorkspace::counters
+
 /// The device memory of one full-hull computation, kept per thread and grown on demand, so that
 /// repeated calls allocate nothing.
 template <class T>
@@ -204,8 +221,9 @@ struct FullHullWorkspace {
   DeviceBuffer<Point2<double>> extremes{kDirections + kDecisionSamples};
   DeviceBuffer<unsigned char> fan;  ///< the polygon's vertices, angles and buckets
   /// [0] survivors, [1] first non-finite index, [2] the survivors' polygon's survivors (in alt), [3]
-  /// whether that polygon filtered them (survivor_polygon.cu)
-  DeviceBuffer<unsigned long long> counters{4};
+  /// whether that polygon filtered them (survivor_polygon.cu); the block finish (block_finish.cu): [4]
+  /// its blocks done, [5] the hull's size plus one where it built the hull, [6], [7] its chains' sizes
+  DeviceBuffer<unsigned long long> counters{kCounters};
   DeviceBuffer<index_t> upper_count{1};  ///< the points on or above the baseline (the split's count)
   DeviceBuffer<index_t> lower_count{1};  ///< the lower chain's points
   PinnedBuffer<index_t> upper_count_host{1};
@@ -214,7 +232,7 @@ struct FullHullWorkspace {
   /// The fan's tables on their way up (inner_polygon): vertices, angles, the ring's radii, buckets.
   PinnedBuffer<unsigned char> fan_staging{kDirections * (sizeof(Point2<double>) + sizeof(double)) +
                                           kMaxFanBuckets * (sizeof(double) + sizeof(int))};
-  PinnedBuffer<unsigned long long> counters_host{4};
+  PinnedBuffer<unsigned long long> counters_host{kCounters};
   // The sort on a 32-bit key (finish(), core/x_key.hpp): the keys and the points' places (each with
   // the sort's other buffer), the heads of the runs of equal key a warp sorts, the runs a block
   // sorts, the baseline's ends, and those runs' numbers and whether one was too long for a block.
@@ -255,6 +273,9 @@ struct FullHullWorkspace {
   DeviceBuffer<double> survivor_angle{kSurvivorDirections};
   DeviceBuffer<index_t> survivor_words{2};
   DeviceBuffer<Point2<double>> survivor_corner{2 * kSurvivorBuckets};
+  // The block finish: each block's chain input, then its chain; the hull where finish() has no `out`.
+  DeviceBuffer<Point2<T>> block_chains{2 * kBlockFinishTile};
+  DeviceBuffer<Point2<T>> block_hull{kBlockFinishTile};
 
   /// Room for n items (the survivor and sort buffers take the survivors plus the partition's two
   /// extra slots: see finish()).
@@ -301,5 +322,12 @@ std::optional<core::ChordFanView> build_guide(Points points, index_t n, const co
 template <class T>
 void filter_by_survivor_polygon(FullHullWorkspace<T>& ws, double cx, double cy, index_t min_survivors,
                                 cudaStream_t stream);
+
+/// Enqueues the block finish (no host wait): where there is no non-finite point and the survivors
+/// in use (survivors_in_use) number 1 to min(max_points, kBlockFinishPoints), two blocks sort them,
+/// build both chains and join them into `out` (room for the survivors), and set counters[5] to the
+/// hull's size plus one; otherwise they do nothing. Defined in block_finish.cu.
+template <class T>
+void finish_in_blocks(FullHullWorkspace<T>& ws, Point2<T>* out, index_t max_points, cudaStream_t stream);
 
 }  // namespace wagener::cuda::full_hull

@@ -907,6 +907,49 @@ TEST_F(CudaTest, FullHullSurvivorPolygon) {
   thin_annulus_hulls<double>(rng_, from, 1.0, true);
 }
 
+/// The block finish up to `n` survivors (0: off).
+using BlockFinishUpTo =
+    ThresholdAt<cuda::max_survivors_for_block_finish, cuda::set_max_survivors_for_block_finish>;
+
+/// Whether the block finish built the hull of `pts` from device memory (checked exact on the way).
+template <class T>
+bool finished_in_blocks(const testing::Points<T>& pts, const std::string& what) {
+  const GuidedRun<T> run = device_hull_with_profile(pts);
+  EXPECT_EQ(run.hull, exact_full_hull(pts)) << what;
+  return run.profile.finished_in_blocks;
+}
+
+// The block finish (block_finish.cu). Below 2^14 points nothing is filtered, so the survivors are the
+// points: every family and type either side of the bound (4,094 points in the blocks, 4,095 not);
+// then either side of a lowered bound; then, with it off, the sort and chains that take over above
+// it, at sizes it would otherwise take. Each side is checked to be the one taken, and a large random
+// input to finish in the blocks behind its filters.
+TEST_F(CudaTest, FullHullBlockFinish) {
+  SCOPED_TRACE("seed " + std::to_string(seed_));
+  const auto bound = static_cast<std::size_t>(cuda::kDefaultMaxSurvivorsForBlockFinish);
+  convex_hull_every_family<double>(rng_, {1, 2, 3, 4, 50, bound - 1, bound, bound + 1});
+  convex_hull_every_family<float>(rng_, {1, 2, 3, 4, 50, bound - 1, bound, bound + 1});
+  integer_hulls_every_family<std::int64_t>(rng_, {1, 2, 3, 50, bound, bound + 1});
+  integer_hulls_every_family<std::int32_t>(rng_, {1, 2, 3, 50, bound, bound + 1});
+  if (HasFatalFailure()) return;
+  EXPECT_TRUE(finished_in_blocks(testing::uniform_disk<double>(bound, rng_), "disk at the bound"));
+  EXPECT_FALSE(finished_in_blocks(testing::uniform_disk<double>(bound + 1, rng_), "disk past the bound"));
+  EXPECT_TRUE(finished_in_blocks(testing::uniform_disk<float>(std::size_t{1} << 22, rng_), "disk of 2^22"));
+  {
+    const BlockFinishUpTo lowered(100);
+    convex_hull_every_family<double>(rng_, {99, 100, 101});
+    integer_hulls_every_family<std::int64_t>(rng_, {99, 100, 101});
+    EXPECT_TRUE(finished_in_blocks(testing::uniform_square<float>(100, rng_), "square at a lowered bound"));
+    EXPECT_FALSE(finished_in_blocks(testing::uniform_square<float>(101, rng_), "square past it"));
+  }
+  const BlockFinishUpTo off(0);
+  convex_hull_every_family<double>(rng_, {1, 2, 5, 3000, 200001});
+  convex_hull_every_family<float>(rng_, {1, 2, 5, 3000, 200001});
+  integer_hulls_every_family<std::int64_t>(rng_, {1, 2, 5, 3000});
+  expect_full_hulls_exact(equal_x_runs<double>({64, 63}, 0, rng_), "64 then 63, no block finish");
+  EXPECT_FALSE(finished_in_blocks(testing::uniform_disk<double>(50, rng_), "disk with the block finish off"));
+}
+
 /// Every point `copies` times in a row (so that a run of the samples holds one distinct point).
 template <class T>
 testing::Points<T> repeated_in_runs(const testing::Points<T>& pts, std::size_t copies) {
@@ -1087,6 +1130,10 @@ TEST_F(CudaTest, SanitizerSizedInputs) {
     expect_upper_equal_with_rounds(scallops<double>(20000, 3000), rounds, rounds_name(rounds));
   guide_filter_every_family<float>(rng_, {5000});
   convex_hull_every_family<double>(rng_, {50, 20000});
+  // The block finish at its bound (a full tile in the wider type), and in float.
+  convex_hull_every_family<double>(rng_,
+                                   {static_cast<std::size_t>(cuda::kDefaultMaxSurvivorsForBlockFinish)});
+  convex_hull_every_family<float>(rng_, {50});
   const KeySortFrom from(1);
   sorted_by_key_or_by_x<double>(rng_, 5003);
   convex_hull_every_family<double>(rng_, {50});
