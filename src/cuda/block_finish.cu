@@ -193,12 +193,7 @@ void finish_in_blocks(FullHullWorkspace<T>& ws, Point2<T>* out, index_t max_poin
   max_points = std::min(max_points, kBlockFinishPoints);
   if (max_points <= 0) return;
   constexpr auto kBytes = static_cast<int>(sizeof(BlockFinishStorage<T>));
-  static const bool configured = [] {
-    WAGENER_CUDA_CHECK(
-        cudaFuncSetAttribute(block_finish_kernel<T>, cudaFuncAttributeMaxDynamicSharedMemorySize, kBytes));
-    return true;
-  }();
-  (void)configured;
+  allow_dynamic_shared<block_finish_kernel<T>>(kBytes);
   block_finish_kernel<T><<<2, kThreads, kBytes, stream>>>(ws.kept.data(), ws.alt.data(), ws.counters.data(),
                                                           max_points, ws.block_chains.data(), out);
   WAGENER_CUDA_CHECK_LAUNCH();

@@ -697,12 +697,7 @@ bool sort_and_split_by_key(FullHullWorkspace<T>& ws, const Point2<T>* from, Poin
       words);
   WAGENER_CUDA_CHECK_LAUNCH();
   constexpr auto kBlockSortBytes = static_cast<int>(sizeof(typename BlockKeyRunSort<T>::TempStorage));
-  static const bool configured = [] {
-    WAGENER_CUDA_CHECK(cudaFuncSetAttribute(sort_block_key_runs_kernel<T>,
-                                            cudaFuncAttributeMaxDynamicSharedMemorySize, kBlockSortBytes));
-    return true;
-  }();
-  (void)configured;
+  allow_dynamic_shared<sort_block_key_runs_kernel<T>>(kBlockSortBytes);
   sort_block_key_runs_kernel<T><<<multiprocessors(), kKeyRunThreads, kBlockSortBytes, stream>>>(
       keys.Current(), places.Current(), from, to, ws.block_key_runs.data(), words);
   WAGENER_CUDA_CHECK_LAUNCH();

@@ -701,8 +701,7 @@ index_t convex_hulls_device(const Point2<T>* d_points, const std::int64_t* d_off
   constexpr int kLanes = kTeamLanes<T>;
   constexpr std::size_t kShared = kTileSharedBytes<T, kLanes>;
   const auto step1 = hull_groups_by_team<T, kLanes, kTeamBlocks<T>>;
-  WAGENER_CUDA_CHECK(
-      cudaFuncSetAttribute(step1, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(kShared)));
+  allow_dynamic_shared<hull_groups_by_team<T, kLanes, kTeamBlocks<T>>>(static_cast<int>(kShared));
   step1<<<static_cast<unsigned>(ceil_div(groups, kWarp / kLanes)), kWarp, kShared, stream>>>(
       d_points, d_offsets, groups, part, counts, work.positions, work.listed, work.flags, work.flags + 2);
   WAGENER_CUDA_CHECK_LAUNCH();

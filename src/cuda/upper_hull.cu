@@ -504,13 +504,8 @@ template <class T, class Policy, bool kCountOnDevice>
 void launch_tiles_kernel(const Point2<T>* points, index_t n, const index_t* device_n, Point2<T>* hood,
                          index_t* size, UpperHullWorkspace<T>& ws, cudaStream_t stream, bool validate,
                          bool peel) {
-  static const bool configured = [] {
-    WAGENER_CUDA_CHECK(cudaFuncSetAttribute(tile_hoods_kernel<T, Policy, kCountOnDevice>,
-                                            cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                            static_cast<int>(tile_shared_bytes<T, Policy>())));
-    return true;
-  }();
-  (void)configured;
+  allow_dynamic_shared<tile_hoods_kernel<T, Policy, kCountOnDevice>>(
+      static_cast<int>(tile_shared_bytes<T, Policy>()));
   tile_hoods_kernel<T, Policy, kCountOnDevice>
       <<<static_cast<unsigned>(ceil_div(n, Policy::kTile)), Policy::kThreads, tile_shared_bytes<T, Policy>(),
          stream>>>(points, n, device_n, hood, size, ws.first_bad.data(), validate, peel);
