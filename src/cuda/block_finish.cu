@@ -22,6 +22,8 @@
 namespace wagener::cuda::full_hull {
 namespace {
 
+static_assert(kBlockFinishPoints == kDefaultMaxSurvivorsForBlockFinish, "the public bound is the tile's");
+
 constexpr int kThreads = 512;
 constexpr int kItems = kBlockFinishTile / kThreads;  // survivors a thread loads and sorts
 
