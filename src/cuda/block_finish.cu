@@ -42,13 +42,6 @@ struct BlockFinishPolicy {
 template <class T>
 using FinishHull = BlockUpperHull<T, BlockFinishPolicy>;
 
-struct Widen {
-  template <class T>
-  __device__ LexExtremes<T> operator()(const LexExtremes<T>& a, const LexExtremes<T>& b) const {
-    return {lex_less(b.lo, a.lo) ? b.lo : a.lo, lex_less(a.hi, b.hi) ? b.hi : a.hi};
-  }
-};
-
 /// A point another block published (its writes, a fence, then its count): read past this
 /// multiprocessor's L1, which is not coherent with the other's writes.
 template <class T>
@@ -72,7 +65,7 @@ struct BlockFinishStorage {
 /// A point lexicographically not below any point of T: the sort's padding, past the block's side.
 template <class T>
 __device__ Point2<T> beyond() {
-  return {std::numeric_limits<T>::max(), std::numeric_limits<T>::max()};
+  return no_extremes<T>().lo;
 }
 
 /// Sorts a[0..size) lexicographically in place (size a power of two), all threads of the block: a
@@ -113,19 +106,18 @@ __global__ void __launch_bounds__(kThreads)
 
   // Each thread's points, striped over the block (coalesced).
   Point2<T> items[kItems];
-  LexExtremes<T> ends{beyond<T>(), beyond<T>()};  // a thread holding no point is left out below
+  LexExtremes<T> ends = no_extremes<T>();
 #pragma unroll
   for (int j = 0; j < kItems; ++j) {
     const index_t at = static_cast<index_t>(j) * kThreads + threadIdx.x;
     if (at < m) {
       items[j] = from[at];
-      ends = j == 0 ? LexExtremes<T>{items[j], items[j]} : Widen{}(ends, LexExtremes<T>{items[j], items[j]});
+      ends = WidenLexExtremes{}(ends, LexExtremes<T>{items[j], items[j]});
     }
   }
-  // The baseline's ends over the threads that hold a point (thread 0 does: m >= 1).
-  const int holders = static_cast<int>(min(m, index_t{kThreads}));
+  // The baseline's ends.
   const LexExtremes<T> all =
-      cub::BlockReduce<LexExtremes<T>, kThreads>(s.extremes).Reduce(ends, Widen{}, holders);
+      cub::BlockReduce<LexExtremes<T>, kThreads>(s.extremes).Reduce(ends, WidenLexExtremes{});
   if (threadIdx.x == 0) s.ends = all;
   __syncthreads();
   const Point2<T> lo = s.ends.lo, hi = s.ends.hi;

@@ -463,15 +463,6 @@ constexpr int kWarpKeyRunThreads = 256;
 // long for a block.
 enum KeyWord { kLongRuns, kBlockRuns, kTooLong, kKeyWords };
 
-/// The smallest and the largest of two pairs of extremes (CUB's reduction over the survivors, each
-/// survivor its own pair: LexExtremesOf).
-struct WidenLexExtremes {
-  template <class T>
-  __host__ __device__ LexExtremes<T> operator()(const LexExtremes<T>& a, const LexExtremes<T>& b) const {
-    return {lex_less(b.lo, a.lo) ? b.lo : a.lo, lex_less(a.hi, b.hi) ? b.hi : a.hi};
-  }
-};
-
 template <class T>
 struct LexExtremesOf {
   __host__ __device__ LexExtremes<T> operator()(const Point2<T>& p) const { return {p, p}; }
@@ -481,13 +472,6 @@ struct LexExtremesOf {
 template <class T>
 auto survivors_as_extremes(const Point2<T>* p) {
   return thrust::make_transform_iterator(p, LexExtremesOf<T>{});
-}
-
-/// The reduction's initial pair, which every point widens (the filter let no non-finite point through).
-template <class T>
-LexExtremes<T> no_extremes() {
-  constexpr T kMax = std::numeric_limits<T>::max(), kLowest = std::numeric_limits<T>::lowest();
-  return {{kMax, kMax}, {kLowest, kLowest}};
 }
 
 /// Each point's core::split_x_key (its side of the baseline by the exact orient2d, as the partition

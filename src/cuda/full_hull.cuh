@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <type_traits>
@@ -204,6 +205,22 @@ struct LexExtremes {
   Point2<T> lo;
   Point2<T> hi;
 };
+
+/// The smallest and the largest of two pairs of extremes (the survivors' reductions: CUB's over the
+/// survivors in finish(), each survivor its own pair, and the block finish's).
+struct WidenLexExtremes {
+  template <class T>
+  __host__ __device__ LexExtremes<T> operator()(const LexExtremes<T>& a, const LexExtremes<T>& b) const {
+    return {lex_less(b.lo, a.lo) ? b.lo : a.lo, lex_less(a.hi, b.hi) ? b.hi : a.hi};
+  }
+};
+
+/// The reduction's initial pair, which every point widens (the filter let no non-finite point through).
+template <class T>
+__host__ __device__ LexExtremes<T> no_extremes() {
+  constexpr T kMax = std::numeric_limits<T>::max(), kLowest = std::numeric_limits<T>::lowest();
+  return {{kMax, kMax}, {kLowest, kLowest}};
+}
 
 constexpr int kCounters = 8;  ///< FullHullWorkspace::counters
 
