@@ -144,7 +144,8 @@ class ThreadOctagon {
         const T other_low_y = __shfl_xor_sync(team_mask, low_y, d);
         const int other_low_at = __shfl_xor_sync(team_mask, low_at[0], d);
         if (other_low_x < low_x ||
-            (other_low_x == low_x && (other_low_y < low_y || (other_low_y == low_y && other_low_at < low_at[0]))))
+            (other_low_x == low_x &&
+             (other_low_y < low_y || (other_low_y == low_y && other_low_at < low_at[0]))))
           low_x = other_low_x, low_y = other_low_y, low_at[0] = other_low_at;
         const T other_high_x = __shfl_xor_sync(team_mask, high_x, d);
         const T other_high_y = __shfl_xor_sync(team_mask, high_y, d);
@@ -700,8 +701,8 @@ index_t convex_hulls_device(const Point2<T>* d_points, const std::int64_t* d_off
   // Step 1: the hulls of the small groups, as sizes and positions.
   constexpr int kLanes = kTeamLanes<T>;
   constexpr std::size_t kShared = kTileSharedBytes<T, kLanes>;
-  const auto step1 = hull_groups_by_team<T, kLanes, kTeamBlocks<T>>;
-  allow_dynamic_shared<hull_groups_by_team<T, kLanes, kTeamBlocks<T>>>(static_cast<int>(kShared));
+  constexpr auto step1 = hull_groups_by_team<T, kLanes, kTeamBlocks<T>>;
+  allow_dynamic_shared<step1>(static_cast<int>(kShared));
   step1<<<static_cast<unsigned>(ceil_div(groups, kWarp / kLanes)), kWarp, kShared, stream>>>(
       d_points, d_offsets, groups, part, counts, work.positions, work.listed, work.flags, work.flags + 2);
   WAGENER_CUDA_CHECK_LAUNCH();
