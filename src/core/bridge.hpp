@@ -204,11 +204,15 @@ WAGENER_HD inline I tangent_index(const Point2<T>& p, const Point2<T>* q, I n) {
 
 /// classify_p(i, Q[t(P[i])]) == HIGH, which the theorem above makes true exactly when i > a: a
 /// monotone predicate (false ... false true ... true) over P, false at i = 0. O(log n) tests.
+/// With `tangent`: also sets *tangent = t(P[i]) for i > 0 (left alone for i = 0), so that a search
+/// whose bridge end a it probed needs no second tangent search for t(P[a]).
 template <class T, class I>
-WAGENER_HD inline bool past_bridge(const Point2<T>* p, I i, const Point2<T>* q, I n) {
+WAGENER_HD inline bool past_bridge(const Point2<T>* p, I i, const Point2<T>* q, I n, I* tangent = nullptr) {
   if (i == 0) return false;
   const Point2<T> pi = p[i];
-  return orient2d(pi, q[tangent_index(pi, q, n)], p[i - 1]) >= 0;
+  const I t = tangent_index(pi, q, n);
+  if (tangent) *tangent = t;
+  return orient2d(pi, q[t], p[i - 1]) >= 0;
 }
 
 // A k-ary search for the first true of a monotone predicate over [lo, hi) (hi when none is true):

@@ -1,18 +1,19 @@
-// Block level: the hood of one tile of sorted points, built in shared memory.
-// A tile that turns strictly right everywhere is its own hood. Otherwise, on a hull's first level,
-// the peel (core/peel.hpp): rounds in which every point is judged from its nearest kept neighbours
-// and dropped, all at once, when it cannot be a vertex. A tile whose points are nearly all vertices
-// (a hull-like input, rounded) is its own hood after a few rounds, and goes out from the slots
-// where it was loaded. Otherwise (after a bounded number of rounds), the thread level: each
-// thread chains the points left in its own strip serially, in place; then log2(threads) rounds of
-// pairwise merges inside the block. A merge's threads (up to a warp of them) find its bridge
-// together by a k-ary search over P (core::kary_bridge): each thread probes one position of P with
-// its own binary search for the tangent on Q, and a ballot keeps the gap between the last probe
-// before the bridge and the first after it; then the merge's threads move Q's kept vertices behind
-// P's in place. (One thread a merge searching by bisection left the other threads waiting at the
-// barriers: ncu on 2^24 double parabola points put 55 % of the warp samples in that search and 27 %
-// at the barrier, at 5 active threads a warp instruction; bench/NOTES.md.) Barriers are warp
-// barriers while a merge's threads fit in one warp, block barriers after.
+// Block level: the hood of one tile of sorted points, built in shared memory. A tile that turns
+// strictly right everywhere is its own hood. Otherwise, on a hull's first level, the peel
+// (core/peel.hpp): rounds in which every point is judged from its nearest kept neighbours and
+// dropped, all at once, when it cannot be a vertex. A tile whose points are nearly all vertices (a
+// hull-like input, rounded) is its own hood after a few rounds, and goes out from the slots where
+// it was loaded. Otherwise (after a bounded number of rounds), the thread level: each thread chains
+// the points left in its own strip serially, in place; then log2(threads) rounds of pairwise merges
+// inside the block. A merge's threads (up to a warp of them) find its bridge together by a k-ary
+// search over P (core::kary_bridge): each thread probes one position of P with its own binary
+// search for the tangent on Q, and a ballot keeps the gap between the last probe before the bridge
+// and the first after it (the bridge's end on Q is the tangent that the last such probe found);
+// then the merge's threads move Q's kept vertices behind P's in place. (One thread a merge
+// searching by bisection left the other threads waiting at the barriers: ncu on 2^24 double
+// parabola points put 55 % of the warp samples in that search and 27 % at the barrier, at 5 active
+// threads a warp instruction; bench/NOTES.md.) Barriers are warp barriers while a merge's threads
+// fit in one warp, block barriers after.
 #pragma once
 
 #include <cub/block/block_scan.cuh>
@@ -203,20 +204,29 @@ class BlockUpperHull {
     const Point2<T>* q = q_raw + dup;
     // The first index past the bridge, a + 1, is in [lo, hi]; without a partner (or with only a seam
     // duplicate there) everything is kept: a = m - 1, b = 0. The search runs on min(group, warp)
-    // threads of one warp, each step one probe a thread; lo and hi stay equal in all of them.
+    // threads of one warp, each step one probe a thread; lo and hi stay equal in all of them. A step
+    // that raises lo takes lo - 1 from the probe before the first past the bridge, whose thread has
+    // the tangent t(P[lo - 1]) in hand: b is the last such tangent, found again only where lo never
+    // rose (a = 0).
     const int searchers = group < kWarp ? group : kWarp;
     if (lane < searchers) {
       int lo = m > 0 && n > 0 ? 1 : m, hi = m;
       const int offset = static_cast<int>(threadIdx.x % kWarp) & ~(searchers - 1);
       const unsigned mask = searchers == kWarp ? 0xffffffffu : ((1u << searchers) - 1u) << offset;
+      int tangent = 0, bridge_tangent = -1;
       while (lo < hi) {
-        const bool past = core::past_bridge(p, core::kary_probe(lo, hi, searchers, lane), q, n);
+        const bool past = core::past_bridge(p, core::kary_probe(lo, hi, searchers, lane), q, n, &tangent);
         const unsigned ours = (__ballot_sync(mask, past) & mask) >> offset;
-        core::kary_narrow(&lo, &hi, searchers, ours != 0 ? __ffs(static_cast<int>(ours)) - 1 : searchers);
+        const int first_past = ours != 0 ? __ffs(static_cast<int>(ours)) - 1 : searchers;
+        const int before = __shfl_sync(mask, tangent, offset + (first_past > 0 ? first_past - 1 : 0));
+        if (first_past > 0) bridge_tangent = before;
+        core::kary_narrow(&lo, &hi, searchers, first_past);
       }
       if (lane == 0) {
         t_.bridge_p[first] = lo - 1;
-        t_.bridge_q[first] = m > 0 && n > 0 ? core::tangent_index(p[lo - 1], q, n) : 0;
+        t_.bridge_q[first] = m == 0 || n == 0      ? 0
+                             : bridge_tangent >= 0 ? bridge_tangent
+                                                   : core::tangent_index(p[lo - 1], q, n);
       }
     }
     sync_group(group);
