@@ -1138,6 +1138,9 @@ JoinedHull<T> hull_of_device_points(FullHullWorkspace<T>& ws, Points points, ind
     profile->start.record(stream);
   }
   FullHullWorkspace<T>::grow(ws.kept, n + 2);
+  // Enqueued before the polygon's round trip, so that the device has done it by the time the host
+  // enqueues the filter (neither the polygon nor the guide touches the counters).
+  reset_counters(ws, stream);
   CoarsePolygon coarse;
   if (n >= kMinPointsToFilter) {
     const index_t stride = std::max<index_t>(1, n / kSampleSize);
@@ -1151,7 +1154,6 @@ JoinedHull<T> hull_of_device_points(FullHullWorkspace<T>& ws, Points points, ind
     fan = build_guide(points, n, coarse.view, ws, stream, out_profile, &mostly_convex);
   }
   if (profile) profile->guided.record(stream);
-  reset_counters(ws, stream);
   if (fan) {
     filter<T>(points, n, 0, GuideTest{coarse.view, *fan}, ws, stream);
   } else {
