@@ -91,12 +91,8 @@ __global__ void guide_angles_kernel(const Point2<T>* guide, index_t k, double cx
                                     unsigned long long* min_bits, unsigned long long* centre_inside) {
   for (index_t i = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < k;
        i += static_cast<index_t>(gridDim.x) * blockDim.x) {
-    const Point2<T> v = guide[i], w = guide[i + 1 == k ? 0 : i + 1];
-    const double vx = static_cast<double>(v.x), vy = static_cast<double>(v.y);
-    if (orient2d(vx, vy, static_cast<double>(w.x), static_cast<double>(w.y), cx, cy) <= 0) *centre_inside = 0;
-    const double a = core::chord_fan_angle(vx, vy, cx, cy);
-    angle[i] = a;
-    atomicMin(min_bits, static_cast<unsigned long long>(__double_as_longlong(a)));
+    if (!chord_fan_vertex(guide[i], guide[i + 1 == k ? 0 : i + 1], cx, cy, &angle[i], min_bits))
+      *centre_inside = 0;
   }
 }
 

@@ -131,6 +131,21 @@ inline __device__ index_t extreme_index(unsigned long long key) {
   return 0xffffffffu - static_cast<unsigned>(key & 0xffffffffu);
 }
 
+/// A chord fan's vertex v, followed by w, around the centre (cx, cy): returns whether the centre is
+/// strictly left of the edge v->w (exact); sets *angle to v's angle (core::chord_fan_angle), and
+/// lowers *smallest_bits (global or shared memory) to its bits where smaller, for the fan's first
+/// vertex. The dense guide's vertices and the survivors' polygon's.
+template <class T>
+__device__ bool chord_fan_vertex(const Point2<T>& v, const Point2<T>& w, double cx, double cy, double* angle,
+                                 unsigned long long* smallest_bits) {
+  const double vx = static_cast<double>(v.x), vy = static_cast<double>(v.y);
+  const bool centred = orient2d(vx, vy, static_cast<double>(w.x), static_cast<double>(w.y), cx, cy) > 0;
+  const double a = core::chord_fan_angle(vx, vy, cx, cy);
+  *angle = a;
+  atomicMin(smallest_bits, static_cast<unsigned long long>(__double_as_longlong(a)));
+  return centred;
+}
+
 /// A grid's share of a chord fan's corners (core::ChordFanView): corner b for b in [0, buckets]
 /// (core::chord_fan_corner over the k vertices, from vertex `first`, and their angles from it made
 /// non-decreasing), written as bucket b's first corner and bucket b-1's second; NaN without a

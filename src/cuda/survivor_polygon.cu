@@ -156,14 +156,8 @@ __global__ void __launch_bounds__(kFanThreads)
     if (!__syncthreads_or(drop)) break;
   }
   bool outside = k < 3;
-  if (t < k) {
-    const Point2<T> v = vertex[t], w = vertex[t + 1 == k ? 0 : t + 1];
-    const double vx = static_cast<double>(v.x), vy = static_cast<double>(v.y);
-    if (orient2d(vx, vy, static_cast<double>(w.x), static_cast<double>(w.y), cx, cy) <= 0) outside = true;
-    const double a = core::chord_fan_angle(vx, vy, cx, cy);
-    angle[t] = a;
-    atomicMin(&smallest, static_cast<unsigned long long>(__double_as_longlong(a)));
-  }
+  if (t < k && !chord_fan_vertex(vertex[t], vertex[t + 1 == k ? 0 : t + 1], cx, cy, &angle[t], &smallest))
+    outside = true;
   if (__syncthreads_or(outside)) {
     if (t == 0) *used = 0;
     return;
