@@ -64,13 +64,16 @@ if has sanitize; then
   # program:filter pairs; the newest entry points and the integer kernels (full, upper, grouped, parts).
   # racecheck leaves out the int64 hulls: it does not finish them in minutes, even at 20000 points
   # (bench/NOTES.md, "The chains enqueued without host waits").
-  # The block finish's test is a run of its own under racecheck, with its own time limit.
+  # The block finish's test and the tile kernel's in-block rounds (RacecheckSizedInputs) are runs of
+  # their own under racecheck only, each with its own time limit (memcheck takes the former with the
+  # other SanitizerSized* tests).
   checks=("test_device_parts:*NonFinite*:*Empty*:*Integer*" "test_cuda_hull:CudaTest.SanitizerSized*"
-    "test_cuda_grouped:*Int*" "test_cuda_hull:CudaTest.SanitizerSizedBlockFinish")
+    "test_cuda_grouped:*Int*" "test_cuda_hull:CudaTest.SanitizerSizedBlockFinish"
+    "test_cuda_hull:CudaTest.RacecheckSizedInputs")
   for tool in memcheck racecheck; do
     for i in "${!checks[@]}"; do
       check=${checks[$i]}
-      [ $tool = memcheck ] && [ "$check" = "${checks[3]}" ] && continue  # in the SanitizerSized* run
+      [ $tool = memcheck ] && [ "$i" -ge 3 ] && continue  # racecheck's own runs
       [ $tool = racecheck ] && check=${check/CudaTest.SanitizerSized\*/CudaTest.SanitizerSizedInputs:CudaTest.SanitizerSizedInt32Hulls}
       program=${check%%:*} filter=${check#*:}
       # racecheck takes minutes over the tile kernel's peel rounds in shared memory
