@@ -170,14 +170,9 @@ __global__ void __launch_bounds__(kThreads)
   const volatile unsigned long long* sizes = counters + 6;
   const auto u = static_cast<index_t>(sizes[0]);
   const auto l = static_cast<index_t>(sizes[1]);
-  const Point2<T>* upper = chains;
-  const Point2<T>* lower_reflected = chains + kBlockFinishTile;
-  const index_t total = l + (u > 2 ? u - 2 : 0);
-  for (index_t i = threadIdx.x; i < total; i += kThreads) {
-    out[i] = i < l ? core::reflected(load_published(lower_reflected + (l - 1 - i)))
-                   : load_published(upper + (u - 2 - (i - l)));
-  }
-  if (threadIdx.x == 0) counters[5] = static_cast<unsigned long long>(total) + 1;
+  join_chains(chains + kBlockFinishTile, l, chains, u, out, threadIdx.x, kThreads,
+              [](const Point2<T>* p) { return load_published(p); });
+  if (threadIdx.x == 0) counters[5] = static_cast<unsigned long long>(joined_size(l, u)) + 1;
 }
 
 }  // namespace

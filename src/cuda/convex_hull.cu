@@ -715,27 +715,18 @@ __global__ void reflect_lower_kernel(const Point2<T>* split, index_t m, const in
   }
 }
 
-/// The counter-clockwise hull from the two chains (core::join_chains on the device): the lower chain,
-/// given as the upper hood of the reflected points (so read backwards and reflected back), then the
-/// upper chain backwards without its two ends.
+/// The counter-clockwise hull from the two chains (full_hull.cuh's join_chains), over the grid.
 template <class T>
-__device__ void join_chains(const Point2<T>* lower_reflected, index_t l, const Point2<T>* upper, index_t u,
-                            Point2<T>* out) {
-  const index_t total = l + (u > 2 ? u - 2 : 0);
-  for (index_t i = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < total;
-       i += static_cast<index_t>(gridDim.x) * blockDim.x) {
-    if (i < l) {
-      out[i] = core::reflected(lower_reflected[l - 1 - i]);
-    } else {
-      out[i] = upper[u - 2 - (i - l)];
-    }
-  }
+__device__ void join_chains_over_grid(const Point2<T>* lower_reflected, index_t l, const Point2<T>* upper,
+                                      index_t u, Point2<T>* out) {
+  join_chains(lower_reflected, l, upper, u, out, static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x,
+              static_cast<index_t>(gridDim.x) * blockDim.x, [](const Point2<T>* p) { return *p; });
 }
 
 template <class T>
 __global__ void join_chains_kernel(const Point2<T>* lower_reflected, index_t l, const Point2<T>* upper,
                                    index_t u, Point2<T>* out) {
-  join_chains(lower_reflected, l, upper, u, out);
+  join_chains_over_grid(lower_reflected, l, upper, u, out);
 }
 
 /// A chain enqueued by upper_hull_enqueued: its words, and the buffers of its first and second level
@@ -752,8 +743,8 @@ template <class T>
 __global__ void join_enqueued_chains_kernel(EnqueuedChain<T> lower, EnqueuedChain<T> upper, Point2<T>* out) {
   const EnqueuedHullWords l = *lower.words, u = *upper.words;
   if (l.finished == 0 || u.finished == 0) return;
-  join_chains(l.hull_buffer(lower.first, lower.second), l.hull_size(),
-              u.hull_buffer(upper.first, upper.second), u.hull_size(), out);
+  join_chains_over_grid(l.hull_buffer(lower.first, lower.second), l.hull_size(),
+                        u.hull_buffer(upper.first, upper.second), u.hull_size(), out);
 }
 
 int filter_grid(index_t n, int unroll = kFilterUnroll) {
@@ -1074,7 +1065,7 @@ JoinedHull<T> finish(FullHullWorkspace<T>& ws, cudaStream_t stream, index_t* sur
         profile->read();
       }
       const index_t u = upper_words.hull_size();
-      return {out, lower_words.hull_size() + (u > 2 ? u - 2 : 0)};
+      return {out, joined_size(lower_words.hull_size(), u)};
     }
     // A chain needs more levels (many survivors on its hood): they take host waits, each chain on
     // its own stream and host thread.
@@ -1102,7 +1093,7 @@ JoinedHull<T> finish(FullHullWorkspace<T>& ws, cudaStream_t stream, index_t* sur
   // The join (and later work on `stream`: the next call, a profile's last event) follows the lower
   // chain too.
   WAGENER_CUDA_CHECK(cudaStreamWaitEvent(stream, ws.lower_done.get(), 0));
-  const index_t size = lower.size + (upper.size > 2 ? upper.size - 2 : 0);
+  const index_t size = joined_size(lower.size, upper.size);
   join_chains_kernel<T>
       <<<stride_grid(size), 256, 0, stream>>>(lower.data, lower.size, upper.data, upper.size, out);
   WAGENER_CUDA_CHECK_LAUNCH();

@@ -15,6 +15,7 @@
 #include <optional>
 #include <type_traits>
 
+#include "core/chains.hpp"
 #include "core/chord_fan.hpp"
 #include "core/inner_polygon.hpp"
 #include "cuda/buffers.cuh"
@@ -235,6 +236,23 @@ template <class T>
 __host__ __device__ LexExtremes<T> no_extremes() {
   constexpr T kMax = std::numeric_limits<T>::max(), kLowest = std::numeric_limits<T>::lowest();
   return {{kMax, kMax}, {kLowest, kLowest}};
+}
+
+/// The hull's size from its chains' sizes (core::join_chains): the lower chain's l points, then the
+/// upper chain's u without its two ends.
+__host__ __device__ inline index_t joined_size(index_t l, index_t u) {
+  return l + (u > 2 ? u - 2 : 0);
+}
+
+/// Points first, first + step, ... of the counter-clockwise hull from its two chains (core::join_chains
+/// on the device): the lower chain, given as the upper hood of the reflected points (so read backwards
+/// and reflected back), then the upper chain backwards without its two ends. `load` reads a chain's
+/// point (the block finish reads the other block's chain past L1).
+template <class T, class Load>
+__device__ void join_chains(const Point2<T>* lower_reflected, index_t l, const Point2<T>* upper, index_t u,
+                            Point2<T>* out, index_t first, index_t step, Load load) {
+  for (index_t i = first; i < joined_size(l, u); i += step)
+    out[i] = i < l ? core::reflected(load(lower_reflected + (l - 1 - i))) : load(upper + (u - 2 - (i - l)));
 }
 
 constexpr int kCounters = 8;  ///< FullHullWorkspace::counters
