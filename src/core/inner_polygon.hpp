@@ -135,17 +135,8 @@ struct FloatQuickTests {
   float tall_x0 = 0, tall_x1 = 0, tall_y0 = 0, tall_y1 = 0;  // disabled: empty
 
   FloatQuickTests() = default;  // every test disabled
-  explicit FloatQuickTests(const InnerPolygonView& poly) {
-    const auto up = [](double v) {  // the smallest float >= v (-FLT_MAX below the range)
-      float f = static_cast<float>(v);
-      if (static_cast<double>(f) < v) f = std::nextafter(f, std::numeric_limits<float>::infinity());
-      return std::max(f, -std::numeric_limits<float>::max());
-    };
-    const auto down = [](double v) {  // the largest float <= v (FLT_MAX above the range)
-      float f = static_cast<float>(v);
-      if (static_cast<double>(f) > v) f = std::nextafter(f, -std::numeric_limits<float>::infinity());
-      return std::min(f, std::numeric_limits<float>::max());
-    };
+  /// Host and device alike (the device builds its polygon's tests in a kernel).
+  WAGENER_HD explicit FloatQuickTests(const InnerPolygonView& poly) {
     wide_x0 = up(poly.wide_x0), wide_x1 = down(poly.wide_x1), wide_y0 = up(poly.wide_y0),
     wide_y1 = down(poly.wide_y1);
     tall_x0 = up(poly.tall_x0), tall_x1 = down(poly.tall_x1), tall_y0 = up(poly.tall_y0),
@@ -162,7 +153,36 @@ struct FloatQuickTests {
 
   /// InnerPolygonView::quick_inside in float.
   WAGENER_HD bool quick_inside(float px, float py) const { return disk_or_cross_inside(*this, px, py); }
+
+ private:
+  static constexpr float kMaxFloat = std::numeric_limits<float>::max();
+  // The smallest float >= v (-FLT_MAX below the range).
+  WAGENER_HD static float up(double v) {
+    float f = static_cast<float>(v);
+    if (static_cast<double>(f) < v) f = std::nextafter(f, INFINITY);
+    return f < -kMaxFloat ? -kMaxFloat : f;
+  }
+  // The largest float <= v (FLT_MAX above the range).
+  WAGENER_HD static float down(double v) {
+    float f = static_cast<float>(v);
+    if (static_cast<double>(f) > v) f = std::nextafter(f, -INFINITY);
+    return f > kMaxFloat ? kMaxFloat : f;
+  }
 };
+
+/// build_disk's bound for the edge a->b around the centre c: its squared distance bound q (1 - 64
+/// eps), or NaN outside the range checks (InnerPolygon::build_disk gives the proof). Host and device.
+WAGENER_HD inline double edge_distance_bound(const Point2<double>& a, const Point2<double>& b, double cx,
+                                             double cy) {
+  const double l = (a.x - cx) * (b.y - cy);
+  const double r = (a.y - cy) * (b.x - cx);
+  const double lo = (l - r) - 4 * kUnitRoundoff * (std::fabs(l) + std::fabs(r));
+  const double dx = b.x - a.x, dy = b.y - a.y;
+  const double len2 = dx * dx + dy * dy;
+  // Also excludes NaN and infinity; lo >= 2^-200 keeps |l|+|r| far above the underflow range.
+  if (!(lo >= 0x1p-200 && lo <= 0x1p200 && len2 >= 0x1p-200 && len2 <= 0x1p400)) return NAN;
+  return lo * lo / len2 * (1 - 64 * kUnitRoundoff);  // q in [2^-800, 2^600], then rounded once more
+}
 
 /// Builds the tests for a strictly convex, counter-clockwise polygon with input points as vertices
 /// (host only); view() hands them out. Any test is disabled when the polygon is degenerate or its
@@ -305,17 +325,9 @@ class InnerPolygon {
     scalars_.disk = q_min;
   }
 
-  // build_disk's bound for the edge a->b: its q (1 - 64 eps), or NaN outside the range checks.
+  // build_disk's bound for the edge a->b: edge_distance_bound around this polygon's centre.
   double squared_distance_bound(const Point2<double>& a, const Point2<double>& b) const {
-    const double cx = scalars_.cx, cy = scalars_.cy;
-    const double l = (a.x - cx) * (b.y - cy);
-    const double r = (a.y - cy) * (b.x - cx);
-    const double lo = (l - r) - 4 * kUnitRoundoff * (std::fabs(l) + std::fabs(r));
-    const double dx = b.x - a.x, dy = b.y - a.y;
-    const double len2 = dx * dx + dy * dy;
-    // Also excludes NaN and infinity; lo >= 2^-200 keeps |l|+|r| far above the underflow range.
-    if (!(lo >= 0x1p-200 && lo <= 0x1p200 && len2 >= 0x1p-200 && len2 <= 0x1p400)) return NAN;
-    return lo * lo / len2 * (1 - 64 * kUnitRoundoff);  // q in [2^-800, 2^600], then rounded once more
+    return edge_distance_bound(a, b, scalars_.cx, scalars_.cy);
   }
 
   // The ring: per angle bucket, the smallest of build_disk's bounds over the edges whose angle range

@@ -196,6 +196,42 @@ __global__ void __launch_bounds__(kDirections)
   }
 }
 
+/// filter_kernel's tests: given by value, or read from the device polygon.
+template <class Test>
+__device__ bool skips_filter(const Test&) {
+  return false;
+}
+__device__ bool skips_filter(const DevicePolygon* polygon) {
+  return polygon->leaves_many != 0;
+}
+/// The device polygon's tests staged in shared memory, read there at each use (held in registers,
+/// they took the float filter from 58 registers to 103 and halved its blocks per multiprocessor).
+struct PolygonStage {
+  DevicePolygon polygon;
+};
+template <class Test>
+__device__ const Test& tests_of(const Test& test, PolygonStage&) {
+  return test;
+}
+__device__ const core::InnerPolygonView& tests_of(const DevicePolygon* polygon, PolygonStage& stage) {
+  static_assert(sizeof(DevicePolygon) % sizeof(int) == 0);
+  constexpr int kWords = sizeof(DevicePolygon) / sizeof(int);
+  const int* from = reinterpret_cast<const int*>(polygon);
+  int* to = reinterpret_cast<int*>(&stage.polygon);
+  for (int w = threadIdx.x; w < kWords; w += blockDim.x) to[w] = from[w];
+  __syncthreads();
+  return stage.polygon.view;
+}
+template <class Test>
+__device__ const core::FloatQuickTests& float_tests_of(const Test&, const core::FloatQuickTests& given,
+                                                       const PolygonStage&) {
+  return given;
+}
+__device__ const core::FloatQuickTests& float_tests_of(const DevicePolygon*, const core::FloatQuickTests&,
+                                                       const PolygonStage& stage) {
+  return stage.polygon.quick;
+}
+
 /// The streaming pass: appends every point that `test` does not certify strictly inside the hull
 /// (core::InnerPolygonView, or GuideTest: quick_inside, then fan_inside for the points it leaves in
 /// doubt) to kept[*count ...] (order unspecified), and records the smallest index (plus
@@ -203,10 +239,17 @@ __global__ void __launch_bounds__(kDirections)
 /// orders -0 before +0, agrees with lex_less. kFloatFirst (float points): `float_first` goes first,
 /// in float, and only the points it leaves in doubt are widened to double for `test`; it certifies
 /// no point `test` would not, and no non-finite one, so the survivors are the same.
-template <class T, class Points, class Test, bool kFloatFirst = false, int kUnroll = kFilterUnroll>
+template <class T, class Points, class Source, bool kFloatFirst = false, int kUnroll = kFilterUnroll>
 __global__ void __launch_bounds__(kFilterThreads)
-    filter_kernel(Points points, index_t n, index_t first_index, Test test, core::FloatQuickTests float_first,
-                  Point2<T>* kept, unsigned long long* count, unsigned long long* first_bad) {
+    filter_kernel(Points points, index_t n, index_t first_index, Source source,
+                  core::FloatQuickTests float_first_given, Point2<T>* kept, unsigned long long* count,
+                  unsigned long long* first_bad) {
+  // The tests by value, or (a DevicePolygon in device memory) staged in the block's shared memory;
+  // where the device polygon leaves the dense guide's decision to the host, the grid returns at once.
+  if (skips_filter(source)) return;
+  __shared__ PolygonStage stage;
+  const auto& test = tests_of(source, stage);
+  const core::FloatQuickTests& float_first = float_tests_of(source, float_first_given, stage);
   constexpr unsigned kAll = 0xffffffffu;
   // Where the quick tests leave few points in doubt (a disk: about one in a hundred), a warp of
   // 16-byte points queues them and runs the fan test on 32 at a time, once for every 32 rather than
@@ -765,6 +808,24 @@ struct CoarsePolygon {
   bool leaves_many = false;
 };
 
+/// The decision samples for `samples` samples: kDecisionSamples where the guide may be decided.
+inline int decision_samples(index_t samples, bool decide) {
+  return decide && samples >= kDecisionSamples ? kDecisionSamples : 0;
+}
+
+/// Step 1's first kernel: each direction's best of `samples` points (every stride-th) to ws.best.
+template <class T, class Points>
+void sample_extremes(Points points, index_t samples, index_t stride, FullHullWorkspace<T>& ws,
+                     cudaStream_t stream) {
+  const int blocks = static_cast<int>(std::min<index_t>(kSampleBlocks, ceil_div(samples, kSamplesPerBlock)));
+  WAGENER_CUDA_CHECK(cudaMemsetAsync(ws.best.data(), 0, kDirections * sizeof(unsigned long long), stream));
+  sample_extremes_kernel<T><<<blocks, kDirections, 0, stream>>>(points, samples, stride, ws.best.data());
+  WAGENER_CUDA_CHECK_LAUNCH();
+}
+
+template <class T>
+CoarsePolygon host_polygon(FullHullWorkspace<T>& ws, int decision, cudaStream_t stream);
+
 /// Step 1: the inner polygon from the extremes of `samples` points (every stride-th of `points`),
 /// uploaded to ws.fan, its vertices (input points) kept in ws.polygon_host; returns the view the
 /// filter takes (a disabled one when the polygon is degenerate). With `decide` (and at least
@@ -774,14 +835,18 @@ struct CoarsePolygon {
 template <class T, class Points>
 CoarsePolygon inner_polygon(Points points, index_t samples, index_t stride, FullHullWorkspace<T>& ws,
                             cudaStream_t stream, bool decide = false) {
-  const int decision = decide && samples >= kDecisionSamples ? kDecisionSamples : 0;
-  const int blocks = static_cast<int>(std::min<index_t>(kSampleBlocks, ceil_div(samples, kSamplesPerBlock)));
-  WAGENER_CUDA_CHECK(cudaMemsetAsync(ws.best.data(), 0, kDirections * sizeof(unsigned long long), stream));
-  sample_extremes_kernel<T><<<blocks, kDirections, 0, stream>>>(points, samples, stride, ws.best.data());
-  WAGENER_CUDA_CHECK_LAUNCH();
+  const int decision = decision_samples(samples, decide);
+  sample_extremes<T>(points, samples, stride, ws, stream);
   gather_extremes_kernel<T>
       <<<1, kDirections, 0, stream>>>(points, samples, stride, decision, ws.best.data(), ws.extremes.data());
   WAGENER_CUDA_CHECK_LAUNCH();
+  return host_polygon(ws, decision, stream);
+}
+
+/// Step 1's host half, from ws.extremes (the directions' bests, then `decision` samples), as
+/// inner_polygon describes it.
+template <class T>
+CoarsePolygon host_polygon(FullHullWorkspace<T>& ws, int decision, cudaStream_t stream) {
   WAGENER_CUDA_CHECK(cudaMemcpyAsync(ws.extremes_host.data(), ws.extremes.data(),
                                      (kDirections + decision) * sizeof(Point2<double>),
                                      cudaMemcpyDeviceToHost, stream));
@@ -859,12 +924,23 @@ void reset_counters(FullHullWorkspace<T>& ws, cudaStream_t stream) {
 /// device it runs from more survivors than a chain's tile (or from that threshold, if lower: tests
 /// reach it with few points).
 template <class T>
-void maybe_filter_by_survivor_polygon(FullHullWorkspace<T>& ws, index_t n, const CoarsePolygon& coarse,
-                                      cudaStream_t stream) {
+void maybe_filter_by_survivor_polygon(FullHullWorkspace<T>& ws, index_t n, cudaStream_t stream) {
   const index_t from = min_points_for_survivor_polygon_now.load(std::memory_order_relaxed);
-  if (!coarse.enabled || n < from) return;
+  if (n < from) return;
   const index_t min_survivors = std::min<index_t>(UpperHullPolicy<T>::kTile, from);
-  filter_by_survivor_polygon(ws, coarse.view.cx, coarse.view.cy, min_survivors, stream);
+  filter_by_survivor_polygon(ws, min_survivors, stream);
+}
+
+/// The host's polygon where the survivors' polygon reads it (its centre, whether it is enabled), for
+/// the paths whose polygon the host builds.
+template <class T>
+void upload_polygon(FullHullWorkspace<T>& ws, const CoarsePolygon& coarse, cudaStream_t stream) {
+  DevicePolygon& polygon = *ws.device_polygon_host.data();
+  polygon = DevicePolygon{};
+  polygon.view = coarse.view;
+  polygon.enabled = coarse.enabled ? 1 : 0;
+  WAGENER_CUDA_CHECK(cudaMemcpyAsync(ws.device_polygon.data(), &polygon, sizeof(DevicePolygon),
+                                     cudaMemcpyHostToDevice, stream));
 }
 
 /// Step 2 over points[0..n), whose first point has index first_index in the whole input; `test`:
@@ -873,13 +949,17 @@ template <class T, class Points, class Test>
 void filter(Points points, index_t n, index_t first_index, const Test& test, FullHullWorkspace<T>& ws,
             cudaStream_t stream) {
   if (n == 0) return;
+  // The inner polygon's tests, from the host or from the device polygon (a pointer to device memory).
+  constexpr bool kPolygon =
+      std::is_same_v<Test, core::InnerPolygonView> || std::is_same_v<Test, const DevicePolygon*>;
   // Float points behind the inner polygon alone (random input) take its quick tests in float first;
   // behind the guide, where they mostly fail, they would only add work.
-  if constexpr (std::is_same_v<T, float> && std::is_same_v<Test, core::InnerPolygonView>) {
+  if constexpr (std::is_same_v<T, float> && kPolygon) {
+    core::FloatQuickTests quick;  // the device polygon brings its own
+    if constexpr (std::is_same_v<Test, core::InnerPolygonView>) quick = core::FloatQuickTests(test);
     filter_kernel<T, Points, Test, true><<<filter_grid(n), kFilterThreads, 0, stream>>>(
-        points, n, first_index, test, core::FloatQuickTests(test), ws.kept.data(), ws.counters.data(),
-        ws.counters.data() + 1);
-  } else if constexpr (sizeof(Point2<T>) == 8 && !std::is_same_v<Test, core::InnerPolygonView>) {
+        points, n, first_index, test, quick, ws.kept.data(), ws.counters.data(), ws.counters.data() + 1);
+  } else if constexpr (sizeof(Point2<T>) == 8 && !kPolygon) {
     // Behind the guide most 8-byte points take the fan test: a longer step keeps more reads in flight.
     filter_kernel<T, Points, Test, false, kGuidedFilterUnroll>
         <<<filter_grid(n, kGuidedFilterUnroll), kFilterThreads, 0, stream>>>(
@@ -944,10 +1024,13 @@ struct StepEvents {
 /// sets it and returns no hull instead), sorts the survivors, splits them by the baseline, builds
 /// both chains and joins them into `out` (device memory for the survivors' number of points;
 /// nullptr: a workspace buffer, valid until the next call on `ws`). `chain_guides` false: the chains
-/// skip their own guide filters (the check found the input mostly convex).
+/// skip their own guide filters (the check found the input mostly convex). With `needs_guide` (the
+/// filter took the device polygon's tests): where that polygon left the dense guide's decision to
+/// the host (the filter then did nothing), sets it and returns no hull.
 template <class T>
 JoinedHull<T> finish(FullHullWorkspace<T>& ws, cudaStream_t stream, index_t* survivors, Point2<T>* out,
-                     StepEvents* profile = nullptr, bool* non_finite = nullptr, bool chain_guides = true) {
+                     StepEvents* profile = nullptr, bool* non_finite = nullptr, bool chain_guides = true,
+                     bool* needs_guide = nullptr) {
   if (profile) profile->out->chain_guides = chain_guides;
   // Few survivors: the block finish builds the hull before the wait below, which then ends the call.
   Point2<T>* block_out = out ? out : ws.block_hull.data();
@@ -956,7 +1039,15 @@ JoinedHull<T> finish(FullHullWorkspace<T>& ws, cudaStream_t stream, index_t* sur
   if (profile) profile->chained.record(stream);
   WAGENER_CUDA_CHECK(cudaMemcpyAsync(ws.counters_host.data(), ws.counters.data(),
                                      kCounters * sizeof(unsigned long long), cudaMemcpyDeviceToHost, stream));
+  if (needs_guide) {
+    WAGENER_CUDA_CHECK(cudaMemcpyAsync(ws.device_polygon_host.data(), ws.device_polygon.data(),
+                                       sizeof(DevicePolygon), cudaMemcpyDeviceToHost, stream));
+  }
   WAGENER_CUDA_CHECK(cudaStreamSynchronize(stream));
+  if (needs_guide && ws.device_polygon_host.data()->leaves_many != 0) {
+    *needs_guide = true;
+    return {};
+  }
   const unsigned long long* counters = ws.counters_host.data();
   const unsigned long long bad = counters[1];
   if (bad != ULLONG_MAX) {
@@ -1129,33 +1220,70 @@ JoinedHull<T> hull_of_device_points(FullHullWorkspace<T>& ws, Points points, ind
     profile->start.record(stream);
   }
   FullHullWorkspace<T>::grow(ws.kept, n + 2);
-  // Enqueued before the polygon's round trip, so that the device has done it by the time the host
-  // enqueues the filter (neither the polygon nor the guide touches the counters).
   reset_counters(ws, stream);
-  CoarsePolygon coarse;
-  if (n >= kMinPointsToFilter) {
-    const index_t stride = std::max<index_t>(1, n / kSampleSize);
-    const index_t samples = ceil_div(n, stride);
-    coarse = inner_polygon<T>(points, samples, stride, ws, stream, guide && n >= min_points_for_guide());
+  StepEvents* events = profile ? &*profile : nullptr;
+  const auto record = [&](Event StepEvents::*event) {
+    if (profile) ((*profile).*event).record(stream);
+  };
+  if (n < kMinPointsToFilter) {  // too few to filter: the disabled tests keep every point
+    record(&StepEvents::polygon), record(&StepEvents::guided);
+    filter<T>(points, n, 0, core::InnerPolygonView{}, ws, stream);
+    record(&StepEvents::filtered), record(&StepEvents::refiltered);
+    return finish(ws, stream, survivors, out, events, non_finite);
   }
-  if (profile) profile->polygon.record(stream);
+  const index_t stride = std::max<index_t>(1, n / kSampleSize);
+  const index_t samples = ceil_div(n, stride);
+  const bool decide = guide && n >= min_points_for_guide();
+  CoarsePolygon coarse;
+  if constexpr (std::is_same_v<T, double>) {
+    // Step 1 on the device (device_polygon.cu): the polygon's tests stay in device memory, where the
+    // filter reads them, and the host waits once, in finish(). Doubles only: the float filter, bound
+    // by its instructions, lost more to reading its quick tests from memory (0.02-0.04 ms at 2^28)
+    // than the host's round trip costs it; by value they are kernel parameters (bench/NOTES.md).
+    const int decision = decision_samples(samples, decide);
+    sample_extremes<T>(points, samples, stride, ws, stream);
+    build_device_polygon<T>(points, samples, stride, decision, ws, stream);
+    record(&StepEvents::polygon), record(&StepEvents::guided);
+    filter<T>(points, n, 0, static_cast<const DevicePolygon*>(ws.device_polygon.data()), ws, stream);
+    record(&StepEvents::filtered);
+    // Not in the dense guide's own hull (guide false): its input is a sample of one that the
+    // polygon left mostly outside, so most of it survives, more than the survivors' polygon takes.
+    if (guide) maybe_filter_by_survivor_polygon(ws, n, stream);
+    record(&StepEvents::refiltered);
+    bool needs_guide = false;
+    JoinedHull<T> hull =
+        finish(ws, stream, survivors, out, events, non_finite, true, decision > 0 ? &needs_guide : nullptr);
+    if (!needs_guide) {
+      if (out_profile) out_profile->device_polygon = true;
+      return hull;
+    }
+    // The dense guide's path (the device polygon left most decision samples outside, and the filter
+    // did nothing): the host's polygon from the extremes the kernel left, then as below. The
+    // profile's steps from the polygon on are this pass's.
+    coarse = host_polygon(ws, decision, stream);
+    reset_counters(ws, stream);
+  } else {
+    coarse = inner_polygon(points, samples, stride, ws, stream, decide);
+  }
+  record(&StepEvents::polygon);
   std::optional<core::ChordFanView> fan;
   bool mostly_convex = false;  // the check's finding: the chains then skip their own guides
   if (coarse.enabled && coarse.leaves_many) {
     fan = build_guide(points, n, coarse.view, ws, stream, out_profile, &mostly_convex);
   }
-  if (profile) profile->guided.record(stream);
+  record(&StepEvents::guided);
   if (fan) {
     filter<T>(points, n, 0, GuideTest{coarse.view, *fan}, ws, stream);
   } else {
     filter<T>(points, n, 0, coarse.view, ws, stream);
   }
-  if (profile) profile->filtered.record(stream);
-  // Not in the dense guide's own hull (guide false): its input is a sample of one that the polygon
-  // left mostly outside, so most of it survives, more than the survivors' polygon takes.
-  if (!fan && guide) maybe_filter_by_survivor_polygon(ws, n, coarse, stream);
-  if (profile) profile->refiltered.record(stream);
-  return finish(ws, stream, survivors, out, profile ? &*profile : nullptr, non_finite, !mostly_convex);
+  record(&StepEvents::filtered);
+  if (!fan && guide) {
+    upload_polygon(ws, coarse, stream);  // the survivors' polygon reads its centre there
+    maybe_filter_by_survivor_polygon(ws, n, stream);
+  }
+  record(&StepEvents::refiltered);
+  return finish(ws, stream, survivors, out, events, non_finite, !mostly_convex);
 }
 
 template JoinedHull<float> hull_of_device_points<float, AosPoints<float>>(FullHullWorkspace<float>&,
@@ -1261,6 +1389,7 @@ std::vector<Point2<T>> convex_hull_from_host(std::span<const Point2<T>> points, 
                                        sample.size() * sizeof(Point2<T>), cudaMemcpyHostToDevice, stream));
     coarse = inner_polygon<T>(AosPoints<T>{ws.host_sample.data()}, samples, 1, ws, stream);  // synchronises
   }
+  upload_polygon(ws, coarse, stream);  // the survivors' polygon reads its centre there
   reset_counters(ws, stream);
   const index_t chunk = static_cast<index_t>(staging_chunk(sizeof(Point2<T>)));
   for (auto& c : ws.chunk) FullHullWorkspace<T>::grow(c, std::min(n, chunk));
@@ -1271,7 +1400,7 @@ std::vector<Point2<T>> convex_hull_from_host(std::span<const Point2<T>> points, 
         filter<T>(AosPoints<T>{static_cast<const Point2<T>*>(device)}, static_cast<index_t>(count),
                   static_cast<index_t>(first), coarse.view, ws, stream);
       });
-  maybe_filter_by_survivor_polygon(ws, n, coarse, stream);
+  maybe_filter_by_survivor_polygon(ws, n, stream);
   if (filtered) WAGENER_CUDA_CHECK(cudaEventRecord(filtered, stream));
   return to_host(finish<T>(ws, stream, survivors, nullptr), stream);
 }

@@ -72,6 +72,8 @@ struct FullHullProfile {
   bool chain_guides = true;
   /// Whether the block finish built the hull (then sort_ms is 0 and chains_ms its time).
   bool finished_in_blocks = false;
+  /// Whether the filter took the polygon built on the device (doubles, off the dense guide's path).
+  bool device_polygon = false;
 };
 
 /// Full hull (counter-clockwise from the lexicographically smallest vertex) of d_points[0..n), any

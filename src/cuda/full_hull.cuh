@@ -257,6 +257,31 @@ __device__ void join_chains(const Point2<T>* lower_reflected, index_t l, const P
 
 constexpr int kCounters = 8;  ///< FullHullWorkspace::counters
 
+/// A peel round's rule over points in order around a centre (the survivors' polygon, the device's
+/// inner polygon): p, between the live points before and after it, drops when it repeats the one
+/// before, or does not turn strictly left between them; of a run of repeats the first stays (its turn
+/// is judged once the others are gone).
+template <class T>
+__device__ bool peel_drops(const Point2<T>& before, const Point2<T>& p, const Point2<T>& after) {
+  return same_point(p, before) || (!same_point(p, after) && orient2d(before, p, after) <= 0);
+}
+
+/// The inner polygon's tests as the device builds them (device_polygon.cu), in device memory, where
+/// the filter reads them: the view (its tables in FullHullWorkspace::device_fan), its float quick
+/// tests, whether it certifies anything, and the dense guide's decision (leaves_many: the filter
+/// then does nothing, and the host takes the guide's path).
+struct DevicePolygon {
+  core::InnerPolygonView view;
+  core::FloatQuickTests quick;
+  int enabled = 0;
+  int leaves_many = 0;
+};
+// The device polygon's tables at fixed places: vertices, angles, the ring's radii, the buckets.
+constexpr std::size_t kDeviceFanAngles = kDirections * sizeof(Point2<double>);
+constexpr std::size_t kDeviceFanRing = kDeviceFanAngles + kDirections * sizeof(double);
+constexpr std::size_t kDeviceFanBuckets = kDeviceFanRing + kMaxFanBuckets * sizeof(double);
+constexpr std::size_t kDeviceFanBytes = kDeviceFanBuckets + kMaxFanBuckets * sizeof(int);
+
 /// The device memory of one full-hull computation, kept per thread and grown on demand, so that
 /// repeated calls allocate nothing.
 template <class T>
@@ -269,7 +294,10 @@ struct FullHullWorkspace {
   DeviceBuffer<Point2<T>> host_sample;
   DeviceBuffer<unsigned long long> best{kDirections};
   DeviceBuffer<Point2<double>> extremes{kDirections + kDecisionSamples};
-  DeviceBuffer<unsigned char> fan;  ///< the polygon's vertices, angles and buckets
+  DeviceBuffer<unsigned char> fan;                          ///< the polygon's vertices, angles and buckets
+  DeviceBuffer<unsigned char> device_fan{kDeviceFanBytes};  ///< the device polygon's tables
+  DeviceBuffer<DevicePolygon> device_polygon{1};
+  PinnedBuffer<DevicePolygon> device_polygon_host{1};
   /// [0] survivors, [1] first non-finite index, [2] the survivors' polygon's survivors (in alt), [3]
   /// whether that polygon filtered them (survivor_polygon.cu); the block finish (block_finish.cu): [4]
   /// its blocks done, [5] the hull's size plus one where it built the hull, [6], [7] its chains' sizes
@@ -364,14 +392,21 @@ std::optional<core::ChordFanView> build_guide(Points points, index_t n, const co
                                               FullHullProfile* profile, bool* mostly_convex);
 
 /// Enqueues (no host wait) the survivors' polygon after the filter: the survivors' own extremes
-/// peeled to about their hull, its fan around the inner polygon's centre (cx, cy), certified
-/// strictly inside the input's hull, and one more filter of ws.kept[0 .. counters[0]) by that fan
-/// into ws.alt, counted in counters[2]; counters[3] = 1 when it ran. On the device it does nothing
-/// (counters[3] = 0) below `min_survivors` survivors or above 2^23, or when the centre is not
-/// strictly inside that polygon. Defined in survivor_polygon.cu.
+/// peeled to about their hull, its fan around the inner polygon's centre (ws.device_polygon's,
+/// read on the device), certified strictly inside the input's hull, and one more filter of
+/// ws.kept[0 .. counters[0]) by that fan into ws.alt, counted in counters[2]; counters[3] = 1 when it
+/// ran. On the device it does nothing (counters[3] = 0) where the inner polygon is not enabled,
+/// below `min_survivors` survivors or above 2^23, or when the centre is not strictly inside that
+/// polygon. Defined in survivor_polygon.cu.
 template <class T>
-void filter_by_survivor_polygon(FullHullWorkspace<T>& ws, double cx, double cy, index_t min_survivors,
-                                cudaStream_t stream);
+void filter_by_survivor_polygon(FullHullWorkspace<T>& ws, index_t min_survivors, cudaStream_t stream);
+
+/// Enqueues (no host wait) the inner polygon built on the device from ws.best (sample_extremes):
+/// its tests to ws.device_polygon (tables in ws.device_fan), the directions' bests and `decision`
+/// samples to ws.extremes as gather_extremes leaves them. Defined in device_polygon.cu.
+template <class T, class Points>
+void build_device_polygon(Points points, index_t samples, index_t stride, int decision,
+                          FullHullWorkspace<T>& ws, cudaStream_t stream);
 
 /// Enqueues the block finish (no host wait): where there is no non-finite point and the survivors
 /// in use (survivors_in_use) number 1 to min(max_points, kBlockFinishPoints), two blocks sort them,

@@ -907,6 +907,38 @@ TEST_F(CudaTest, FullHullSurvivorPolygon) {
   thin_annulus_hulls<double>(rng_, from, 1.0, true);
 }
 
+/// The inner polygon built on the device (device_polygon.cu): on random input it filters (enabled,
+/// most points certified inside, the guide not taken); on every kind of input the hull is exact.
+template <class T>
+void device_polygon_filters(const testing::Points<T>& pts, const std::string& what, bool expect_filtered) {
+  const GuidedRun<T> run = device_hull_with_profile(pts);
+  EXPECT_EQ(run.hull, exact_full_hull(pts)) << what;
+  // Doubles only: floats take the host's polygon (convex_hull.cu says why).
+  EXPECT_EQ(run.profile.device_polygon, (std::is_same_v<T, double>)) << what;
+  if (expect_filtered) {
+    EXPECT_LT(run.profile.polygon_survivors, static_cast<index_t>(pts.size() / 20)) << what;
+    EXPECT_EQ(run.profile.guide_vertices, 0) << what << ": the guide's path";
+  }
+}
+
+TEST_F(CudaTest, FullHullDevicePolygon) {
+  SCOPED_TRACE("seed " + std::to_string(seed_));
+  const std::size_t n = std::size_t{1} << 20;
+  device_polygon_filters(testing::uniform_disk<double>(n, rng_), "double disk", true);
+  device_polygon_filters(testing::uniform_square<double>(n, rng_), "double square", true);
+  device_polygon_filters(testing::gaussian<double>(n, rng_), "double gaussian", true);
+  device_polygon_filters(testing::uniform_disk<float>(n, rng_), "float disk", true);
+  device_polygon_filters(testing::uniform_square<float>(n, rng_), "float square", true);
+  device_polygon_filters(testing::huge<double>(n, rng_), "huge", false);
+  device_polygon_filters(testing::tiny<double>(n, rng_), "tiny", false);
+  device_polygon_filters(testing::near_collinear_ulp<double>(n, rng_), "near collinear", false);
+  device_polygon_filters(testing::octagon_ulp_edges<double>(n, rng_), "octagon ulp edges", false);
+  device_polygon_filters(testing::duplicates<double>(n, rng_), "duplicates", false);
+  device_polygon_filters(testing::collinear<double>(n, rng_), "collinear", false);
+  // (The guide's path, where the device polygon leaves the decision to the host: a float circle,
+  // GuidedFullHullOfAFloatCircle.)
+}
+
 /// The block finish up to `n` survivors (0: off).
 using BlockFinishUpTo =
     ThresholdAt<cuda::max_survivors_for_block_finish, cuda::set_max_survivors_for_block_finish>;
@@ -993,6 +1025,7 @@ TEST_F(CudaTest, GuidedFullHullExactOnEveryKindOfInput) {
     ASSERT_EQ(run.hull, cpu::convex_hull_serial<double>(pts)) << "double circle";
     EXPECT_GT(run.profile.check_convex, 0);
     EXPECT_EQ(run.profile.guide_vertices, 0);
+    EXPECT_FALSE(run.profile.device_polygon) << "the device polygon left the decision to the host";
     // Nor do the chains (2^21 points each, past their own guides' 2^20) compute guides of their own.
     EXPECT_FALSE(run.profile.chain_guides);
   }
