@@ -16,6 +16,7 @@
 //                   [--key-sort-from N]   (the full hull's sort on a key from 2^N survivors)
 //                   [--survivor-polygon-from N]   (the full hull's survivors' polygon from 2^N points)
 //                   [--block-finish-up-to N]      (the full hull's block finish up to N survivors; 0: off)
+//                   [--step-calls N]   (N more full-hull calls a row, each call's steps to stderr)
 //        bench_cuda --crossover   (cuda against cpu backend on small host inputs: auto's threshold)
 #include <thrust/execution_policy.h>
 #include <thrust/sort.h>
@@ -191,6 +192,10 @@ double seed_arrangement_ms(const std::vector<Point2<T>>& sorted, cudaStream_t st
 bool quick = false;
 /// --family NAME: only that full-hull input family.
 std::string only_family;
+/// --step-calls N: after a full-hull row's timed calls, N more with FullHullProfile, one line each on
+/// stderr (the call between events, its wall time, the steps' sum and the steps), so that an A/B of
+/// two builds compares steps call by call rather than one profiled call's.
+int step_calls = 0;
 
 struct Row {
   std::string precision, distribution;
@@ -323,6 +328,25 @@ FullRow measure_full(index_t n, int family, cudaStream_t stream) {
     return static_cast<double>(b.since(a));
   });
   const double floor = floor_ms(points.data(), n, stream, reps);
+  for (int call = 0; call < step_calls; ++call) {
+    wcuda::FullHullProfile profile;
+    Event a, b;
+    const auto t0 = std::chrono::steady_clock::now();
+    a.record(stream);
+    wcuda::convex_hull_on_device(points.data(), n, out.data(), stream, &survivors, &profile);
+    b.record(stream);
+    const double total = b.since(a);
+    const double wall =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    const double sum = profile.polygon_ms + profile.guide_ms + profile.filter_ms +
+                       profile.survivor_polygon_ms + profile.sort_ms + profile.chains_ms;
+    std::fprintf(stderr,
+                 "steps %s %s: call %.3f wall %.3f sum %.3f | polygon %.3f%s guide %.3f filter %.3f "
+                 "survivors' polygon %.3f sort %.3f chains %.3f\n",
+                 sizeof(T) == 4 ? "float" : "double", kNames[family], total, wall, sum, profile.polygon_ms,
+                 profile.device_polygon ? " (device)" : "", profile.guide_ms, profile.filter_ms,
+                 profile.survivor_polygon_ms, profile.sort_ms, profile.chains_ms);
+  }
   wcuda::FullHullProfile steps;
   wcuda::convex_hull_on_device(points.data(), n, out.data(), stream, &survivors, &steps);
   const auto hull = wcuda::copy_to_host(wcuda::DeviceHull<T>{out.data(), vertices}, stream);
@@ -481,6 +505,7 @@ int main(int argc, char** argv) {
       return 0;
     }
     if (!std::strcmp(argv[i], "--family") && i + 1 < argc) only_family = argv[++i];
+    if (!std::strcmp(argv[i], "--step-calls") && i + 1 < argc) step_calls = std::atoi(argv[++i]);
     if (!std::strcmp(argv[i], "--guide-from") && i + 1 < argc)
       wcuda::set_min_points_for_guide(index_t{1} << std::atoi(argv[++i]));
     if (!std::strcmp(argv[i], "--key-sort-from") && i + 1 < argc)
