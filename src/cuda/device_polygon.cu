@@ -33,9 +33,6 @@ namespace wagener::cuda::full_hull {
 namespace {
 
 constexpr int kThreads = kDirections;
-constexpr int kWarpPeelRounds = 16;
-constexpr int kMaxPeelRounds = 32;
-constexpr unsigned kAll = 0xffffffffu;
 // Candidates of the square box's scale a round (one a thread), and of the wide and the tall box's.
 constexpr int kBoxCandidates = kThreads;
 constexpr int kSideCandidates = kThreads / 2;
@@ -127,31 +124,7 @@ __global__ void __launch_bounds__(kThreads)
 
   // 2. The peel, within each warp first (as survivor_fan_kernel), then over the block.
   bool live = isfinite(p.x) && isfinite(p.y);
-  const int lane = t % kWarp;
-  const unsigned lanes_below = (1u << lane) - 1, lanes_above = lane + 1 == kWarp ? 0u : ~0u << (lane + 1);
-  for (int round = 0; round < kWarpPeelRounds; ++round) {
-    const unsigned alive = __ballot_sync(kAll, live);
-    const unsigned lower = alive & lanes_below, upper = alive & lanes_above;
-    const int from = lower != 0 ? 31 - __clz(static_cast<int>(lower)) : lane;
-    const int to = upper != 0 ? __ffs(static_cast<int>(upper)) - 1 : lane;
-    const Point2<double> before{__shfl_sync(kAll, p.x, from), __shfl_sync(kAll, p.y, from)};
-    const Point2<double> after{__shfl_sync(kAll, p.x, to), __shfl_sync(kAll, p.y, to)};
-    const bool drop = live && lower != 0 && upper != 0 && peel_drops(before, p, after);
-    live = live && !drop;
-    if (!__any_sync(kAll, drop)) break;
-  }
-  int k = 0, at = 0;
-  for (int round = 0;; ++round) {
-    Count(temp.count).ExclusiveSum(live ? 1 : 0, at, k);
-    if (live) vertex[at] = p;
-    __syncthreads();
-    if (round == kMaxPeelRounds || k < 3) break;  // the whole block alike
-    const bool drop =
-        live && peel_drops(vertex[at == 0 ? k - 1 : at - 1], p, vertex[at + 1 == k ? 0 : at + 1]);
-    live = live && !drop;
-    // Also the barrier between this round's reads of the vertices and the next round's writes.
-    if (!__syncthreads_or(drop)) break;
-  }
+  const int k = peel_in_order<kThreads>(p, live, vertex, temp.count);
   const auto write_out = [&] {
     if (t == 0) *out = result;
   };

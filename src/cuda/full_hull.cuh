@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <cub/block/block_scan.cuh>
 #include <limits>
 #include <memory>
 #include <optional>
@@ -264,6 +265,46 @@ constexpr int kCounters = 8;  ///< FullHullWorkspace::counters
 template <class T>
 __device__ bool peel_drops(const Point2<T>& before, const Point2<T>& p, const Point2<T>& after) {
   return same_point(p, before) || (!same_point(p, after) && orient2d(before, p, after) <= 0);
+}
+
+/// The peel's rounds, within each warp first (up to kWarpPeelRounds, for the points with live
+/// neighbours in the warp, without a block barrier), then over the block (up to kMaxPeelRounds),
+/// until a round drops none; p is this thread's point in order (a thread a point, kThreads threads),
+/// live whether it takes part, and stays so. The survivors go to vertex[0 .. k) in order; returns k
+/// (the block's). Both peels (the survivors' polygon, the
+/// device's inner polygon) run it.
+constexpr int kWarpPeelRounds = 16;
+constexpr int kMaxPeelRounds = 32;  // each a scan and two barriers
+template <int kThreads, class P>
+__device__ int peel_in_order(const P& p, bool& live, P* vertex,
+                             typename cub::BlockScan<int, kThreads>::TempStorage& temp) {
+  constexpr unsigned kAll = 0xffffffffu;
+  const int lane = threadIdx.x % kWarp;
+  const unsigned lanes_below = (1u << lane) - 1, lanes_above = lane + 1 == kWarp ? 0u : ~0u << (lane + 1);
+  for (int round = 0; round < kWarpPeelRounds; ++round) {
+    const unsigned alive = __ballot_sync(kAll, live);
+    const unsigned lower = alive & lanes_below, upper = alive & lanes_above;
+    const int from = lower != 0 ? 31 - __clz(static_cast<int>(lower)) : lane;
+    const int to = upper != 0 ? __ffs(static_cast<int>(upper)) - 1 : lane;
+    const P before{__shfl_sync(kAll, p.x, from), __shfl_sync(kAll, p.y, from)};
+    const P after{__shfl_sync(kAll, p.x, to), __shfl_sync(kAll, p.y, to)};
+    const bool drop = live && lower != 0 && upper != 0 && peel_drops(before, p, after);
+    live = live && !drop;
+    if (!__any_sync(kAll, drop)) break;
+  }
+  int k = 0, at = 0;
+  for (int round = 0;; ++round) {
+    cub::BlockScan<int, kThreads>(temp).ExclusiveSum(live ? 1 : 0, at, k);
+    if (live) vertex[at] = p;
+    __syncthreads();
+    if (round == kMaxPeelRounds || k < 3) break;  // the whole block alike
+    const bool drop =
+        live && peel_drops(vertex[at == 0 ? k - 1 : at - 1], p, vertex[at + 1 == k ? 0 : at + 1]);
+    live = live && !drop;
+    // Also the barrier between this round's reads of the vertices and the next round's writes.
+    if (!__syncthreads_or(drop)) break;
+  }
+  return k;
 }
 
 /// The inner polygon's tests as the device builds them (device_polygon.cu), in device memory, where

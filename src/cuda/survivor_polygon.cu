@@ -28,10 +28,6 @@ namespace {
 
 constexpr int kScoreThreads = 256;
 constexpr int kFanThreads = kSurvivorDirections;  // step 2: a thread a direction
-// Peel rounds of step 2 at most, over the whole block (each a scan and two barriers), after at most
-// kWarpPeelRounds within each warp.
-constexpr int kMaxPeelRounds = 32;
-constexpr int kWarpPeelRounds = 16;
 constexpr unsigned kAll = 0xffffffffu;
 constexpr int kSurvivorFilterThreads = 256;
 constexpr int kCornerThreads = 64;  // step 3: a corner a thread, over 65 multiprocessors
@@ -122,33 +118,7 @@ __global__ void __launch_bounds__(kFanThreads)
   const unsigned long long key = best[t];
   bool live = key != 0;
   const Point2<T> p = live ? kept[extreme_index(key)] : Point2<T>{};
-  // The rounds first within each warp's 32 directions, for the vertices with live neighbours in the
-  // warp (their neighbours in the whole sequence), without a block's barrier; then over the block.
-  const int lane = t % kWarp;
-  const unsigned lanes_below = (1u << lane) - 1, lanes_above = lane + 1 == kWarp ? 0u : ~0u << (lane + 1);
-  for (int round = 0; round < kWarpPeelRounds; ++round) {
-    const unsigned alive = __ballot_sync(kAll, live);
-    const unsigned lower = alive & lanes_below, upper = alive & lanes_above;
-    const int from = lower != 0 ? 31 - __clz(static_cast<int>(lower)) : lane;
-    const int to = upper != 0 ? __ffs(static_cast<int>(upper)) - 1 : lane;
-    const Point2<T> before{__shfl_sync(kAll, p.x, from), __shfl_sync(kAll, p.y, from)};
-    const Point2<T> after{__shfl_sync(kAll, p.x, to), __shfl_sync(kAll, p.y, to)};
-    const bool drop = live && lower != 0 && upper != 0 && peel_drops(before, p, after);
-    live = live && !drop;
-    if (!__any_sync(kAll, drop)) break;
-  }
-  int k = 0, at = 0;
-  for (int round = 0;; ++round) {
-    Count(temp.count).ExclusiveSum(live ? 1 : 0, at, k);
-    if (live) vertex[at] = p;
-    __syncthreads();
-    if (round == kMaxPeelRounds || k < 3) break;  // the whole block alike
-    const bool drop =
-        live && peel_drops(vertex[at == 0 ? k - 1 : at - 1], p, vertex[at + 1 == k ? 0 : at + 1]);
-    live = live && !drop;
-    // Also the barrier between this round's reads of the vertices and the next round's writes.
-    if (!__syncthreads_or(drop)) break;
-  }
+  const int k = peel_in_order<kFanThreads>(p, live, vertex, temp.count);
   bool outside = k < 3;
   if (t < k && !chord_fan_vertex(vertex[t], vertex[t + 1 == k ? 0 : t + 1], cx, cy, &angle[t], &smallest))
     outside = true;
