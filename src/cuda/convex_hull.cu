@@ -176,24 +176,12 @@ __global__ void __launch_bounds__(kDirections)
   if (best_j >= 0) atomicMax(&best[threadIdx.x], extreme_key(best_score, static_cast<unsigned>(best_j)));
 }
 
-/// One block: each direction's best sample as a point (NaN where none), at extreme[0 .. kDirections);
-/// then `decision` samples spread evenly over all of them (sample q * samples / decision, for
-/// q < decision <= samples) at extreme[kDirections ...], for the guide's decision.
+/// One block: full_hull.cuh's gather_extremes, for the host's polygon.
 template <class T, class Points>
 __global__ void __launch_bounds__(kDirections)
     gather_extremes_kernel(Points points, index_t samples, index_t stride, int decision,
                            const unsigned long long* best, Point2<double>* extreme) {
-  const unsigned long long key = best[threadIdx.x];
-  Point2<double> p{NAN, NAN};
-  if (key != 0) {
-    const Point2<T> q = points[extreme_index(key) * stride];
-    p = {static_cast<double>(q.x), static_cast<double>(q.y)};
-  }
-  extreme[threadIdx.x] = p;
-  for (int q = threadIdx.x; q < decision; q += blockDim.x) {
-    const Point2<T> d = points[q * samples / decision * stride];
-    extreme[kDirections + q] = {static_cast<double>(d.x), static_cast<double>(d.y)};
-  }
+  gather_extremes<T>(points, samples, stride, decision, best, extreme);
 }
 
 /// filter_kernel's tests: given by value, or read from the device polygon.
@@ -924,23 +912,17 @@ void reset_counters(FullHullWorkspace<T>& ws, cudaStream_t stream) {
 /// device it runs from more survivors than a chain's tile (or from that threshold, if lower: tests
 /// reach it with few points).
 template <class T>
-void maybe_filter_by_survivor_polygon(FullHullWorkspace<T>& ws, index_t n, cudaStream_t stream) {
+void maybe_filter_by_survivor_polygon(FullHullWorkspace<T>& ws, index_t n, SurvivorCentre centre,
+                                      cudaStream_t stream) {
   const index_t from = min_points_for_survivor_polygon_now.load(std::memory_order_relaxed);
-  if (n < from) return;
+  if (n < from || (centre.device == nullptr && !centre.enabled)) return;
   const index_t min_survivors = std::min<index_t>(UpperHullPolicy<T>::kTile, from);
-  filter_by_survivor_polygon(ws, min_survivors, stream);
+  filter_by_survivor_polygon(ws, centre, min_survivors, stream);
 }
 
-/// The host's polygon where the survivors' polygon reads it (its centre, whether it is enabled), for
-/// the paths whose polygon the host builds.
-template <class T>
-void upload_polygon(FullHullWorkspace<T>& ws, const CoarsePolygon& coarse, cudaStream_t stream) {
-  DevicePolygon& polygon = *ws.device_polygon_host.data();
-  polygon = DevicePolygon{};
-  polygon.view = coarse.view;
-  polygon.enabled = coarse.enabled ? 1 : 0;
-  WAGENER_CUDA_CHECK(cudaMemcpyAsync(ws.device_polygon.data(), &polygon, sizeof(DevicePolygon),
-                                     cudaMemcpyHostToDevice, stream));
+/// The host's polygon's centre, for the survivors' polygon.
+inline SurvivorCentre centre_of(const CoarsePolygon& coarse) {
+  return {coarse.view.cx, coarse.view.cy, coarse.enabled, nullptr};
 }
 
 /// Step 2 over points[0..n), whose first point has index first_index in the whole input; `test`:
@@ -1248,7 +1230,8 @@ JoinedHull<T> hull_of_device_points(FullHullWorkspace<T>& ws, Points points, ind
     record(&StepEvents::filtered);
     // Not in the dense guide's own hull (guide false): its input is a sample of one that the
     // polygon left mostly outside, so most of it survives, more than the survivors' polygon takes.
-    if (guide) maybe_filter_by_survivor_polygon(ws, n, stream);
+    if (guide)
+      maybe_filter_by_survivor_polygon(ws, n, SurvivorCentre{0, 0, false, ws.device_polygon.data()}, stream);
     record(&StepEvents::refiltered);
     bool needs_guide = false;
     JoinedHull<T> hull =
@@ -1278,10 +1261,7 @@ JoinedHull<T> hull_of_device_points(FullHullWorkspace<T>& ws, Points points, ind
     filter<T>(points, n, 0, coarse.view, ws, stream);
   }
   record(&StepEvents::filtered);
-  if (!fan && guide) {
-    upload_polygon(ws, coarse, stream);  // the survivors' polygon reads its centre there
-    maybe_filter_by_survivor_polygon(ws, n, stream);
-  }
+  if (!fan && guide) maybe_filter_by_survivor_polygon(ws, n, centre_of(coarse), stream);
   record(&StepEvents::refiltered);
   return finish(ws, stream, survivors, out, events, non_finite, !mostly_convex);
 }
@@ -1389,7 +1369,6 @@ std::vector<Point2<T>> convex_hull_from_host(std::span<const Point2<T>> points, 
                                        sample.size() * sizeof(Point2<T>), cudaMemcpyHostToDevice, stream));
     coarse = inner_polygon<T>(AosPoints<T>{ws.host_sample.data()}, samples, 1, ws, stream);  // synchronises
   }
-  upload_polygon(ws, coarse, stream);  // the survivors' polygon reads its centre there
   reset_counters(ws, stream);
   const index_t chunk = static_cast<index_t>(staging_chunk(sizeof(Point2<T>)));
   for (auto& c : ws.chunk) FullHullWorkspace<T>::grow(c, std::min(n, chunk));
@@ -1400,7 +1379,7 @@ std::vector<Point2<T>> convex_hull_from_host(std::span<const Point2<T>> points, 
         filter<T>(AosPoints<T>{static_cast<const Point2<T>*>(device)}, static_cast<index_t>(count),
                   static_cast<index_t>(first), coarse.view, ws, stream);
       });
-  maybe_filter_by_survivor_polygon(ws, n, stream);
+  maybe_filter_by_survivor_polygon(ws, n, centre_of(coarse), stream);
   if (filtered) WAGENER_CUDA_CHECK(cudaEventRecord(filtered, stream));
   return to_host(finish<T>(ws, stream, survivors, nullptr), stream);
 }

@@ -79,12 +79,6 @@ __device__ bool box_certified(const core::InnerPolygonView& view, const Point2<d
 }
 
 template <class T, class Points>
-__device__ Point2<double> sample_point(Points points, index_t j) {
-  const Point2<T> q = points[j];
-  return {static_cast<double>(q.x), static_cast<double>(q.y)};
-}
-
-template <class T, class Points>
 __global__ void __launch_bounds__(kThreads)
     device_polygon_kernel(Points points, index_t samples, index_t stride, int decision,
                           const unsigned long long* best, Point2<double>* extreme, unsigned char* fan,
@@ -109,12 +103,7 @@ __global__ void __launch_bounds__(kThreads)
   const int t = threadIdx.x;
 
   // 1. This direction's best sample, and the decision samples, where the host's path finds them.
-  const unsigned long long key = best[t];
-  Point2<double> p{NAN, NAN};
-  if (key != 0) p = sample_point<T>(points, extreme_index(key) * stride);
-  extreme[t] = p;
-  for (int q = t; q < decision; q += kThreads)
-    extreme[kDirections + q] = sample_point<T>(points, q * samples / decision * stride);
+  const Point2<double> p = gather_extremes<T>(points, samples, stride, decision, best, extreme);
   if (t == 0) {
     bound[0] = bound[1] = bound[2] = bound[3] = ~0ull;
     smallest = ~0ull, first = kThreads, outside = 0, disk = -1;

@@ -133,6 +133,28 @@ inline __device__ index_t extreme_index(unsigned long long key) {
   return 0xffffffffu - static_cast<unsigned>(key & 0xffffffffu);
 }
 
+/// Step 1's gather, one block of kDirections threads: this thread's direction's best sample as a
+/// point (NaN where none) at extreme[threadIdx.x], returned too; then `decision` samples spread
+/// evenly over all of them (sample q * samples / decision, for q < decision <= samples) at
+/// extreme[kDirections ...], for the guide's decision. The host's polygon and the device's read them
+/// there.
+template <class T, class Points>
+__device__ Point2<double> gather_extremes(Points points, index_t samples, index_t stride, int decision,
+                                          const unsigned long long* best, Point2<double>* extreme) {
+  const unsigned long long key = best[threadIdx.x];
+  Point2<double> p{NAN, NAN};
+  if (key != 0) {
+    const Point2<T> q = points[extreme_index(key) * stride];
+    p = {static_cast<double>(q.x), static_cast<double>(q.y)};
+  }
+  extreme[threadIdx.x] = p;
+  for (int q = threadIdx.x; q < decision; q += blockDim.x) {
+    const Point2<T> d = points[q * samples / decision * stride];
+    extreme[kDirections + q] = {static_cast<double>(d.x), static_cast<double>(d.y)};
+  }
+  return p;
+}
+
 /// A chord fan's vertex v, followed by w, around the centre (cx, cy): returns whether the centre is
 /// strictly left of the edge v->w (exact); sets *angle to v's angle (core::chord_fan_angle), and
 /// lowers *smallest_bits (global or shared memory) to its bits where smaller, for the fan's first
@@ -317,6 +339,17 @@ struct DevicePolygon {
   int enabled = 0;
   int leaves_many = 0;
 };
+/// Where the survivors' polygon finds the inner polygon's centre: given by the host, whose polygon it
+/// is, or (`device` set) read on the device from the polygon the device built.
+struct SurvivorCentre {
+  double cx = 0, cy = 0;
+  bool enabled = false;
+  const DevicePolygon* device = nullptr;
+  __device__ SurvivorCentre resolved() const {
+    if (device == nullptr) return *this;
+    return {device->view.cx, device->view.cy, device->enabled != 0, nullptr};
+  }
+};
 // The device polygon's tables at fixed places: vertices, angles, the ring's radii, the buckets.
 constexpr std::size_t kDeviceFanAngles = kDirections * sizeof(Point2<double>);
 constexpr std::size_t kDeviceFanRing = kDeviceFanAngles + kDirections * sizeof(double);
@@ -433,14 +466,15 @@ std::optional<core::ChordFanView> build_guide(Points points, index_t n, const co
                                               FullHullProfile* profile, bool* mostly_convex);
 
 /// Enqueues (no host wait) the survivors' polygon after the filter: the survivors' own extremes
-/// peeled to about their hull, its fan around the inner polygon's centre (ws.device_polygon's,
-/// read on the device), certified strictly inside the input's hull, and one more filter of
+/// peeled to about their hull, its fan around the inner polygon's centre (`centre`), certified
+/// strictly inside the input's hull, and one more filter of
 /// ws.kept[0 .. counters[0]) by that fan into ws.alt, counted in counters[2]; counters[3] = 1 when it
 /// ran. On the device it does nothing (counters[3] = 0) where the inner polygon is not enabled,
 /// below `min_survivors` survivors or above 2^23, or when the centre is not strictly inside that
 /// polygon. Defined in survivor_polygon.cu.
 template <class T>
-void filter_by_survivor_polygon(FullHullWorkspace<T>& ws, index_t min_survivors, cudaStream_t stream);
+void filter_by_survivor_polygon(FullHullWorkspace<T>& ws, SurvivorCentre centre, index_t min_survivors,
+                                cudaStream_t stream);
 
 /// Enqueues (no host wait) the inner polygon built on the device from ws.best (sample_extremes):
 /// its tests to ws.device_polygon (tables in ws.device_fan), the directions' bests and `decision`

@@ -49,10 +49,11 @@ __device__ bool survivor_polygon_pays(unsigned long long m, index_t min_survivor
 template <class T>
 __global__ void __launch_bounds__(kScoreThreads)
     survivor_scores_kernel(const Point2<T>* kept, const unsigned long long* count, index_t min_survivors,
-                           const DevicePolygon* polygon, unsigned long long* best) {
+                           SurvivorCentre centre, unsigned long long* best) {
   const unsigned long long m = *count;
-  if (!polygon->enabled || !survivor_polygon_pays(m, min_survivors)) return;  // the whole grid alike
-  const double cx = polygon->view.cx, cy = polygon->view.cy;
+  const SurvivorCentre c = centre.resolved();
+  if (!c.enabled || !survivor_polygon_pays(m, min_survivors)) return;  // the whole grid alike
+  const double cx = c.cx, cy = c.cy;
   __shared__ unsigned long long slot[kSurvivorDirections];
   __shared__ double ux[kSurvivorDirections], uy[kSurvivorDirections];
   for (int d = threadIdx.x; d < kSurvivorDirections; d += blockDim.x) {
@@ -96,7 +97,7 @@ __global__ void __launch_bounds__(kScoreThreads)
 template <class T>
 __global__ void __launch_bounds__(kFanThreads)
     survivor_fan_kernel(const Point2<T>* kept, const unsigned long long* count, index_t min_survivors,
-                        const unsigned long long* best, const DevicePolygon* polygon, Point2<T>* fan_vertex,
+                        const unsigned long long* best, SurvivorCentre centre, Point2<T>* fan_vertex,
                         double* fan_angle, index_t* words, unsigned long long* used) {
   using Count = cub::BlockScan<int, kFanThreads>;
   using MaxScan = cub::BlockScan<double, kFanThreads>;
@@ -108,11 +109,12 @@ __global__ void __launch_bounds__(kFanThreads)
   __shared__ double angle[kSurvivorDirections];
   __shared__ unsigned long long smallest;
   __shared__ int first;
-  if (!polygon->enabled || !survivor_polygon_pays(*count, min_survivors)) {
+  const SurvivorCentre c = centre.resolved();
+  if (!c.enabled || !survivor_polygon_pays(*count, min_survivors)) {
     if (threadIdx.x == 0) *used = 0;
     return;  // the whole block alike
   }
-  const double cx = polygon->view.cx, cy = polygon->view.cy;
+  const double cx = c.cx, cy = c.cy;
   const int t = threadIdx.x;
   if (t == 0) smallest = ~0ull, first = kSurvivorDirections;
   const unsigned long long key = best[t];
@@ -144,11 +146,12 @@ __global__ void __launch_bounds__(kFanThreads)
 /// arithmetic, and on step 2's one multiprocessor the corners took 80 µs of a gaussian's 0.08 ms.
 template <class T>
 __global__ void survivor_corners_kernel(const Point2<T>* vertex, const double* sorted_angle,
-                                        const index_t* words, const DevicePolygon* polygon,
+                                        const index_t* words, SurvivorCentre centre,
                                         const unsigned long long* used, Point2<double>* corner) {
   if (*used == 0) return;
-  write_chord_fan_corners(vertex, words[0], words[1], sorted_angle, polygon->view.cx, polygon->view.cy,
-                          kSurvivorBuckets, true, corner);
+  const SurvivorCentre c = centre.resolved();
+  write_chord_fan_corners(vertex, words[0], words[1], sorted_angle, c.cx, c.cy, kSurvivorBuckets, true,
+                          corner);
 }
 
 /// Step 4: appends each of kept[0 .. counters[0]) that `fan` does not certify strictly inside to
@@ -156,10 +159,11 @@ __global__ void survivor_corners_kernel(const Point2<T>* vertex, const double* s
 /// order; nothing unless counters[3] (step 2's *used).
 template <class T>
 __global__ void __launch_bounds__(kSurvivorFilterThreads)
-    survivor_filter_kernel(const Point2<T>* kept, unsigned long long* counters, const DevicePolygon* polygon,
+    survivor_filter_kernel(const Point2<T>* kept, unsigned long long* counters, SurvivorCentre centre,
                            core::ChordFanView fan, Point2<T>* out, index_t capacity) {
   if (counters[3] == 0) return;
-  fan.cx = polygon->view.cx, fan.cy = polygon->view.cy;
+  const SurvivorCentre c = centre.resolved();
+  fan.cx = c.cx, fan.cy = c.cy;
   const unsigned long long m = counters[0];
   const int lane = threadIdx.x % kWarp;
   const unsigned long long step = static_cast<unsigned long long>(gridDim.x) * blockDim.x;
@@ -188,34 +192,34 @@ __global__ void __launch_bounds__(kSurvivorFilterThreads)
 }  // namespace
 
 template <class T>
-void filter_by_survivor_polygon(FullHullWorkspace<T>& ws, index_t min_survivors, cudaStream_t stream) {
-  const DevicePolygon* polygon = ws.device_polygon.data();
+void filter_by_survivor_polygon(FullHullWorkspace<T>& ws, SurvivorCentre centre, index_t min_survivors,
+                                cudaStream_t stream) {
   FullHullWorkspace<T>::grow(ws.alt, kSurvivorCapacity + 2);
   unsigned long long* counters = ws.counters.data();
   WAGENER_CUDA_CHECK(
       cudaMemsetAsync(ws.survivor_best.data(), 0, kSurvivorDirections * sizeof(unsigned long long), stream));
   survivor_scores_kernel<T><<<multiprocessors(), kScoreThreads, 0, stream>>>(
-      ws.kept.data(), counters, min_survivors, polygon, ws.survivor_best.data());
+      ws.kept.data(), counters, min_survivors, centre, ws.survivor_best.data());
   WAGENER_CUDA_CHECK_LAUNCH();
   survivor_fan_kernel<T><<<1, kFanThreads, 0, stream>>>(
-      ws.kept.data(), counters, min_survivors, ws.survivor_best.data(), polygon, ws.survivor_vertex.data(),
+      ws.kept.data(), counters, min_survivors, ws.survivor_best.data(), centre, ws.survivor_vertex.data(),
       ws.survivor_angle.data(), ws.survivor_words.data(), counters + 3);
   WAGENER_CUDA_CHECK_LAUNCH();
   survivor_corners_kernel<T><<<kCornerBlocks, kCornerThreads, 0, stream>>>(
-      ws.survivor_vertex.data(), ws.survivor_angle.data(), ws.survivor_words.data(), polygon, counters + 3,
+      ws.survivor_vertex.data(), ws.survivor_angle.data(), ws.survivor_words.data(), centre, counters + 3,
       ws.survivor_corner.data());
   WAGENER_CUDA_CHECK_LAUNCH();
-  core::ChordFanView fan;  // its centre the polygon's, read on the device
+  core::ChordFanView fan;  // its centre `centre`'s, set on the device
   fan.corner = ws.survivor_corner.data();
   fan.buckets = kSurvivorBuckets;
   fan.bucket_scale = kSurvivorBuckets / 4.0;
   survivor_filter_kernel<T><<<multiprocessors() * 4, kSurvivorFilterThreads, 0, stream>>>(
-      ws.kept.data(), counters, polygon, fan, ws.alt.data(), kSurvivorCapacity);
+      ws.kept.data(), counters, centre, fan, ws.alt.data(), kSurvivorCapacity);
   WAGENER_CUDA_CHECK_LAUNCH();
 }
 
 #define WAGENER_INSTANTIATE(T) \
-  template void filter_by_survivor_polygon<T>(FullHullWorkspace<T>&, index_t, cudaStream_t);
+  template void filter_by_survivor_polygon<T>(FullHullWorkspace<T>&, SurvivorCentre, index_t, cudaStream_t);
 WAGENER_INSTANTIATE(float)
 WAGENER_INSTANTIATE(double)
 WAGENER_INSTANTIATE(std::int32_t)
