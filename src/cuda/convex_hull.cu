@@ -32,6 +32,7 @@
 #include <exception>
 #include <limits>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <thread>
@@ -218,6 +219,24 @@ __device__ const core::FloatQuickTests& float_tests_of(const Test&, const core::
 __device__ const core::FloatQuickTests& float_tests_of(const DevicePolygon*, const core::FloatQuickTests&,
                                                        const PolygonStage& stage) {
   return stage.polygon.quick;
+}
+
+/// The float filter's device polygon in constant memory, a slot a device, leased by one call at a
+/// time (FloatPolygonLease): read there, its tests are constant-bank operands, free in every compare,
+/// as they are where the host passes them by value. From shared memory or registers they cost the
+/// float filter, bound by its instructions, 0.02-0.04 ms at 2^28 (bench/NOTES.md).
+__constant__ DevicePolygon float_polygon_slot;
+/// filter_kernel's Source for the tests in float_polygon_slot.
+struct ConstantPolygon {};
+__device__ bool skips_filter(ConstantPolygon) {
+  return float_polygon_slot.leaves_many != 0;
+}
+__device__ const core::InnerPolygonView& tests_of(ConstantPolygon, PolygonStage&) {
+  return float_polygon_slot.view;
+}
+__device__ const core::FloatQuickTests& float_tests_of(ConstantPolygon, const core::FloatQuickTests&,
+                                                       const PolygonStage&) {
+  return float_polygon_slot.quick;
 }
 
 /// The streaming pass: appends every point that `test` does not certify strictly inside the hull
@@ -932,8 +951,9 @@ void filter(Points points, index_t n, index_t first_index, const Test& test, Ful
             cudaStream_t stream) {
   if (n == 0) return;
   // The inner polygon's tests, from the host or from the device polygon (a pointer to device memory).
-  constexpr bool kPolygon =
-      std::is_same_v<Test, core::InnerPolygonView> || std::is_same_v<Test, const DevicePolygon*>;
+  constexpr bool kPolygon = std::is_same_v<Test, core::InnerPolygonView> ||
+                            std::is_same_v<Test, const DevicePolygon*> ||
+                            std::is_same_v<Test, ConstantPolygon>;
   // Float points behind the inner polygon alone (random input) take its quick tests in float first;
   // behind the guide, where they mostly fail, they would only add work.
   if constexpr (std::is_same_v<T, float> && kPolygon) {
@@ -980,6 +1000,27 @@ void both_chains(Upper&& upper_chain, Lower&& lower_chain) {
   if (upper_error) std::rethrow_exception(upper_error);
   if (lower_error) std::rethrow_exception(lower_error);
 }
+
+/// A call's hold on the current device's float_polygon_slot, taken without waiting: empty where
+/// another call holds it (that call takes the host's polygon) or the device has no slot (past 63).
+/// Held until the call's filter is done (finish()'s wait), so no other call rewrites the slot under
+/// a running filter.
+class FloatPolygonLease {
+ public:
+  static FloatPolygonLease try_take() {
+    static std::mutex slots[64];
+    int device = 0;
+    WAGENER_CUDA_CHECK(cudaGetDevice(&device));
+    FloatPolygonLease lease;
+    if (device >= 0 && device < 64)
+      lease.lock_ = std::unique_lock<std::mutex>(slots[device], std::try_to_lock);
+    return lease;
+  }
+  explicit operator bool() const { return lock_.owns_lock(); }
+
+ private:
+  std::unique_lock<std::mutex> lock_;
+};
 
 /// Events between the steps, for FullHullProfile.
 struct StepEvents {
@@ -1217,16 +1258,24 @@ JoinedHull<T> hull_of_device_points(FullHullWorkspace<T>& ws, Points points, ind
   const index_t samples = ceil_div(n, stride);
   const bool decide = guide && n >= min_points_for_guide();
   CoarsePolygon coarse;
-  if constexpr (std::is_same_v<T, double>) {
-    // Step 1 on the device (device_polygon.cu): the polygon's tests stay in device memory, where the
-    // filter reads them, and the host waits once, in finish(). Doubles only: the float filter, bound
-    // by its instructions, lost more to reading its quick tests from memory (0.02-0.04 ms at 2^28)
-    // than the host's round trip costs it; by value they are kernel parameters (bench/NOTES.md).
+  // Step 1 on the device (device_polygon.cu): the polygon's tests stay in device memory, where the
+  // filter reads them, and the host waits once, in finish(). Doubles: the filter stages the tests in
+  // shared memory. Floats: the filter, bound by its instructions, reads them in constant memory, in
+  // the device's one slot (FloatPolygonLease); a call that finds it held takes the host's polygon.
+  FloatPolygonLease lease;
+  if constexpr (std::is_same_v<T, float>) lease = FloatPolygonLease::try_take();
+  if (std::is_same_v<T, double> || lease) {
     const int decision = decision_samples(samples, decide);
     sample_extremes<T>(points, samples, stride, ws, stream);
     build_device_polygon<T>(points, samples, stride, decision, ws, stream);
     record(&StepEvents::polygon), record(&StepEvents::guided);
-    filter<T>(points, n, 0, static_cast<const DevicePolygon*>(ws.device_polygon.data()), ws, stream);
+    if constexpr (std::is_same_v<T, float>) {
+      WAGENER_CUDA_CHECK(cudaMemcpyToSymbolAsync(float_polygon_slot, ws.device_polygon.data(),
+                                                 sizeof(DevicePolygon), 0, cudaMemcpyDeviceToDevice, stream));
+      filter<T>(points, n, 0, ConstantPolygon{}, ws, stream);
+    } else {
+      filter<T>(points, n, 0, static_cast<const DevicePolygon*>(ws.device_polygon.data()), ws, stream);
+    }
     record(&StepEvents::filtered);
     // Not in the dense guide's own hull (guide false): its input is a sample of one that the
     // polygon left mostly outside, so most of it survives, more than the survivors' polygon takes.
@@ -1240,6 +1289,7 @@ JoinedHull<T> hull_of_device_points(FullHullWorkspace<T>& ws, Points points, ind
       if (out_profile) out_profile->device_polygon = true;
       return hull;
     }
+    lease = {};  // finish() waited for the filter
     // The dense guide's path (the device polygon left most decision samples outside, and the filter
     // did nothing): the host's polygon from the extremes the kernel left, then as below. The
     // profile's steps from the polygon on are this pass's.

@@ -1,7 +1,7 @@
 // The full hull's inner polygon built on the device (convex_hull.cu's step 1 without the host round
 // trip): one block of a thread a direction, behind sample_extremes_kernel, turns the directions'
 // best samples into the tests of core::InnerPolygon and leaves them in device memory (DevicePolygon),
-// where the filter reads them. Doubles only: hull_of_device_points says why. Its steps, each over the block:
+// where the filter reads them (hull_of_device_points says how). Its steps, each over the block:
 //  1. each direction's best sample (as gather_extremes_kernel, whose places it also fills, with the
 //     decision samples, for the host's guide path);
 //  2. the bests in the directions' order, peeled in rounds as the survivors' polygon peels its bests
@@ -316,10 +316,14 @@ void build_device_polygon(Points points, index_t samples, index_t stride, int de
   WAGENER_CUDA_CHECK_LAUNCH();
 }
 
-// Doubles in device memory only (convex_hull.cu's hull_of_device_points says why).
-template void build_device_polygon<double, AosPoints<double>>(AosPoints<double>, index_t, index_t, int,
-                                                              FullHullWorkspace<double>&, cudaStream_t);
-template void build_device_polygon<double, SoaPoints<double>>(SoaPoints<double>, index_t, index_t, int,
-                                                              FullHullWorkspace<double>&, cudaStream_t);
+// Points in device memory: floats and doubles (convex_hull.cu's hull_of_device_points).
+#define WAGENER_INSTANTIATE(T)                                                              \
+  template void build_device_polygon<T, AosPoints<T>>(AosPoints<T>, index_t, index_t, int,  \
+                                                      FullHullWorkspace<T>&, cudaStream_t); \
+  template void build_device_polygon<T, SoaPoints<T>>(SoaPoints<T>, index_t, index_t, int,  \
+                                                      FullHullWorkspace<T>&, cudaStream_t);
+WAGENER_INSTANTIATE(float)
+WAGENER_INSTANTIATE(double)
+#undef WAGENER_INSTANTIATE
 
 }  // namespace wagener::cuda::full_hull
