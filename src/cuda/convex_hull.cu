@@ -32,11 +32,11 @@
 #include <exception>
 #include <limits>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <thread>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "core/chains.hpp"
@@ -1002,24 +1002,39 @@ void both_chains(Upper&& upper_chain, Lower&& lower_chain) {
 }
 
 /// A call's hold on the current device's float_polygon_slot, taken without waiting: empty where
-/// another call holds it (that call takes the host's polygon) or the device has no slot (past 63).
+/// another call holds it (this call then takes the host's polygon) or the device has no slot (past
+/// 63).
 /// Held until the call's filter is done (finish()'s wait), so no other call rewrites the slot under
 /// a running filter.
 class FloatPolygonLease {
  public:
   static FloatPolygonLease try_take() {
-    static std::mutex slots[64];
+    static std::atomic<bool> held[64];  // a flag, not a mutex: a nested call on this thread just fails
     int device = 0;
     WAGENER_CUDA_CHECK(cudaGetDevice(&device));
     FloatPolygonLease lease;
-    if (device >= 0 && device < 64)
-      lease.lock_ = std::unique_lock<std::mutex>(slots[device], std::try_to_lock);
+    if (device >= 0 && device < 64 && !held[device].exchange(true, std::memory_order_acquire))
+      lease.held_ = &held[device];
     return lease;
   }
-  explicit operator bool() const { return lock_.owns_lock(); }
+  FloatPolygonLease() = default;
+  FloatPolygonLease(FloatPolygonLease&& other) noexcept : held_(std::exchange(other.held_, nullptr)) {}
+  FloatPolygonLease& operator=(FloatPolygonLease&& other) noexcept {
+    if (this != &other) {
+      release();
+      held_ = std::exchange(other.held_, nullptr);
+    }
+    return *this;
+  }
+  ~FloatPolygonLease() { release(); }
+  explicit operator bool() const { return held_ != nullptr; }
 
  private:
-  std::unique_lock<std::mutex> lock_;
+  void release() {
+    if (held_) held_->store(false, std::memory_order_release);
+    held_ = nullptr;
+  }
+  std::atomic<bool>* held_ = nullptr;
 };
 
 /// Events between the steps, for FullHullProfile.
