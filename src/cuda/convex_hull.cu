@@ -1003,9 +1003,8 @@ void both_chains(Upper&& upper_chain, Lower&& lower_chain) {
 
 /// A call's hold on the current device's float_polygon_slot, taken without waiting: empty where
 /// another call holds it (this call then takes the host's polygon) or the device has no slot (past
-/// 63).
-/// Held until the call's filter is done (finish()'s wait), so no other call rewrites the slot under
-/// a running filter.
+/// 63). Held until the call's filter is done (finish()'s wait), so that no other call rewrites the
+/// slot under a running filter.
 class FloatPolygonLease {
  public:
   static FloatPolygonLease try_take() {

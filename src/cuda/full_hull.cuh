@@ -293,8 +293,7 @@ __device__ bool peel_drops(const Point2<T>& before, const Point2<T>& p, const Po
 /// neighbours in the warp, without a block barrier), then over the block (up to kMaxPeelRounds),
 /// until a round drops none; p is this thread's point in order (a thread a point, kThreads threads),
 /// live whether it takes part, and stays so. The survivors go to vertex[0 .. k) in order; returns k
-/// (the block's). Both peels (the survivors' polygon, the
-/// device's inner polygon) run it.
+/// (the block's). Both peels run it: the survivors' polygon's and the device's inner polygon's.
 constexpr int kWarpPeelRounds = 16;
 constexpr int kMaxPeelRounds = 32;  // each a scan and two barriers
 template <int kThreads, class P>
