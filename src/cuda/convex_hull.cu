@@ -1278,40 +1278,47 @@ JoinedHull<T> hull_of_device_points(FullHullWorkspace<T>& ws, Points points, ind
   // the device's one slot (FloatPolygonLease); a call that finds it held takes the host's polygon.
   FloatPolygonLease lease;
   if constexpr (std::is_same_v<T, float>) lease = FloatPolygonLease::try_take();
-  if (std::is_same_v<T, double> || lease) {
-    const int decision = decision_samples(samples, decide);
-    sample_extremes<T>(points, samples, stride, ws, stream);
-    build_device_polygon<T>(points, samples, stride, decision, ws, stream);
-    record(&StepEvents::polygon), record(&StepEvents::guided);
-    if constexpr (std::is_same_v<T, float>) {
-      WAGENER_CUDA_CHECK(cudaMemcpyToSymbolAsync(float_polygon_slot, ws.device_polygon.data(),
-                                                 sizeof(DevicePolygon), 0, cudaMemcpyDeviceToDevice, stream));
-      filter<T>(points, n, 0, ConstantPolygon{}, ws, stream);
-    } else {
-      filter<T>(points, n, 0, static_cast<const DevicePolygon*>(ws.device_polygon.data()), ws, stream);
+  // Floats and doubles only: integer points take the host's polygon (build_device_polygon is not
+  // instantiated for them, and an unoptimised build would not drop the call).
+  bool polygon_ready = false;
+  if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+    if (std::is_same_v<T, double> || lease) {
+      const int decision = decision_samples(samples, decide);
+      sample_extremes<T>(points, samples, stride, ws, stream);
+      build_device_polygon<T>(points, samples, stride, decision, ws, stream);
+      record(&StepEvents::polygon), record(&StepEvents::guided);
+      if constexpr (std::is_same_v<T, float>) {
+        WAGENER_CUDA_CHECK(cudaMemcpyToSymbolAsync(float_polygon_slot, ws.device_polygon.data(),
+                                                   sizeof(DevicePolygon), 0, cudaMemcpyDeviceToDevice,
+                                                   stream));
+        filter<T>(points, n, 0, ConstantPolygon{}, ws, stream);
+      } else {
+        filter<T>(points, n, 0, static_cast<const DevicePolygon*>(ws.device_polygon.data()), ws, stream);
+      }
+      record(&StepEvents::filtered);
+      // Not in the dense guide's own hull (guide false): its input is a sample of one that the
+      // polygon left mostly outside, so most of it survives, more than the survivors' polygon takes.
+      if (guide)
+        maybe_filter_by_survivor_polygon(ws, n, SurvivorCentre{0, 0, false, ws.device_polygon.data()},
+                                         stream);
+      record(&StepEvents::refiltered);
+      bool needs_guide = false;
+      JoinedHull<T> hull =
+          finish(ws, stream, survivors, out, events, non_finite, true, decision > 0 ? &needs_guide : nullptr);
+      if (!needs_guide) {
+        if (out_profile) out_profile->device_polygon = true;
+        return hull;
+      }
+      lease = {};  // finish() waited for the filter
+      // The dense guide's path (the device polygon left most decision samples outside, and the filter
+      // did nothing): the host's polygon from the extremes the kernel left, then as below. The
+      // profile's steps from the polygon on are this pass's.
+      coarse = host_polygon(ws, decision, stream);
+      reset_counters(ws, stream);
+      polygon_ready = true;
     }
-    record(&StepEvents::filtered);
-    // Not in the dense guide's own hull (guide false): its input is a sample of one that the
-    // polygon left mostly outside, so most of it survives, more than the survivors' polygon takes.
-    if (guide)
-      maybe_filter_by_survivor_polygon(ws, n, SurvivorCentre{0, 0, false, ws.device_polygon.data()}, stream);
-    record(&StepEvents::refiltered);
-    bool needs_guide = false;
-    JoinedHull<T> hull =
-        finish(ws, stream, survivors, out, events, non_finite, true, decision > 0 ? &needs_guide : nullptr);
-    if (!needs_guide) {
-      if (out_profile) out_profile->device_polygon = true;
-      return hull;
-    }
-    lease = {};  // finish() waited for the filter
-    // The dense guide's path (the device polygon left most decision samples outside, and the filter
-    // did nothing): the host's polygon from the extremes the kernel left, then as below. The
-    // profile's steps from the polygon on are this pass's.
-    coarse = host_polygon(ws, decision, stream);
-    reset_counters(ws, stream);
-  } else {
-    coarse = inner_polygon(points, samples, stride, ws, stream, decide);
   }
+  if (!polygon_ready) coarse = inner_polygon(points, samples, stride, ws, stream, decide);
   record(&StepEvents::polygon);
   std::optional<core::ChordFanView> fan;
   bool mostly_convex = false;  // the check's finding: the chains then skip their own guides

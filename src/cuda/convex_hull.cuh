@@ -72,7 +72,8 @@ struct FullHullProfile {
   bool chain_guides = true;
   /// Whether the block finish built the hull (then sort_ms is 0 and chains_ms its time).
   bool finished_in_blocks = false;
-  /// Whether the filter took the polygon built on the device (doubles, off the dense guide's path).
+  /// Whether the filter took the polygon built on the device (doubles, and floats where the device's
+  /// slot was free; off the dense guide's path).
   bool device_polygon = false;
 };
 

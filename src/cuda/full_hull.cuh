@@ -466,11 +466,10 @@ std::optional<core::ChordFanView> build_guide(Points points, index_t n, const co
 
 /// Enqueues (no host wait) the survivors' polygon after the filter: the survivors' own extremes
 /// peeled to about their hull, its fan around the inner polygon's centre (`centre`), certified
-/// strictly inside the input's hull, and one more filter of
-/// ws.kept[0 .. counters[0]) by that fan into ws.alt, counted in counters[2]; counters[3] = 1 when it
-/// ran. On the device it does nothing (counters[3] = 0) where the inner polygon is not enabled,
-/// below `min_survivors` survivors or above 2^23, or when the centre is not strictly inside that
-/// polygon. Defined in survivor_polygon.cu.
+/// strictly inside the input's hull, and one more filter of ws.kept[0 .. counters[0]) by that fan
+/// into ws.alt, counted in counters[2]; counters[3] = 1 when it ran. On the device it does nothing
+/// (counters[3] = 0) where the inner polygon is not enabled, below `min_survivors` survivors or above
+/// 2^23, or when the centre is not strictly inside that polygon. Defined in survivor_polygon.cu.
 template <class T>
 void filter_by_survivor_polygon(FullHullWorkspace<T>& ws, SurvivorCentre centre, index_t min_survivors,
                                 cudaStream_t stream);
