@@ -5,13 +5,12 @@
 //     its group there: finiteness and the eight extreme points (src/core/small_hull.hpp) in one pass,
 //     each lane over every kTeamLanes-th point, then agreed by shuffles; the points the extreme
 //     polygon cannot discard, compacted by ballots in index order and split by the line from the
-//     smallest point to the largest; each side sorted by rank, split over the team; and the lower
-//     and upper chains, each over its side, on two lanes side by side. It writes the hull's size and
-//     its vertices' positions in the group (a byte each). A group of more points than
-//     kThreadGroupPoints, or with more survivors than kThreadSurvivors, is listed for step 2.
-//     (A warp per group spent ~10,000 warp instructions per 100-point group, most of them in one
-//     lane's sort and chain; a thread per group, ~1,000, but a 32-group stage left one warp per
-//     scheduler to wait out every latency: bench/NOTES.md.)
+//     smallest point to the largest; each side sorted by rank, split over the team; and each side's
+//     chain in pieces split at the octagon's corners, a lane each (chain_sides). It writes the hull's size
+//     and its vertices' positions in the group (a byte each). A group of more points than kThreadGroupPoints,
+//     or with more survivors than kThreadSurvivors, is listed for step 2. (A warp per group spent ~10,000
+//     warp instructions per 100-point group, most of them in one lane's sort and chain; a thread per group,
+//     ~1,000, but a 32-group stage left one warp per scheduler to wait out every latency: bench/NOTES.md.)
 //  2. hull_listed_groups: a warp per listed group reads the group's points (coalesced), finds the
 //     extremes across the warp, compacts the survivors into shared memory, sorts them by rank across
 //     the warp, and one lane chains them, into a scratch array at the group's input range. A group
@@ -75,6 +74,10 @@ constexpr std::size_t kTileSharedBytes = kStageBytes<T, Lanes> + (32 / Lanes * k
 template <class T>
 constexpr int kTeamBlocks =
     static_cast<int>(std::min<std::size_t>(32, 228 * 1024 / (kTileSharedBytes<T, kTeamLanes<T>> + 1024)));
+// Pieces each side's chain splits into in step 1, a lane each (two sides a team): at most four, at
+// the three octagon corners between a side's ends.
+template <int Lanes>
+constexpr int kChainPieces = Lanes >= 8 ? 4 : (Lanes >= 4 ? 2 : 1);
 // Marks, in step 1's positions, a group it listed: a position on the thread path is at most 254.
 constexpr std::uint8_t kListed = 0xff;
 static_assert(kThreadGroupPoints <= kListed, "positions on the thread path stay below the mark");
@@ -175,6 +178,10 @@ class ThreadOctagon {
       exact &= converts_exactly(c);
     }
     smallest_ = points[low_at[0]], largest_ = points[high_at[0]];
+    // The corners between each side's ends in x order, a byte each: below, 1 (x + y), 2 (y), 3 (y - x);
+    // above, 7 (y - x), 6 (y), 5 (x + y).
+    lower_splits_ = static_cast<unsigned>(low_at[1] | low_at[2] << 8 | low_at[3] << 16);
+    upper_splits_ = static_cast<unsigned>(high_at[3] | high_at[2] << 8 | high_at[1] << 16);
     unsigned skip = 0;
 #pragma unroll
     for (int k = 0; k < 8; ++k) skip |= (x_[k] == x_[(k + 1) % 8] && y_[k] == y_[(k + 1) % 8]) ? 1u << k : 0u;
@@ -201,6 +208,15 @@ class ThreadOctagon {
 
   __device__ int first_bad() const {
     return first_bad_;
+  }
+
+  /// Where piece `piece` of `pieces` (1, 2 or 4) of a side's chain ends: the position in the group of
+  /// the octagon corner there, in x order along the side (the upper side when `upper`); -1 for the
+  /// last piece, which ends at the side's end.
+  __device__ int split_corner(bool upper, int piece, int pieces) const {
+    if (piece >= pieces - 1) return -1;
+    const int byte = pieces == 4 ? piece : 1;  // two pieces: at the extreme of y
+    return static_cast<int>(((upper ? upper_splits_ : lower_splits_) >> (8 * byte)) & 0xffu);
   }
 
   /// The orientation of (smallest point, largest point, p), exact: above the line between them
@@ -240,21 +256,23 @@ class ThreadOctagon {
   }
 
   double x_[8], y_[8];
-  Point2<T> smallest_, largest_;  // corners 0 and 4, for side() where double does not hold T
-  double bound_;                  // certifies every test of the group (see the constructor)
-  unsigned skip_;                 // bit k: edge k joins equal corners and is skipped
-  int first_bad_;                 // the first point that is not finite; n if none
+  Point2<T> smallest_, largest_;          // corners 0 and 4, for side() where double does not hold T
+  double bound_;                          // certifies every test of the group (see the constructor)
+  unsigned skip_;                         // bit k: edge k joins equal corners and is skipped
+  unsigned lower_splits_, upper_splits_;  // split_corner's positions, a byte each
+  int first_bad_;                         // the first point that is not finite; n if none
   bool enabled_;
 };
 
 /// A team's lists of positions in its group, kThreadSurvivors each, in shared memory; each of the
 /// four buffers serves twice, once its first use is over.
 struct TeamLists {
-  std::uint8_t* survivors;     // in index order; then the lower side, sorted
+  std::uint8_t* survivors;     // in index order; then the lower side, sorted; then the lower chain
+                               // (for an upper hull alone: the upper chain)
   std::uint8_t* lower_side;    // survivors on or below the line from the smallest point to the
-                               // largest, in index order; then the lower chain
-  std::uint8_t* upper_side;    // on or above it, in index order; then the upper chain
-  std::uint8_t* upper_sorted;  // the upper side, sorted
+                               // largest, in index order; then the lower chain's pieces
+  std::uint8_t* upper_side;    // on or above it, in index order; then the upper chain's pieces
+  std::uint8_t* upper_sorted;  // the upper side, sorted; then the upper chain
 
   __device__ explicit TeamLists(std::uint8_t* bytes)
       : survivors(bytes),
@@ -262,8 +280,8 @@ struct TeamLists {
         upper_side(bytes + 2 * kThreadSurvivors),
         upper_sorted(bytes + 3 * kThreadSurvivors) {}
   __device__ std::uint8_t* lower_sorted() const { return survivors; }
-  __device__ std::uint8_t* lower_chain() const { return lower_side; }
-  __device__ std::uint8_t* upper_chain() const { return upper_side; }
+  __device__ std::uint8_t* lower_chain() const { return survivors; }
+  __device__ std::uint8_t* upper_chain() const { return upper_sorted; }
 };
 
 /// The hull step 1 found for a group: its vertices' positions in the group, the first `lower` at
@@ -276,6 +294,119 @@ struct TeamHull {
   }
 };
 
+/// Step 1's rare path (hull_group_by_team): one lane chains a side's joined pieces again, forwards in
+/// the chain's order (no equal points are left), through `scratch`, back into `joined`; returns the
+/// chain's size. Not inlined, so that its copy of chain_pass takes no registers from the common path.
+template <class T>
+__device__ __noinline__ int rechain_joined(const Point2<T>* points, std::uint8_t* joined, int size, int keep,
+                                           std::uint8_t* scratch) {
+  const int k = core::chain_pass(joined, size, false, keep, scratch,
+                                 [points](std::uint8_t e) -> const Point2<T>& { return points[e]; });
+  for (int t = 0; t < k; ++t) joined[t] = scratch[t];
+  return k;
+}
+
+/// A lane's piece of a side's chain in step 1 (chain_sides): which side, which piece, whether it has one.
+struct PieceRole {
+  bool on_upper;
+  int piece;
+  bool chaining;
+};
+
+template <int Lanes>
+__device__ PieceRole piece_role(HullPart part, int team_lane) {
+  constexpr int kPieces = kChainPieces<Lanes>;
+  const bool upper_only = part == HullPart::upper;
+  return {upper_only || team_lane >= kPieces, upper_only ? team_lane : team_lane % kPieces,
+          upper_only ? team_lane < kPieces : team_lane < 2 * kPieces};
+}
+
+/// Step 1's chains for one group whose sides hull_group_by_team sorted into `lists`: returns the hull
+/// (TeamHull) in every lane of the team. split_at: where this lane's piece ends (ThreadOctagon::
+/// split_corner).
+template <class T, int Lanes>
+__device__ __forceinline__ TeamHull chain_sides(const Point2<T>* points, const TeamLists& lists,
+                                                int lower_count, int upper_count, HullPart part,
+                                                int team_lane, unsigned team_mask, int split_at) {
+  constexpr int kPieces = kChainPieces<Lanes>;
+  const int team_shift = __ffs(team_mask) - 1;
+  const bool upper_only = part == HullPart::upper;
+  const PieceRole role = piece_role<Lanes>(part, team_lane);
+  const bool on_upper = role.on_upper, chaining = role.chaining;
+  const int piece = role.piece;
+  // The chains: each side's in kPieces pieces, a lane each (core::chain_pass; one loop for every lane,
+  // so they do not diverge), split at the octagon's corners between the side's ends. The lower chain
+  // runs forwards keeping left turns, the upper backwards keeping left turns for a full hull, or
+  // forwards keeping right turns for an upper hull alone. When one lane ran each whole side, the
+  // chains were a quarter of this kernel's instructions (ncu, bench/NOTES.md).
+  //  - A piece is the run of the side's sorted points from the last piece's end to its own (its
+  //    corner's place there, or the side's end), so the pieces share their ends; each writes its
+  //    chain at its start plus its number (the pieces' outputs then never meet), into the side's
+  //    unsorted list, free since the sort.
+  //  - Joined, the pieces' chains are the side's chain where every join turns strictly: a convex
+  //    chain on or below each piece's points is on or below them all. A corner is a vertex when its
+  //    key was exact, so this is the common case. Otherwise (a corner on an edge, or a rounded key's
+  //    choice inside the hull) one lane chains the joined pieces again: a point no piece keeps is no
+  //    vertex of the whole, so that gives the side's chain in every case.
+  //  - Of equal points the first is kept, as in one pass: a corner is the first of its copies (the
+  //    first index of its key), so a piece ends at the first copy and the next skips the others.
+  const std::uint8_t* sorted = on_upper ? lists.upper_sorted : lists.lower_sorted();
+  const int count = on_upper ? upper_count : lower_count;
+  std::uint8_t* pieces = on_upper ? lists.upper_side : lists.lower_side;
+  std::uint8_t* joined = on_upper && !upper_only ? lists.upper_chain() : lists.lower_chain();
+  const bool backward = on_upper && !upper_only;
+  const int keep = upper_only ? -1 : 1;
+  const int first_lane = team_shift + (on_upper && !upper_only ? kPieces : 0);  // the side's piece 0
+  const auto point_of = [points](std::uint8_t e) -> const Point2<T>& { return points[e]; };
+  // Where this piece ends: its corner's place in the side (-1: not there), or the side's end; the
+  // whole side on piece 0 where the pieces' outputs would not fit the list.
+  const bool split = count + kPieces - 1 <= kThreadSurvivors;
+  int end = count - 1;
+  if (chaining && split_at >= 0) {
+    end = split ? -1 : count - 1;
+    for (int i = 0; split && i < count; ++i) end = sorted[i] == split_at ? i : end;
+  }
+  int start = 0, stop = 0;  // this piece: sorted[start .. stop]
+  for (int i = 0, last = 0; i < kPieces; ++i) {
+    const int at = max(last, __shfl_sync(team_mask, end, first_lane + i));  // never before the last
+    if (i == piece) start = last, stop = at;
+    last = at;
+  }
+  int k = 0;
+  const bool run = chaining && (stop > start || piece == 0);
+  if (run)
+    k = core::chain_pass(sorted + start, stop - start + 1, backward, keep, pieces + start + piece, point_of);
+  __syncwarp(team_mask);
+  // Joined in the chain's order (backwards: the last piece first), each piece after the first that
+  // keeps anything without its first point, which ends the piece before.
+  int at = 0, skip = 0, total = 0;
+  for (int i = 0; i < kPieces; ++i) {
+    const int q = backward ? kPieces - 1 - i : i;
+    const int kept = __shfl_sync(team_mask, k, first_lane + q);
+    if (q == piece) at = total, skip = total > 0 ? 1 : 0;
+    total += kept > 0 ? kept - (total > 0 ? 1 : 0) : 0;
+  }
+  if (run) {
+    for (int t = skip; t < k; ++t) joined[at + t - skip] = pieces[start + piece + t];
+  }
+  __syncwarp(team_mask);
+  // Each join, at the point this piece skipped, must turn strictly.
+  bool bent = false;
+  if (run && skip == 1 && at >= 2 && at < total) {
+    // (The filter alone: a turn it cannot certify strict counts as bent, and rechaining is exact.)
+    bent =
+        orient2d_certified(point_of(joined[at - 2]), point_of(joined[at - 1]), point_of(joined[at])) * keep <=
+        0;
+  }
+  const unsigned side_lanes = ((1u << kPieces) - 1u) << first_lane;
+  const bool rechain = (__ballot_sync(team_mask, bent) & side_lanes) != 0;
+  if (rechain && chaining && piece == 0) total = rechain_joined(points, joined, total, keep, pieces);
+  const int lower = __shfl_sync(team_mask, total, team_shift);
+  const int upper = __shfl_sync(team_mask, total, team_shift + kPieces);
+  __syncwarp(team_mask);
+  return {upper_only ? lower : core::full_chain_size(lower, upper), lower};
+}
+
 /// Step 1 for one group of n points staged at `points` (shared memory), by a team of Lanes
 /// consecutive lanes (team_lane: this lane's place in it): returns, in every lane of the team, the
 /// hull as positions in the group. A non-finite point is reported through first_bad (the call
@@ -287,6 +418,9 @@ __device__ TeamHull hull_group_by_team(const Point2<T>* points, int n, std::int6
   static_assert(Lanes >= 2, "the lower and upper chains run on two lanes");
   if (n == 0) return {0, 0};
   const ThreadOctagon<T> octagon(points, n, team_lane, Lanes, team_mask);
+  // Where this lane's piece of a chain ends (chain_sides).
+  const PieceRole role = piece_role<Lanes>(part, team_lane);
+  const int split_at = octagon.split_corner(role.on_upper, role.piece, kChainPieces<Lanes>);
   if (octagon.first_bad() < n) {
     if (team_lane == 0) atomicMin(first_bad, static_cast<unsigned long long>(begin + octagon.first_bad()));
     return {0, 0};
@@ -341,24 +475,7 @@ __device__ TeamHull hull_group_by_team(const Point2<T>* points, int n, std::int6
     (lower_side ? lists.lower_sorted() : lists.upper_sorted)[rank] = e;
   }
   __syncwarp(team_mask);
-  // The lower chain on the team's first lane and the upper chain on its second, side by side
-  // (core::chain_pass: one loop for both, so they do not diverge); the chains were most of this
-  // kernel's instructions when one lane ran both (ncu, bench/NOTES.md). The upper chain runs
-  // backwards keeping left turns for a full hull; for an upper hull alone, forwards keeping right
-  // turns, on the first lane, where TeamHull reads it.
-  const bool upper_only = part == HullPart::upper;
-  const bool upper_lane = upper_only ? team_lane == 0 : team_lane == 1;
-  int k = 0;
-  if (upper_lane || (team_lane == 0 && !upper_only)) {
-    k = core::chain_pass(upper_lane ? lists.upper_sorted : lists.lower_sorted(),
-                         upper_lane ? upper_count : lower_count, upper_lane && !upper_only,
-                         upper_only ? -1 : 1, team_lane == 0 ? lists.lower_chain() : lists.upper_chain(),
-                         [points](std::uint8_t e) -> const Point2<T>& { return points[e]; });
-  }
-  const int lower = __shfl_sync(team_mask, k, team_shift);
-  const int upper = __shfl_sync(team_mask, k, team_shift + 1);
-  __syncwarp(team_mask);
-  return {upper_only ? lower : core::full_chain_size(lower, upper), lower};
+  return chain_sides<T, Lanes>(points, lists, lower_count, upper_count, part, team_lane, team_mask, split_at);
 }
 
 /// Step 1 (see the file comment), a team of Lanes lanes per group, registers for MinBlocks blocks
