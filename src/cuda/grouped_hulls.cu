@@ -64,8 +64,9 @@ constexpr int kTeamLanes = sizeof(T) == 8 ? 8 : 4;
 // The bytes of points a block stages at once: 32 / Lanes groups of 100 points in one round.
 template <class T, int Lanes>
 constexpr std::size_t kStageBytes = 3200 / Lanes * sizeof(Point2<T>);
-// Per group, four lists of survivors' positions (TeamLists).
-constexpr std::size_t kListBytes = 4 * kThreadSurvivors;
+// Per group, four lists of survivors' positions and the chains' six split corners (TeamLists), padded
+// to 8 bytes (no fewer blocks per multiprocessor than without them).
+constexpr std::size_t kListBytes = 4 * kThreadSurvivors + 8;
 template <class T, int Lanes>
 constexpr std::size_t kTileSharedBytes = kStageBytes<T, Lanes> + (32 / Lanes * kListBytes);
 // Blocks per multiprocessor the registers must allow: as many as shared memory allows on an H100
@@ -210,13 +211,15 @@ class ThreadOctagon {
     return first_bad_;
   }
 
-  /// Where piece `piece` of `pieces` (1, 2 or 4) of a side's chain ends: the position in the group of
-  /// the octagon corner there, in x order along the side (the upper side when `upper`); -1 for the
-  /// last piece, which ends at the side's end.
-  __device__ int split_corner(bool upper, int piece, int pieces) const {
-    if (piece >= pieces - 1) return -1;
-    const int byte = pieces == 4 ? piece : 1;  // two pieces: at the extreme of y
-    return static_cast<int>(((upper ? upper_splits_ : lower_splits_) >> (8 * byte)) & 0xffu);
+  /// The corners between each side's ends, where chain_sides splits the chains: their positions in
+  /// the group, a byte each, in x order along the side: below at out[0 .. 3), above at out[3 .. 6).
+  /// (In shared memory, not registers: chain_sides reads them after the filter and the sort.)
+  __device__ void store_splits(std::uint8_t* out) const {
+#pragma unroll
+    for (int b = 0; b < 3; ++b) {
+      out[b] = static_cast<std::uint8_t>(lower_splits_ >> (8 * b));
+      out[3 + b] = static_cast<std::uint8_t>(upper_splits_ >> (8 * b));
+    }
   }
 
   /// The orientation of (smallest point, largest point, p), exact: above the line between them
@@ -259,13 +262,13 @@ class ThreadOctagon {
   Point2<T> smallest_, largest_;          // corners 0 and 4, for side() where double does not hold T
   double bound_;                          // certifies every test of the group (see the constructor)
   unsigned skip_;                         // bit k: edge k joins equal corners and is skipped
-  unsigned lower_splits_, upper_splits_;  // split_corner's positions, a byte each
+  unsigned lower_splits_, upper_splits_;  // store_splits' positions, a byte each
   int first_bad_;                         // the first point that is not finite; n if none
   bool enabled_;
 };
 
 /// A team's lists of positions in its group, kThreadSurvivors each, in shared memory; each of the
-/// four buffers serves twice, once its first use is over.
+/// four buffers serves again once its use before is over (`survivors` three times).
 struct TeamLists {
   std::uint8_t* survivors;     // in index order; then the lower side, sorted; then the lower chain
                                // (for an upper hull alone: the upper chain)
@@ -273,12 +276,14 @@ struct TeamLists {
                                // largest, in index order; then the lower chain's pieces
   std::uint8_t* upper_side;    // on or above it, in index order; then the upper chain's pieces
   std::uint8_t* upper_sorted;  // the upper side, sorted; then the upper chain
+  std::uint8_t* splits;        // ThreadOctagon::store_splits' six corners
 
   __device__ explicit TeamLists(std::uint8_t* bytes)
       : survivors(bytes),
         lower_side(bytes + kThreadSurvivors),
         upper_side(bytes + 2 * kThreadSurvivors),
-        upper_sorted(bytes + 3 * kThreadSurvivors) {}
+        upper_sorted(bytes + 3 * kThreadSurvivors),
+        splits(bytes + 4 * kThreadSurvivors) {}
   __device__ std::uint8_t* lower_sorted() const { return survivors; }
   __device__ std::uint8_t* lower_chain() const { return survivors; }
   __device__ std::uint8_t* upper_chain() const { return upper_sorted; }
@@ -322,12 +327,11 @@ __device__ PieceRole piece_role(HullPart part, int team_lane) {
 }
 
 /// Step 1's chains for one group whose sides hull_group_by_team sorted into `lists`: returns the hull
-/// (TeamHull) in every lane of the team. split_at: where this lane's piece ends (ThreadOctagon::
-/// split_corner).
+/// (TeamHull) in every lane of the team; lists.splits holds the corners where the pieces end.
 template <class T, int Lanes>
 __device__ __forceinline__ TeamHull chain_sides(const Point2<T>* points, const TeamLists& lists,
                                                 int lower_count, int upper_count, HullPart part,
-                                                int team_lane, unsigned team_mask, int split_at) {
+                                                int team_lane, unsigned team_mask) {
   constexpr int kPieces = kChainPieces<Lanes>;
   const int team_shift = __ffs(team_mask) - 1;
   const bool upper_only = part == HullPart::upper;
@@ -362,7 +366,9 @@ __device__ __forceinline__ TeamHull chain_sides(const Point2<T>* points, const T
   // whole side on piece 0 where the pieces' outputs would not fit the list.
   const bool split = count + kPieces - 1 <= kThreadSurvivors;
   int end = count - 1;
-  if (chaining && split_at >= 0) {
+  if (chaining && piece < kPieces - 1) {
+    // Two pieces a side: at the extreme of y, the side's middle corner.
+    const int split_at = lists.splits[(on_upper ? 3 : 0) + (kPieces == 4 ? piece : 1)];
     end = split ? -1 : count - 1;
     for (int i = 0; split && i < count; ++i) end = sorted[i] == split_at ? i : end;
   }
@@ -400,6 +406,7 @@ __device__ __forceinline__ TeamHull chain_sides(const Point2<T>* points, const T
   }
   const unsigned side_lanes = ((1u << kPieces) - 1u) << first_lane;
   const bool rechain = (__ballot_sync(team_mask, bent) & side_lanes) != 0;
+  __syncwarp(team_mask);  // the checks' reads of `joined` before the rechain rewrites it
   if (rechain && chaining && piece == 0) total = rechain_joined(points, joined, total, keep, pieces);
   const int lower = __shfl_sync(team_mask, total, team_shift);
   const int upper = __shfl_sync(team_mask, total, team_shift + kPieces);
@@ -418,13 +425,11 @@ __device__ TeamHull hull_group_by_team(const Point2<T>* points, int n, std::int6
   static_assert(Lanes >= 2, "the lower and upper chains run on two lanes");
   if (n == 0) return {0, 0};
   const ThreadOctagon<T> octagon(points, n, team_lane, Lanes, team_mask);
-  // Where this lane's piece of a chain ends (chain_sides).
-  const PieceRole role = piece_role<Lanes>(part, team_lane);
-  const int split_at = octagon.split_corner(role.on_upper, role.piece, kChainPieces<Lanes>);
   if (octagon.first_bad() < n) {
     if (team_lane == 0) atomicMin(first_bad, static_cast<unsigned long long>(begin + octagon.first_bad()));
     return {0, 0};
   }
+  if (team_lane == 0) octagon.store_splits(lists.splits);  // read after the barriers below
   // The survivors' positions, in index order (the team tests Lanes consecutive points at a time).
   const int team_shift = __ffs(team_mask) - 1;
   int m = 0;
@@ -475,7 +480,7 @@ __device__ TeamHull hull_group_by_team(const Point2<T>* points, int n, std::int6
     (lower_side ? lists.lower_sorted() : lists.upper_sorted)[rank] = e;
   }
   __syncwarp(team_mask);
-  return chain_sides<T, Lanes>(points, lists, lower_count, upper_count, part, team_lane, team_mask, split_at);
+  return chain_sides<T, Lanes>(points, lists, lower_count, upper_count, part, team_lane, team_mask);
 }
 
 /// Step 1 (see the file comment), a team of Lanes lanes per group, registers for MinBlocks blocks
