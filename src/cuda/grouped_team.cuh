@@ -1,0 +1,411 @@
+// Step 1 of the grouped hulls (grouped_hulls.cu) for one group: what a team of lanes of a warp does
+// with its group's points, staged in shared memory, from the extreme points to the hull's positions.
+// A header of its own so that a test can run this device code on the CPU, a thread a lane, with the
+// warp's shuffles, ballots and barriers emulated (tests/test_grouped_team_emulated.cpp): it then
+// defines __device__, __forceinline__, __noinline__ and those intrinsics (and min, max) before the
+// include. Every intrinsic here takes the team's mask.
+#pragma once
+
+#include <cstdint>
+#include <type_traits>
+
+#include "core/small_hull.hpp"
+#include "wagener/hull.hpp"
+#include "wagener/point.hpp"
+#include "wagener/predicates.hpp"
+
+namespace wagener::cuda::grouped_team {
+
+// Step 1: one-warp blocks, a team of lanes per group. Groups of more points than this go to step 2
+// (a team would take too long over them, and their positions would not fit a byte).
+constexpr int kThreadGroupPoints = 255;
+// Survivors of the extreme polygon one team sorts and chains (a 100-point disk leaves ~10); a group
+// with more goes to step 2.
+constexpr int kThreadSurvivors = 64;
+// Pieces each side's chain splits into in step 1, a lane each (two sides a team): at most four, at
+// the three octagon corners between a side's ends.
+template <int Lanes>
+constexpr int kChainPieces = Lanes >= 8 ? 4 : (Lanes >= 4 ? 2 : 1);
+
+/// The extreme polygon of one group, held by each lane of its team: the same eight corners as
+/// core::ExtremePolygon (the extremes of x, x + y, y and y - x, counter-clockwise), found by position
+/// and tested as a fixed octagon whose edges between equal corners are skipped. Everything stays in
+/// registers and the test is branch-free: ExtremePolygon's dropped corners index its arrays at run
+/// time, which puts them in local memory, and the teams of a warp, each on its own group, would
+/// diverge over its early exits.
+template <class T>
+class ThreadOctagon {
+ public:
+  /// Pre: n >= 1 points. The `lanes` lanes of team_mask (a power of two, consecutive lanes) each
+  /// scan the points first, first + lanes, ... and agree on the same corners; in the same pass they
+  /// find the first point that is not finite (first_bad(): n if none; the corners are then not
+  /// meaningful).
+  __device__ ThreadOctagon(const Point2<T>* points, int n, int first, int lanes, unsigned team_mask) {
+    // The keys x + y, y and y - x are rounded sums in T (integers: in double, where their sums cannot
+    // overflow): they only choose which input points become corners, and any choice is a valid filter
+    // (core::ExtremePolygon).
+    // Corners 0 and 4, the extremes of x, are the smallest and the largest point (x, then y), compared
+    // in T itself, exactly: the line between them splits the survivors for the two chains.
+    T low_x = points[0].x, high_x = points[0].x, low_y = points[0].y, high_y = points[0].y;
+    Key low[4], high[4];  // [1, 4): the rounded keys
+    int low_at[4] = {0, 0, 0, 0}, high_at[4] = {0, 0, 0, 0};
+    keys(points[0], low);
+    keys(points[0], high);
+    int bad = n;
+    for (int i = first; i < n; i += lanes) {
+      Key key[4];
+      keys(points[i], key);
+      const T x = points[i].x, y = points[i].y;
+      bad = is_finite(points[i]) ? bad : min(bad, i);
+      if (x < low_x || (x == low_x && y < low_y)) low_x = x, low_y = y, low_at[0] = i;
+      if (x > high_x || (x == high_x && y > high_y)) high_x = x, high_y = y, high_at[0] = i;
+#pragma unroll
+      for (int k = 1; k < 4; ++k) {
+        if (key[k] < low[k]) low[k] = key[k], low_at[k] = i;
+        if (key[k] > high[k]) high[k] = key[k], high_at[k] = i;
+      }
+    }
+    // The team's extremes: on equal keys the first point, as one lane scanning them all would find.
+    for (int d = 1; d < lanes; d *= 2) {
+      bad = min(bad, __shfl_xor_sync(team_mask, bad, d));
+      {
+        const T other_low_x = __shfl_xor_sync(team_mask, low_x, d);
+        const T other_low_y = __shfl_xor_sync(team_mask, low_y, d);
+        const int other_low_at = __shfl_xor_sync(team_mask, low_at[0], d);
+        if (other_low_x < low_x ||
+            (other_low_x == low_x &&
+             (other_low_y < low_y || (other_low_y == low_y && other_low_at < low_at[0]))))
+          low_x = other_low_x, low_y = other_low_y, low_at[0] = other_low_at;
+        const T other_high_x = __shfl_xor_sync(team_mask, high_x, d);
+        const T other_high_y = __shfl_xor_sync(team_mask, high_y, d);
+        const int other_high_at = __shfl_xor_sync(team_mask, high_at[0], d);
+        if (other_high_x > high_x ||
+            (other_high_x == high_x &&
+             (other_high_y > high_y || (other_high_y == high_y && other_high_at < high_at[0]))))
+          high_x = other_high_x, high_y = other_high_y, high_at[0] = other_high_at;
+      }
+#pragma unroll
+      for (int k = 1; k < 4; ++k) {
+        const Key other_low = __shfl_xor_sync(team_mask, low[k], d);
+        const int other_low_at = __shfl_xor_sync(team_mask, low_at[k], d);
+        if (other_low < low[k] || (other_low == low[k] && other_low_at < low_at[k]))
+          low[k] = other_low, low_at[k] = other_low_at;
+        const Key other_high = __shfl_xor_sync(team_mask, high[k], d);
+        const int other_high_at = __shfl_xor_sync(team_mask, high_at[k], d);
+        if (other_high > high[k] || (other_high == high[k] && other_high_at < high_at[k]))
+          high[k] = other_high, high_at[k] = other_high_at;
+      }
+    }
+    bool exact = true;  // every corner exact in double (converts_exactly: 64-bit integers may not be)
+#pragma unroll
+    for (int k = 0; k < 8; ++k) {
+      const Point2<T> c = points[k < 4 ? low_at[k] : high_at[k - 4]];
+      x_[k] = static_cast<double>(c.x), y_[k] = static_cast<double>(c.y);
+      exact &= converts_exactly(c);
+    }
+    smallest_ = points[low_at[0]], largest_ = points[high_at[0]];
+    // The corners between each side's ends in x order, a byte each: below, 1 (x + y), 2 (y), 3 (y - x);
+    // above, 7 (y - x), 6 (y), 5 (x + y).
+    lower_splits_ = static_cast<unsigned>(low_at[1] | low_at[2] << 8 | low_at[3] << 16);
+    upper_splits_ = static_cast<unsigned>(high_at[3] | high_at[2] << 8 | high_at[1] << 16);
+    unsigned skip = 0;
+#pragma unroll
+    for (int k = 0; k < 8; ++k) skip |= (x_[k] == x_[(k + 1) % 8] && y_[k] == y_[(k + 1) % 8]) ? 1u << k : 0u;
+    // (One mask, not eight flags: with flags the compiler recomputed the eight comparisons for every
+    // point tested.)
+    skip_ = skip;
+    first_bad_ = bad;
+    // Fewer than three distinct corners in a row certify nothing (core::ExtremePolygon::finish), and
+    // corners double does not hold would make it test another polygon.
+    enabled_ = __popc(skip) <= 5 && exact;
+    // One error bound for every test of the group. Orientation's certificate (Shewchuk's, as in
+    // certified_left_differences) for corners a, b and a point p of the group is det > kOrientErrBound
+    // * detsum with detsum = |(a.x - p.x)(b.y - p.y)| + |(a.y - p.y)(b.x - p.x)|, all rounded; each
+    // difference is at most the group's width or height (rounding is monotone), so detsum <= 2 w h
+    // (1 + eps)^2, and a bound from 2 w h with room for its own rounding certifies no less soundly.
+    // Products that underflow add at most 2^-1074 each: a group whose 2 w h is below kOrientMinSafe
+    // certifies nothing; above it, a point's smaller detsum leaves at least kOrientErrBound 2^-901 of
+    // room. An overflow makes the bound infinite (nothing certified), a NaN fails every comparison.
+    const double width = x_[4] - x_[0], height = y_[6] - y_[2];  // corners 0, 4: x; 2, 6: y
+    const double most = 2 * width * height;
+    enabled_ &= most >= detail::kOrientMinSafe;
+    bound_ = detail::kOrientErrBound * (1 + 0x1p-40) * most;
+  }
+
+  __device__ int first_bad() const {
+    return first_bad_;
+  }
+
+  /// The corners between each side's ends, where chain_sides splits the chains: their positions in
+  /// the group, a byte each, in x order along the side: below at out[0 .. 3), above at out[3 .. 6).
+  /// (In shared memory, not registers: chain_sides reads them after the filter and the sort.)
+  __device__ void store_splits(std::uint8_t* out) const {
+#pragma unroll
+    for (int b = 0; b < 3; ++b) {
+      out[b] = static_cast<std::uint8_t>(lower_splits_ >> (8 * b));
+      out[3 + b] = static_cast<std::uint8_t>(upper_splits_ >> (8 * b));
+    }
+  }
+
+  /// The orientation of (smallest point, largest point, p), exact: above the line between them
+  /// positive, below negative.
+  __device__ int side(const Point2<T>& p) const {
+    if constexpr (exact_in_double_v<T>) {
+      return orient2d(x_[0], y_[0], x_[4], y_[4], static_cast<double>(p.x), static_cast<double>(p.y));
+    } else {
+      return orient2d(smallest_, largest_, p);
+    }
+  }
+
+  /// True when p is certified strictly left of every edge between distinct corners.
+  __device__ bool strictly_inside(const Point2<T>& p) const {
+    const auto px = static_cast<double>(p.x), py = static_cast<double>(p.y);
+    double dx[8], dy[8];
+#pragma unroll
+    for (int k = 0; k < 8; ++k) dx[k] = x_[k] - px, dy[k] = y_[k] - py;
+    bool inside = enabled_;
+#pragma unroll
+    for (int k = 0; k < 8; ++k) {
+      const int next = (k + 1) % 8;
+      // certified_left_differences with the group's bound (see the constructor): three flops a test
+      // rather than six, and no test of scale.
+      const double detleft = dx[k] * dy[next], detright = dy[k] * dx[next];
+      inside &= ((skip_ >> k) & 1u) | (detleft - detright > bound_);
+    }
+    return inside;
+  }
+
+ private:
+  using Key = std::conditional_t<std::is_integral_v<T>, double, T>;
+
+  __device__ static void keys(const Point2<T>& p, Key (&key)[4]) {
+    const Key x = static_cast<Key>(p.x), y = static_cast<Key>(p.y);
+    key[0] = x, key[1] = x + y, key[2] = y, key[3] = y - x;  // key[0] unused: x is compared in T
+  }
+
+  double x_[8], y_[8];
+  Point2<T> smallest_, largest_;          // corners 0 and 4, for side() where double does not hold T
+  double bound_;                          // certifies every test of the group (see the constructor)
+  unsigned skip_;                         // bit k: edge k joins equal corners and is skipped
+  unsigned lower_splits_, upper_splits_;  // store_splits' positions, a byte each
+  int first_bad_;                         // the first point that is not finite; n if none
+  bool enabled_;
+};
+
+/// A team's lists of positions in its group, kThreadSurvivors each, in shared memory; each of the
+/// four buffers serves again once its use before is over (`survivors` three times).
+struct TeamLists {
+  std::uint8_t* survivors;     // in index order; then the lower side, sorted; then the lower chain
+                               // (for an upper hull alone: the upper chain)
+  std::uint8_t* lower_side;    // survivors on or below the line from the smallest point to the
+                               // largest, in index order; then the lower chain's pieces
+  std::uint8_t* upper_side;    // on or above it, in index order; then the upper chain's pieces
+  std::uint8_t* upper_sorted;  // the upper side, sorted; then the upper chain
+  std::uint8_t* splits;        // ThreadOctagon::store_splits' six corners
+
+  __device__ explicit TeamLists(std::uint8_t* bytes)
+      : survivors(bytes),
+        lower_side(bytes + kThreadSurvivors),
+        upper_side(bytes + 2 * kThreadSurvivors),
+        upper_sorted(bytes + 3 * kThreadSurvivors),
+        splits(bytes + 4 * kThreadSurvivors) {}
+  __device__ std::uint8_t* lower_sorted() const { return survivors; }
+  __device__ std::uint8_t* lower_chain() const { return survivors; }
+  __device__ std::uint8_t* upper_chain() const { return upper_sorted; }
+};
+
+/// The hull step 1 found for a group: its vertices' positions in the group, the first `lower` at
+/// lists.lower_chain()[0 ...], then lists.upper_chain()[1 ...] (core::full_chain_size).
+struct TeamHull {
+  int count;  // hull vertices; -1: the group has more survivors than kThreadSurvivors
+  int lower;  // of them, from the lower chain
+  __device__ std::uint8_t position(int v, const TeamLists& lists) const {
+    return v < lower ? lists.lower_chain()[v] : lists.upper_chain()[v - lower + 1];
+  }
+};
+
+/// Step 1's rare path (hull_group_by_team): one lane chains a side's joined pieces again, forwards in
+/// the chain's order (no equal points are left), through `scratch`, back into `joined`; returns the
+/// chain's size. Not inlined, so that its copy of chain_pass takes no registers from the common path.
+template <class T>
+__device__ __noinline__ int rechain_joined(const Point2<T>* points, std::uint8_t* joined, int size, int keep,
+                                           std::uint8_t* scratch) {
+  const int k = core::chain_pass(joined, size, false, keep, scratch,
+                                 [points](std::uint8_t e) -> const Point2<T>& { return points[e]; });
+  for (int t = 0; t < k; ++t) joined[t] = scratch[t];
+  return k;
+}
+
+/// A lane's piece of a side's chain in step 1 (chain_sides): which side, which piece, whether it has one.
+struct PieceRole {
+  bool on_upper;
+  int piece;
+  bool chaining;
+};
+
+template <int Lanes>
+__device__ PieceRole piece_role(HullPart part, int team_lane) {
+  constexpr int kPieces = kChainPieces<Lanes>;
+  const bool upper_only = part == HullPart::upper;
+  return {upper_only || team_lane >= kPieces, upper_only ? team_lane : team_lane % kPieces,
+          upper_only ? team_lane < kPieces : team_lane < 2 * kPieces};
+}
+
+/// Step 1's chains for one group whose sides hull_group_by_team sorted into `lists`: returns the hull
+/// (TeamHull) in every lane of the team; lists.splits holds the corners where the pieces end.
+template <class T, int Lanes>
+__device__ __forceinline__ TeamHull chain_sides(const Point2<T>* points, const TeamLists& lists,
+                                                int lower_count, int upper_count, HullPart part,
+                                                int team_lane, unsigned team_mask) {
+  constexpr int kPieces = kChainPieces<Lanes>;
+  const int team_shift = __ffs(team_mask) - 1;
+  const bool upper_only = part == HullPart::upper;
+  const PieceRole role = piece_role<Lanes>(part, team_lane);
+  const bool on_upper = role.on_upper, chaining = role.chaining;
+  const int piece = role.piece;
+  // The chains: each side's in kPieces pieces, a lane each (core::chain_pass; one loop for every lane,
+  // so they do not diverge), split at the octagon's corners between the side's ends. The lower chain
+  // runs forwards keeping left turns, the upper backwards keeping left turns for a full hull, or
+  // forwards keeping right turns for an upper hull alone. When one lane ran each whole side, the
+  // chains were a quarter of this kernel's instructions (ncu, bench/NOTES.md).
+  //  - A piece is the run of the side's sorted points from the last piece's end to its own (its
+  //    corner's place there, or the side's end), so the pieces share their ends; each writes its
+  //    chain at its start plus its number (the pieces' outputs then never meet), into the side's
+  //    unsorted list, free since the sort.
+  //  - Joined, the pieces' chains are the side's chain where every join turns strictly: a convex
+  //    chain on or below each piece's points is on or below them all. A corner is a vertex when its
+  //    key was exact, so this is the common case. Otherwise (a corner on an edge, or a rounded key's
+  //    choice inside the hull) one lane chains the joined pieces again: a point no piece keeps is no
+  //    vertex of the whole, so that gives the side's chain in every case.
+  //  - Of equal points the first is kept, as in one pass: a corner is the first of its copies (the
+  //    first index of its key), so a piece ends at the first copy and the next skips the others.
+  const std::uint8_t* sorted = on_upper ? lists.upper_sorted : lists.lower_sorted();
+  const int count = on_upper ? upper_count : lower_count;
+  std::uint8_t* pieces = on_upper ? lists.upper_side : lists.lower_side;
+  std::uint8_t* joined = on_upper && !upper_only ? lists.upper_chain() : lists.lower_chain();
+  const bool backward = on_upper && !upper_only;
+  const int keep = upper_only ? -1 : 1;
+  const int first_lane = team_shift + (on_upper && !upper_only ? kPieces : 0);  // the side's piece 0
+  const auto point_of = [points](std::uint8_t e) -> const Point2<T>& { return points[e]; };
+  // Where this piece ends: its corner's place in the side (-1: not there), or the side's end; the
+  // whole side on piece 0 where the pieces' outputs would not fit the list.
+  const bool split = count + kPieces - 1 <= kThreadSurvivors;
+  int end = count - 1;
+  if (chaining && piece < kPieces - 1) {
+    // Two pieces a side: at the extreme of y, the side's middle corner.
+    const int split_at = lists.splits[(on_upper ? 3 : 0) + (kPieces == 4 ? piece : 1)];
+    end = split ? -1 : count - 1;
+    for (int i = 0; split && i < count; ++i) end = sorted[i] == split_at ? i : end;
+  }
+  int start = 0, stop = 0;  // this piece: sorted[start .. stop]
+  for (int i = 0, last = 0; i < kPieces; ++i) {
+    const int at = max(last, __shfl_sync(team_mask, end, first_lane + i));  // never before the last
+    if (i == piece) start = last, stop = at;
+    last = at;
+  }
+  int k = 0;
+  const bool run = chaining && (stop > start || piece == 0);
+  if (run)
+    k = core::chain_pass(sorted + start, stop - start + 1, backward, keep, pieces + start + piece, point_of);
+  __syncwarp(team_mask);
+  // Joined in the chain's order (backwards: the last piece first), each piece after the first that
+  // keeps anything without its first point, which ends the piece before.
+  int at = 0, skip = 0, total = 0;
+  for (int i = 0; i < kPieces; ++i) {
+    const int q = backward ? kPieces - 1 - i : i;
+    const int kept = __shfl_sync(team_mask, k, first_lane + q);
+    if (q == piece) at = total, skip = total > 0 ? 1 : 0;
+    total += kept > 0 ? kept - (total > 0 ? 1 : 0) : 0;
+  }
+  if (run) {
+    for (int t = skip; t < k; ++t) joined[at + t - skip] = pieces[start + piece + t];
+  }
+  __syncwarp(team_mask);
+  // Each join, at the point this piece skipped, must turn strictly.
+  bool bent = false;
+  if (run && skip == 1 && at >= 2 && at < total) {
+    // (The filter alone: a turn it cannot certify strict counts as bent, and rechaining is exact.)
+    bent =
+        orient2d_certified(point_of(joined[at - 2]), point_of(joined[at - 1]), point_of(joined[at])) * keep <=
+        0;
+  }
+  const unsigned side_lanes = ((1u << kPieces) - 1u) << first_lane;
+  const bool rechain = (__ballot_sync(team_mask, bent) & side_lanes) != 0;
+  __syncwarp(team_mask);  // the checks' reads of `joined` before the rechain rewrites it
+  if (rechain && chaining && piece == 0) total = rechain_joined(points, joined, total, keep, pieces);
+  const int lower = __shfl_sync(team_mask, total, team_shift);
+  const int upper = __shfl_sync(team_mask, total, team_shift + kPieces);
+  __syncwarp(team_mask);
+  return {upper_only ? lower : core::full_chain_size(lower, upper), lower};
+}
+
+/// Step 1 for one group of n points staged at `points` (shared memory), by a team of Lanes
+/// consecutive lanes (team_lane: this lane's place in it): returns, in every lane of the team, the
+/// hull as positions in the group. A non-finite point is reported through first_bad (the call
+/// fails) and the group counted empty. `lists` are the team's.
+template <class T, int Lanes>
+__device__ TeamHull hull_group_by_team(const Point2<T>* points, int n, std::int64_t begin, HullPart part,
+                                       int team_lane, unsigned team_mask, const TeamLists& lists,
+                                       unsigned long long* first_bad) {
+  static_assert(Lanes >= 2, "the lower and upper chains run on two lanes");
+  if (n == 0) return {0, 0};
+  const ThreadOctagon<T> octagon(points, n, team_lane, Lanes, team_mask);
+  if (octagon.first_bad() < n) {
+    if (team_lane == 0) atomicMin(first_bad, static_cast<unsigned long long>(begin + octagon.first_bad()));
+    return {0, 0};
+  }
+  if (team_lane == 0) octagon.store_splits(lists.splits);  // read after the barriers below
+  // The survivors' positions, in index order (the team tests Lanes consecutive points at a time).
+  const int team_shift = __ffs(team_mask) - 1;
+  int m = 0;
+  for (int at = 0; at < n; at += Lanes) {
+    const int i = at + team_lane;
+    const bool keep = i < n && !octagon.strictly_inside(points[i]);
+    const unsigned kept = (__ballot_sync(team_mask, keep) >> team_shift) & ((1u << Lanes) - 1u);
+    const int place = m + __popc(kept & ((1u << team_lane) - 1u));
+    if (keep && place < kThreadSurvivors) lists.survivors[place] = static_cast<std::uint8_t>(i);
+    m += __popc(kept);
+  }
+  if (m > kThreadSurvivors) return {-1, 0};
+  __syncwarp(team_mask);
+  // The lower chain needs only the survivors on or below the line from the smallest point to the
+  // largest, the upper chain those on or above it (a point strictly on one side is no vertex of the
+  // other chain, and leaving it out changes nothing there): each sort and each chain then takes
+  // about half of them.
+  int lower_count = 0, upper_count = 0;
+  for (int at = 0; at < m; at += Lanes) {
+    const int i = at + team_lane;
+    const std::uint8_t e = i < m ? lists.survivors[i] : 0;
+    const int side = i < m ? octagon.side(points[e]) : 0;
+    const bool lower = i < m && side <= 0, upper = i < m && side >= 0;
+    const unsigned lowers = (__ballot_sync(team_mask, lower) >> team_shift) & ((1u << Lanes) - 1u);
+    const unsigned uppers = (__ballot_sync(team_mask, upper) >> team_shift) & ((1u << Lanes) - 1u);
+    const unsigned before = (1u << team_lane) - 1u;
+    if (lower) lists.lower_side[lower_count + __popc(lowers & before)] = e;
+    if (upper) lists.upper_side[upper_count + __popc(uppers & before)] = e;
+    lower_count += __popc(lowers);
+    upper_count += __popc(uppers);
+  }
+  __syncwarp(team_mask);
+  // Each side sorted by rank: an element's place is the number before it in (x, y) order, equal
+  // ones by position (their order in the side's list), so the chain keeps the first of equal
+  // points, as compute_hull() does.
+  for (int i = team_lane; i < lower_count + upper_count; i += Lanes) {
+    const bool lower_side = i < lower_count;
+    const std::uint8_t* side = lower_side ? lists.lower_side : lists.upper_side;
+    const int at = lower_side ? i : i - lower_count, size = lower_side ? lower_count : upper_count;
+    const std::uint8_t e = side[at];
+    const Point2<T> p = points[e];
+    int rank = 0;
+    for (int j = 0; j < size; ++j) {
+      const Point2<T> q = points[side[j]];
+      // (Bitwise, not short-circuit: branches here cost more than the comparisons.)
+      rank += (q.x < p.x) | ((q.x == p.x) & ((q.y < p.y) | ((q.y == p.y) & (j < at))));
+    }
+    (lower_side ? lists.lower_sorted() : lists.upper_sorted)[rank] = e;
+  }
+  __syncwarp(team_mask);
+  return chain_sides<T, Lanes>(points, lists, lower_count, upper_count, part, team_lane, team_mask);
+}
+
+}  // namespace wagener::cuda::grouped_team
