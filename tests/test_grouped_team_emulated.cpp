@@ -230,7 +230,7 @@ TEST(GroupedTeamEmulated, EveryThreeByThreeMultisetMatchesOneChain) {
   std::mt19937_64 rng(seed);
   int visited = 0;
   testing::for_each_3x3_multiset<double>([&](testing::Points<double> points, int code) {
-    if (code % 13 != 0) return true;  // one in 13: the threads' barriers are slow
+    if (code % 29 != 0) return true;  // one in 29: the threads' barriers are slow (ASan: ~2 min for 1 in 13)
     std::shuffle(points.begin(), points.end(), rng);
     ++visited;
     for (const HullPart part : {HullPart::full, HullPart::upper}) {
@@ -241,7 +241,7 @@ TEST(GroupedTeamEmulated, EveryThreeByThreeMultisetMatchesOneChain) {
     }
     return true;
   });
-  EXPECT_GT(visited, 450);
+  EXPECT_GT(visited, 200);
 }
 
 }  // namespace
