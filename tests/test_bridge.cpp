@@ -372,6 +372,37 @@ TEST(NestedBridge, SeamBridgeIsTakenExactlyWhenTheBridgeJoinsTheEnds) {
   EXPECT_GT(refused, 300);
 }
 
+// The walk from the seam is a whole algorithm: given steps enough (one a vertex of each hood), it
+// settles on every trial, on the serial bridge; given few, it settles only where the bridge is near
+// the seam, and then on the serial bridge too (else it leaves the merge to the search).
+TEST(NestedBridge, WalkFromTheSeamSettlesOnTheSerialBridge) {
+  const auto seed = testing::fresh_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  int near = 0, far = 0;
+  for (int trial = 0; trial < 6000; ++trial) {
+    auto t = in_place_trial(trial, rng);
+    if (!t) continue;
+    const auto hood_sizes = static_cast<int>(t->pair.p.size() + t->pair.q.size());
+    core::HoodSlot va, vb;
+    ASSERT_TRUE(core::walk_bridge(t->p(), t->q(), hood_sizes + 1, &va, &vb)) << t->what;
+    ASSERT_EQ(t->layout.rank_of(va), t->a) << t->what;
+    ASSERT_EQ(t->layout.rank_of(vb), t->b) << t->what;
+    const int few = 1 + trial % 4;
+    core::HoodSlot wa, wb;
+    if (core::walk_bridge(t->p(), t->q(), few, &wa, &wb)) {
+      ASSERT_EQ(t->layout.rank_of(wa), t->a) << t->what << " in " << few << " steps";
+      ASSERT_EQ(t->layout.rank_of(wb), t->b) << t->what << " in " << few << " steps";
+      ++near;
+    } else {
+      ASSERT_FALSE(wa.valid() || wb.valid()) << t->what << ": a refused walk leaves a and b alone";
+      ++far;
+    }
+  }
+  EXPECT_GT(near, 300);  // both outcomes are exercised
+  EXPECT_GT(far, 300);
+}
+
 /// A tile level's hoods side by side, from sorted points cut into runs of 1 to `longest` points: each
 /// run's hood at t * kSeamStride of `base`, its size at size[t] (as the tile level lays them out).
 struct TileHoods {

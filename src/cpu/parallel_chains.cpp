@@ -83,10 +83,12 @@ class InPlaceChain {
         const core::InPlaceHood<T> q{base_.get(), ranges(), qf, prev_[q1 - 1]};
         core::HoodSlot a, b;
         if (core::seam_bridge(p, q, &a, &b)) continue;  // both hoods whole: nothing to trim
-        const index_t most = std::max(p.positions(), q.positions());
-        int depth = 1;
-        for (index_t reach = kBridgeSamples; reach < most; reach *= kBridgeSamples) ++depth;
-        core::nested_bridge_serial(core::NestedMerge<T>(p, q, depth), cells.data(), &a, &b);
+        if (!core::walk_bridge(p, q, core::kWalkSteps, &a, &b)) {  // a bridge far from the seam
+          const index_t most = std::max(p.positions(), q.positions());
+          int depth = 1;
+          for (index_t reach = kBridgeSamples; reach < most; reach *= kBridgeSamples) ++depth;
+          core::nested_bridge_serial(core::NestedMerge<T>(p, q, depth), cells.data(), &a, &b);
+        }
         const core::StripRanges r = ranges();
         for (index_t t = a.strip; t <= b.strip; ++t) {
           const core::StripUpdate u = core::strip_after_merge(r, t, a, b);

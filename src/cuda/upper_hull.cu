@@ -388,7 +388,9 @@ struct MergeTeam {
 /// bridge's ends: only the killed tiles and the two ends are touched, so a round costs O(merges) plus
 /// the tiles it kills (each tile dies once), not O(tiles). Nothing to do without a partner, when a
 /// side has no vertex, or when the hoods meet convexly (core::seam_bridge: two tests instead of the
-/// search). Every early exit depends only on the merge, so a team takes it together.
+/// search). A bridge a few vertices from the seam is walked to by one lane (core::walk_bridge); the
+/// search runs where the walk has not settled. Every early exit depends only on the merge, so a team
+/// takes it together.
 template <class T, bool kBlockTeam>
 __global__ void __launch_bounds__(MergeTeam<T, kBlockTeam>::kBlockThreads)
     in_place_merge_kernel(const Point2<T>* hood, core::StripRanges ranges, index_t tiles, index_t w,
@@ -399,6 +401,8 @@ __global__ void __launch_bounds__(MergeTeam<T, kBlockTeam>::kBlockThreads)
     core::Bracket outer;
     core::Bracket tangent[kG];
     index_t bridge[2];
+    core::HoodSlot ends[2];  // the bridge's ends as vertices, walked or searched
+    bool walked;
   };
   // Raw storage: Bracket's member initialisers would make a __shared__ Cells dynamically initialised.
   __shared__ alignas(Cells) unsigned char shared_bytes[Team::kTeamsPerBlock * sizeof(Cells)];
@@ -418,37 +422,43 @@ __global__ void __launch_bounds__(MergeTeam<T, kBlockTeam>::kBlockThreads)
     // between the two ends already link to them).
     core::HoodSlot seam_a, seam_b;
     if (core::seam_bridge(p, q, &seam_a, &seam_b)) continue;  // uniform across the team
-    const index_t up = p.positions(), uq = q.positions(), most = up > uq ? up : uq;
-    int depth = 1;
-    for (index_t reach = kG; reach < most; reach *= kG) ++depth;
-    core::NestedMerge<T> mg;
-    mg.p = p;
-    mg.q = q;
-    mg.depth = depth;
-    mg.g = core::samples_for_depth(most, depth);
-    const index_t x = lane % mg.g, y = lane / mg.g;
-    const bool processor = lane < mg.g * mg.g;
-    if (lane == 0) cells.outer = mg.whole_p();
+    if (lane == 0) cells.walked = core::walk_bridge(p, q, core::kWalkSteps, &cells.ends[0], &cells.ends[1]);
     Team::sync();
-    const core::NestedCells c{&cells.outer, cells.tangent, cells.bridge};
-    for (int level = 0; level < depth; ++level) {
-      for (int inner = 0; inner < depth; ++inner) {
+    if (!cells.walked) {  // uniform across the team: the search (nested sampling)
+      const index_t up = p.positions(), uq = q.positions(), most = up > uq ? up : uq;
+      int depth = 1;
+      for (index_t reach = kG; reach < most; reach *= kG) ++depth;
+      core::NestedMerge<T> mg;
+      mg.p = p;
+      mg.q = q;
+      mg.depth = depth;
+      mg.g = core::samples_for_depth(most, depth);
+      const index_t x = lane % mg.g, y = lane / mg.g;
+      const bool processor = lane < mg.g * mg.g;
+      if (lane == 0) cells.outer = mg.whole_p();
+      Team::sync();
+      const core::NestedCells c{&cells.outer, cells.tangent, cells.bridge};
+      for (int level = 0; level < depth; ++level) {
+        for (int inner = 0; inner < depth; ++inner) {
+          core::Bracket value;
+          const bool writes = processor && core::nested_tangent_step(mg, c, inner, x, y, &value);
+          Team::sync();
+          if (writes) cells.tangent[x] = value;
+          Team::sync();
+        }
         core::Bracket value;
-        const bool writes = processor && core::nested_tangent_step(mg, c, inner, x, y, &value);
+        index_t a = 0, b = 0;
+        const bool writes = processor && y == 0 && core::nested_outer_step(mg, c, x, &value, &a, &b);
         Team::sync();
-        if (writes) cells.tangent[x] = value;
+        if (writes) cells.outer = value, cells.bridge[0] = a, cells.bridge[1] = b;
         Team::sync();
       }
-      core::Bracket value;
-      index_t a = 0, b = 0;
-      const bool writes = processor && y == 0 && core::nested_outer_step(mg, c, x, &value, &a, &b);
-      Team::sync();
-      if (writes) cells.outer = value, cells.bridge[0] = a, cells.bridge[1] = b;
+      if (lane == 0) cells.ends[0] = p.rep(cells.bridge[0]), cells.ends[1] = q.rep(cells.bridge[1]);
       Team::sync();
     }
     // Trim: the tiles from the bridge's left end to its right end, a lane each (strip_after_merge
     // reads and writes only its own tile's cells; every lane has read the ranges before any writes).
-    const core::HoodSlot a = p.rep(cells.bridge[0]), b = q.rep(cells.bridge[1]);
+    const core::HoodSlot a = cells.ends[0], b = cells.ends[1];
     Team::sync();
     for (index_t t = a.strip + lane; t <= b.strip; t += Team::kLanes) {
       const core::StripUpdate u = core::strip_after_merge(ranges, t, a, b);

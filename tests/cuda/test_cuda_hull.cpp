@@ -163,6 +163,28 @@ testing::Points<T> mostly_strict_with_collinear_runs(std::size_t n, std::size_t 
   return pts;
 }
 
+/// A parabola whose first points of each tile dip below the chain, 1 to `deepest` of them (the count
+/// cycles from tile to tile): every tile seam fails, and the bridge lies that many vertices past it,
+/// so the in-place merges walk to it (core::walk_bridge) or, past core::kWalkSteps, search for it.
+template <class T>
+testing::Points<T> dented_at_tile_seams(std::size_t n, std::size_t deepest) {
+  constexpr auto kTile = static_cast<std::size_t>(cuda::UpperHullPolicy<T>::kTile);
+  testing::Points<T> pts(n);
+  const auto half = static_cast<double>(n / 2);
+  for (std::size_t i = 0; i < n; ++i) {
+    const double x = static_cast<double>(i) - half;
+    const std::size_t tile = i / kTile, dents = 1 + tile % deepest;
+    const bool dented = tile > 0 && i % kTile < dents;
+    // Each dent's points lie on the parabola less a line falling to 0 at its end: they are vertices of
+    // their tile's hood, all below the chord over the dent (which the parabola clears by (k + 1)^2 / 4
+    // at most), so a merge's bridge passes every one.
+    const double k = static_cast<double>(dents), j = static_cast<double>(i % kTile);
+    const double dip = dented ? 2 * k * (k - j) : 0.0;
+    pts[i] = {static_cast<T>(x), static_cast<T>(-x * x - dip)};
+  }
+  return pts;
+}
+
 /// A parabola whose points repeat: each point `copies` times, and one point `long_run` times, so that
 /// whole tiles hold a single repeated point (dead tiles from the start).
 template <class T>
@@ -274,6 +296,10 @@ TEST_F(CudaTest, FullHoodsAcrossTileAndRoundBoundaries) {
       }
       expect_upper_equal_with_rounds(parabola_repeated_across_tiles<double>(n), rounds,
                                      "parabola repeated across tiles double" + at);
+      expect_upper_equal_with_rounds(dented_at_tile_seams<double>(n, 2 * core::kWalkSteps), rounds,
+                                     "dented at tile seams double" + at);
+      expect_upper_equal_with_rounds(dented_at_tile_seams<float>(n, 2 * core::kWalkSteps), rounds,
+                                     "dented at tile seams float" + at);
       expect_upper_equal_with_rounds(parabola_repeated_across_tiles<float>(n), rounds,
                                      "parabola repeated across tiles float" + at);
       if (HasFatalFailure()) return;
@@ -1144,6 +1170,11 @@ TEST_F(CudaTest, RacecheckSizedInputs) {
                                    std::string("parabola float, ") + rounds_name(rounds));
   }
   expect_upper_equal(mostly_strict_with_collinear_runs<double>(5000, 8, 2), "collinear runs of 3");
+  for (const Rounds rounds : {Rounds::in_place_warps, Rounds::in_place_blocks}) {  // walks and searches
+    expect_upper_equal_with_rounds(dented_at_tile_seams<double>(40000, 2 * core::kWalkSteps), rounds,
+                                   std::string("dented at tile seams, ") + rounds_name(rounds));
+    expect_upper_equal_with_rounds(scallops<double>(9000, 3000), rounds, rounds_name(rounds));
+  }
   const auto circle = testing::circle<double>(20000, rng_);
   EXPECT_EQ(convex_hull<double>(circle, {Backend::cuda}), cpu::convex_hull_serial<double>(circle));
 }
@@ -1158,9 +1189,13 @@ TEST_F(CudaTest, SanitizerSizedInputs) {
   expect_upper_equal(mostly_strict_with_collinear_runs<double>(20000, 8, 2), "collinear runs of 3");
   expect_upper_equal(repeated_parabola<double>(20000, 2, 5000), "repeated parabola");
   both_tile_policies<float>(rng_, {777, 5000});
-  // The in-place rounds' searches, by warps and by blocks (scallops: hoods that do not meet convexly).
-  for (const Rounds rounds : {Rounds::in_place_warps, Rounds::in_place_blocks})
+  // The in-place rounds' searches, by warps and by blocks (scallops: hoods that do not meet convexly,
+  // their bridges far from the seams), and their walks (dents past the seams, some too deep to walk).
+  for (const Rounds rounds : {Rounds::in_place_warps, Rounds::in_place_blocks}) {
     expect_upper_equal_with_rounds(scallops<double>(20000, 3000), rounds, rounds_name(rounds));
+    expect_upper_equal_with_rounds(dented_at_tile_seams<double>(40000, 2 * core::kWalkSteps), rounds,
+                                   std::string("dented at tile seams, ") + rounds_name(rounds));
+  }
   guide_filter_every_family<float>(rng_, {5000});
   convex_hull_every_family<double>(rng_, {50, 20000});
   const KeySortFrom from(1);
