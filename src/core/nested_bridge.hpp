@@ -272,8 +272,8 @@ WAGENER_HD inline bool seam_bridge(const InPlaceHood<T>& p, const InPlaceHood<T>
 inline constexpr int kWalkSteps = 16;
 
 template <class T>
-WAGENER_HD inline bool walk_bridge(const InPlaceHood<T>& p, const InPlaceHood<T>& q, int max_steps, HoodSlot* a,
-                                   HoodSlot* b) {
+WAGENER_HD inline bool walk_bridge(const InPlaceHood<T>& p, const InPlaceHood<T>& q, int max_steps,
+                                   HoodSlot* a, HoodSlot* b) {
   HoodSlot i{p.last, p.r.hi[p.last] - 1}, j{q.first, q.r.lo[q.first]};
   for (int step = 0; step < max_steps; ++step) {
     const Point2<T> pi = p.at(i), qj = q.at(j);

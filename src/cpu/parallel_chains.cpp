@@ -83,7 +83,8 @@ class InPlaceChain {
         const core::InPlaceHood<T> q{base_.get(), ranges(), qf, prev_[q1 - 1]};
         core::HoodSlot a, b;
         if (core::seam_bridge(p, q, &a, &b)) continue;  // both hoods whole: nothing to trim
-        if (!core::walk_bridge(p, q, core::kWalkSteps, &a, &b)) {  // a bridge far from the seam
+        // A bridge a few vertices from the seam is walked to; one farther is searched for.
+        if (!core::walk_bridge(p, q, core::kWalkSteps, &a, &b)) {
           const index_t most = std::max(p.positions(), q.positions());
           int depth = 1;
           for (index_t reach = kBridgeSamples; reach < most; reach *= kBridgeSamples) ++depth;
