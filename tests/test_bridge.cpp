@@ -325,23 +325,31 @@ std::optional<InPlaceTrial> in_place_trial(int trial, std::mt19937_64& rng) {
   return t;
 }
 
-TEST(NestedBridge, AgreesWithTheSerialBridgeOnHoodsInPlace) {
+/// check(trial, t) on each of 6,000 in-place trials with two non-empty hoods, from a fresh seed;
+/// stops at the first fatal failure.
+template <class Check>
+void for_each_in_place_trial(Check&& check) {
   const auto seed = testing::fresh_seed();
   SCOPED_TRACE("seed " + std::to_string(seed));
   std::mt19937_64 rng(seed);
-  int checked = 0;
-  for (int trial = 0; trial < 6000; ++trial) {
+  for (int trial = 0; trial < 6000 && !::testing::Test::HasFatalFailure(); ++trial) {
     auto t = in_place_trial(trial, rng);
-    if (!t) continue;
+    if (t) check(trial, *t);
+  }
+}
+
+TEST(NestedBridge, AgreesWithTheSerialBridgeOnHoodsInPlace) {
+  int checked = 0;
+  for_each_in_place_trial([&](int trial, InPlaceTrial& t) {
     const int depth = 1 + trial % 5;
-    const core::NestedMerge<double> mg(t->p(), t->q(), depth);
+    const core::NestedMerge<double> mg(t.p(), t.q(), depth);
     std::vector<core::Bracket> cells(static_cast<std::size_t>(mg.g));
     core::HoodSlot va, vb;
     core::nested_bridge_serial(mg, cells.data(), &va, &vb);
-    ASSERT_EQ(t->layout.rank_of(va), t->a) << t->what << " depth " << depth;
-    ASSERT_EQ(t->layout.rank_of(vb), t->b) << t->what << " depth " << depth;
+    ASSERT_EQ(t.layout.rank_of(va), t.a) << t.what << " depth " << depth;
+    ASSERT_EQ(t.layout.rank_of(vb), t.b) << t.what << " depth " << depth;
     ++checked;
-  }
+  });
   EXPECT_GT(checked, 3000);  // most trials give two non-empty hoods
 }
 
@@ -349,25 +357,20 @@ TEST(NestedBridge, AgreesWithTheSerialBridgeOnHoodsInPlace) {
 // family, with hoods laid out in place at random (full hoods from the parabola and the circle
 // families take it, random ones mostly not).
 TEST(NestedBridge, SeamBridgeIsTakenExactlyWhenTheBridgeJoinsTheEnds) {
-  const auto seed = testing::fresh_seed();
-  SCOPED_TRACE("seed " + std::to_string(seed));
-  std::mt19937_64 rng(seed);
   int taken = 0, refused = 0;
-  for (int trial = 0; trial < 6000; ++trial) {
-    auto t = in_place_trial(trial, rng);
-    if (!t) continue;
+  for_each_in_place_trial([&](int /*trial*/, InPlaceTrial& t) {
     core::HoodSlot va, vb;
-    const bool shortcut = core::seam_bridge(t->p(), t->q(), &va, &vb);
-    const bool at_the_ends = t->a == static_cast<index_t>(t->pair.p.size()) - 1 && t->b == 0;
-    ASSERT_EQ(shortcut, at_the_ends) << t->what;
+    const bool shortcut = core::seam_bridge(t.p(), t.q(), &va, &vb);
+    const bool at_the_ends = t.a == static_cast<index_t>(t.pair.p.size()) - 1 && t.b == 0;
+    ASSERT_EQ(shortcut, at_the_ends) << t.what;
     if (shortcut) {
-      ASSERT_EQ(t->layout.rank_of(va), t->a) << t->what;
-      ASSERT_EQ(t->layout.rank_of(vb), t->b) << t->what;
+      ASSERT_EQ(t.layout.rank_of(va), t.a) << t.what;
+      ASSERT_EQ(t.layout.rank_of(vb), t.b) << t.what;
       ++taken;
     } else {
       ++refused;
     }
-  }
+  });
   EXPECT_GT(taken, 300);  // both outcomes are exercised
   EXPECT_GT(refused, 300);
 }
@@ -376,29 +379,24 @@ TEST(NestedBridge, SeamBridgeIsTakenExactlyWhenTheBridgeJoinsTheEnds) {
 // settles on every trial, on the serial bridge; given few, it settles only where the bridge is near
 // the seam, and then on the serial bridge too (else it leaves the merge to the search).
 TEST(NestedBridge, WalkFromTheSeamSettlesOnTheSerialBridge) {
-  const auto seed = testing::fresh_seed();
-  SCOPED_TRACE("seed " + std::to_string(seed));
-  std::mt19937_64 rng(seed);
   int near = 0, far = 0;
-  for (int trial = 0; trial < 6000; ++trial) {
-    auto t = in_place_trial(trial, rng);
-    if (!t) continue;
-    const auto hood_sizes = static_cast<int>(t->pair.p.size() + t->pair.q.size());
+  for_each_in_place_trial([&](int trial, InPlaceTrial& t) {
+    const auto hood_sizes = static_cast<int>(t.pair.p.size() + t.pair.q.size());
     core::HoodSlot va, vb;
-    ASSERT_TRUE(core::walk_bridge(t->p(), t->q(), hood_sizes + 1, &va, &vb)) << t->what;
-    ASSERT_EQ(t->layout.rank_of(va), t->a) << t->what;
-    ASSERT_EQ(t->layout.rank_of(vb), t->b) << t->what;
+    ASSERT_TRUE(core::walk_bridge(t.p(), t.q(), hood_sizes + 1, &va, &vb)) << t.what;
+    ASSERT_EQ(t.layout.rank_of(va), t.a) << t.what;
+    ASSERT_EQ(t.layout.rank_of(vb), t.b) << t.what;
     const int few = 1 + trial % 4;
     core::HoodSlot wa, wb;
-    if (core::walk_bridge(t->p(), t->q(), few, &wa, &wb)) {
-      ASSERT_EQ(t->layout.rank_of(wa), t->a) << t->what << " in " << few << " steps";
-      ASSERT_EQ(t->layout.rank_of(wb), t->b) << t->what << " in " << few << " steps";
+    if (core::walk_bridge(t.p(), t.q(), few, &wa, &wb)) {
+      ASSERT_EQ(t.layout.rank_of(wa), t.a) << t.what << " in " << few << " steps";
+      ASSERT_EQ(t.layout.rank_of(wb), t.b) << t.what << " in " << few << " steps";
       ++near;
     } else {
-      ASSERT_FALSE(wa.valid() || wb.valid()) << t->what << ": a refused walk leaves a and b alone";
+      ASSERT_FALSE(wa.valid() || wb.valid()) << t.what << ": a refused walk leaves a and b alone";
       ++far;
     }
-  }
+  });
   EXPECT_GT(near, 300);  // both outcomes are exercised
   EXPECT_GT(far, 300);
 }
