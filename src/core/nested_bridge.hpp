@@ -257,6 +257,11 @@ WAGENER_HD inline bool seam_bridge(const InPlaceHood<T>& p, const InPlaceHood<T>
   return true;
 }
 
+/// The walk's steps before a merge leaves the bridge to the search: at 2^28 points, the double
+/// circle's tile hoods that fail the seam settle in 2-4 steps (bench/NOTES.md, "The bridge walked
+/// from the seam"); a bridge far from the seam costs this many dependent steps before the search's.
+inline constexpr int kWalkSteps = 16;
+
 /// The bridge by walking out from the seam, the textbook merge of two hulls apart in x: a starts at
 /// P's last vertex and b at Q's first; a steps back while classify_p says the tangent point from
 /// Q's b lies before it, b steps on while classify_q says the tangent point from P's a lies after
@@ -266,11 +271,6 @@ WAGENER_HD inline bool seam_bridge(const InPlaceHood<T>& p, const InPlaceHood<T>
 /// in eight off the hull), a few dependent steps replace the search's depth * (depth + 1) synced
 /// ones. Returns false, a and b untouched, where it has not settled within max_steps steps, or
 /// where a classification points the other way (not met from the seam; then the search decides).
-/// The walk's steps before a merge leaves the bridge to the search: at 2^28 points, the double
-/// circle's tile hoods that fail the seam settle in 2-4 steps (bench/NOTES.md, "The bridge walked
-/// from the seam"); a bridge far from the seam costs this many dependent steps before the search's.
-inline constexpr int kWalkSteps = 16;
-
 template <class T>
 WAGENER_HD inline bool walk_bridge(const InPlaceHood<T>& p, const InPlaceHood<T>& q, int max_steps,
                                    HoodSlot* a, HoodSlot* b) {
