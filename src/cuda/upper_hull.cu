@@ -204,13 +204,17 @@ __global__ void __launch_bounds__(UpperHullPolicy<T>::kFilterThreads)
     const Point2<T> warp_front = points[warp_first];
     index_t e = bucket_start[GuideBuckets<T>(guide, k)(warp_front.x)];
     Point2<T> a = guide[e], b = e + 1 < k ? guide[e + 1] : a;
-    bool one_edge = false;  // every point of the warp on edge e's stretch: the walk would not move
-    if constexpr (kWalkOnce) {
-      while (e + 1 < k && !lex_less(warp_front, b)) {
+    // On to the guide edge (a, b) whose stretch holds p: the edges only move right.
+    const auto walk_to = [&](const Point2<T>& p) {
+      while (e + 1 < k && !lex_less(p, b)) {
         a = b;
         ++e;
         if (e + 1 < k) b = guide[e + 1];
       }
+    };
+    bool one_edge = false;  // every point of the warp on edge e's stretch: the walk would not move
+    if constexpr (kWalkOnce) {
+      walk_to(warp_front);
       one_edge = warp_first + kWarp * kItems <= n && e + 1 < k &&
                  lex_less(points[warp_first + kWarp * kItems - 1], b);
     }
@@ -224,13 +228,7 @@ __global__ void __launch_bounds__(UpperHullPolicy<T>::kFilterThreads)
           if (g > 0 && lex_less(p, points[g - 1]))
             atomicMin(&first_bad[1], static_cast<unsigned long long>(g));
         }
-        if (!one_edge) {  // uniform across the warp
-          while (e + 1 < k && !lex_less(p, b)) {
-            a = b;
-            ++e;
-            if (e + 1 < k) b = guide[e + 1];
-          }
-        }
+        if (!one_edge) walk_to(p);  // uniform across the warp
         const bool below = (one_edge || e + 1 < k) && certainly_right(a, b, p);
         if (!below) keep |= 1u << j;
       }
