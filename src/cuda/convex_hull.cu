@@ -526,16 +526,19 @@ auto survivors_as_extremes(const Point2<T>* p) {
 
 /// Each point's core::split_x_key (its side of the baseline by the exact orient2d, as the partition
 /// takes it) and its place (the sort's value); the points on or above the baseline counted into
-/// *upper_count (set to 0 first).
+/// *upper_count (set to 0 first), and the smallest index of a non-finite point into *first_bad (the
+/// filter's report, for points that took no filter: finish_unfiltered).
 template <class T>
 __global__ void split_keys_kernel(const Point2<T>* p, index_t m, const LexExtremes<T>* extremes,
-                                  std::uint32_t* keys, std::uint32_t* places, index_t* upper_count) {
+                                  std::uint32_t* keys, std::uint32_t* places, index_t* upper_count,
+                                  unsigned long long* first_bad) {
   const Point2<T> lo = extremes->lo, hi = extremes->hi;
   const core::XKeyScale scale = core::x_key_scale(static_cast<double>(lo.x), static_cast<double>(hi.x));
   unsigned long long upper = 0;
   for (index_t i = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < m;
        i += static_cast<index_t>(gridDim.x) * blockDim.x) {
     const Point2<T> q = p[i];
+    if (!is_finite(q)) atomicMin(first_bad, static_cast<unsigned long long>(i));
     const bool below = orient2d(lo, hi, q) < 0;
     upper += below ? 0 : 1;
     keys[i] = core::split_x_key(q.x, below, scale);
@@ -545,6 +548,13 @@ __global__ void split_keys_kernel(const Point2<T>* p, index_t m, const LexExtrem
   static_assert(sizeof(index_t) == sizeof(unsigned long long), "the count is added as a 64-bit word");
   if (threadIdx.x % kWarp == 0 && upper != 0)
     atomicAdd(reinterpret_cast<unsigned long long*>(upper_count), upper);
+}
+
+/// A point with each -0 written as +0, as the filter writes its survivors (the points that took no
+/// filter are gathered through this): the hull's vertices then do not depend on the path.
+template <class T>
+__device__ Point2<T> plus_zeros(const Point2<T>& p) {
+  return {p.x + T(0), p.y + T(0)};
 }
 
 /// After the sort by key: each point of a key of its own gathered to its place, each run of up to
@@ -560,7 +570,7 @@ __global__ void gather_key_runs_kernel(const std::uint32_t* keys, const std::uin
     if (run.is_long) {
       long_runs[atomicAdd(&key_words[kLongRuns], 1ull)] = i;
     } else if (run.length > 0) {
-      for (int k = 0; k < run.length; ++k) to[i + k] = from[places[i + k]];
+      for (int k = 0; k < run.length; ++k) to[i + k] = plus_zeros(from[places[i + k]]);
       if (run.length > 1) core::insertion_sort_lex(to + i, run.length, core::split_key_descends(keys[i]));
     }
   }
@@ -625,7 +635,7 @@ __global__ void __launch_bounds__(kWarpKeyRunThreads)
 #pragma unroll
       for (int j = 0; j < kWarpKeyRunItems; ++j) {
         const index_t at = static_cast<index_t>(lane) * kWarpKeyRunItems + j;
-        items[j] = at < length ? from[places[head + at]] : order.last<T>();
+        items[j] = at < length ? plus_zeros(from[places[head + at]]) : order.last<T>();
       }
       WarpKeyRunSort<T>(storage[warp]).Sort(items, order, static_cast<int>(length), order.last<T>());
 #pragma unroll
@@ -654,7 +664,7 @@ __global__ void __launch_bounds__(kKeyRunThreads)
 #pragma unroll
     for (int j = 0; j < kKeyRunItems; ++j) {
       const index_t at = static_cast<index_t>(threadIdx.x) * kKeyRunItems + j;
-      items[j] = at < run.length ? from[places[run.head + at]] : order.last<T>();
+      items[j] = at < run.length ? plus_zeros(from[places[run.head + at]]) : order.last<T>();
     }
     BlockKeyRunSort<T>(storage).Sort(items, order, static_cast<int>(run.length), order.last<T>());
 #pragma unroll
@@ -717,7 +727,8 @@ bool sort_and_split_by_key(FullHullWorkspace<T>& ws, const Point2<T>* from, Poin
   WAGENER_CUDA_CHECK(cub::DeviceReduce::Reduce(ws.sort_temp.data(), temp_bytes, survivors_as_extremes(from),
                                                extremes, m, WidenLexExtremes{}, no_extremes<T>(), stream));
   split_keys_kernel<T><<<stride_grid(m), 256, 0, stream>>>(from, m, extremes, ws.x_keys[0].data(),
-                                                           ws.key_places[0].data(), ws.upper_count.data());
+                                                           ws.key_places[0].data(), ws.upper_count.data(),
+                                                           ws.counters.data() + 1);
   WAGENER_CUDA_CHECK_LAUNCH();
   cub::DoubleBuffer<std::uint32_t> keys(ws.x_keys[0].data(), ws.x_keys[1].data());
   cub::DoubleBuffer<std::uint32_t> places(ws.key_places[0].data(), ws.key_places[1].data());
@@ -813,6 +824,7 @@ struct CoarsePolygon {
   core::InnerPolygonView view;
   bool enabled = false;
   bool leaves_many = false;
+  bool keeps_nearly_all = false;  ///< kMinUnfilteredShare of the decision samples outside
 };
 
 /// The decision samples for `samples` samples: kDecisionSamples where the guide may be decided.
@@ -875,7 +887,7 @@ CoarsePolygon host_polygon(FullHullWorkspace<T>& ws, int decision, cudaStream_t 
   const core::InnerPolygon inner(polygon, kDirections);
   if (!inner.enabled()) return {};
   // The decision samples against the same tests on the host (a non-finite one counts as outside).
-  bool leaves_many = false;
+  bool leaves_many = false, keeps_nearly_all = false;
   if (decision > 0) {
     const core::InnerPolygonView host_view = inner.view();
     int outside = 0;
@@ -884,6 +896,7 @@ CoarsePolygon host_polygon(FullHullWorkspace<T>& ws, int decision, cudaStream_t 
       outside += host_view.certainly_inside(p.x, p.y) ? 0 : 1;
     }
     leaves_many = index_t{outside} * kOutsideShare > index_t{decision};
+    keeps_nearly_all = outside >= kMinUnfilteredShare * decision;
   }
 
   // One upload: vertices, angles, the ring's squared radii (one a bucket, where there is a ring
@@ -899,7 +912,8 @@ CoarsePolygon host_polygon(FullHullWorkspace<T>& ws, int decision, cudaStream_t 
   const std::size_t ring_bytes = ring.size() * sizeof(double);
   const std::size_t bucket_bytes = bucket.size() * sizeof(int);
   if (vertex.empty() || bucket.size() > kMaxFanBuckets) {
-    return {inner.view_with(nullptr, nullptr, nullptr), true, leaves_many};  // the disk and box tests only
+    return {inner.view_with(nullptr, nullptr, nullptr), true, leaves_many,
+            keeps_nearly_all};  // the disk and box tests only
   }
   unsigned char* staging = ws.fan_staging.data();
   std::memcpy(staging, vertex.data(), vertex_bytes);
@@ -917,7 +931,7 @@ CoarsePolygon host_polygon(FullHullWorkspace<T>& ws, int decision, cudaStream_t 
           reinterpret_cast<const Point2<double>*>(fan), reinterpret_cast<const double*>(fan + vertex_bytes),
           reinterpret_cast<const int*>(fan + vertex_bytes + angle_bytes + ring_bytes),
           ring.empty() ? nullptr : reinterpret_cast<const double*>(fan + vertex_bytes + angle_bytes)),
-      true, leaves_many};
+      true, leaves_many, keeps_nearly_all};
 }
 
 template <class T>
@@ -1057,6 +1071,93 @@ struct StepEvents {
   }
 };
 
+/// The rest of step 3 after the split (see finish()): split[1 .. m + 1) holds the m points, those on
+/// or above the baseline in order (their number at ws.upper_count, on the device), then the rest in
+/// reverse; lower_input has room for m + 2 points, free. Builds both chains and joins them into
+/// `out` (nullptr: lower_input, once the chains are done).
+template <class T>
+JoinedHull<T> chain_and_join(FullHullWorkspace<T>& ws, Point2<T>* split, index_t m, Point2<T>* lower_input,
+                             Point2<T>* out, cudaStream_t stream, StepEvents* profile, bool chain_guides) {
+  WAGENER_CUDA_CHECK(
+      cudaMemcpyAsync(split + m + 1, split + 1, sizeof(Point2<T>), cudaMemcpyDeviceToDevice, stream));
+  // The lower chain's input is free once both chains are done: it takes the hull unless `out` does.
+  if (out == nullptr) out = lower_input;
+  const cudaStream_t side = ws.side.get();
+  auto reflect_lower = [&] {
+    reflect_lower_kernel<T><<<stride_grid(m + 2), 256, 0, stream>>>(split, m, ws.upper_count.data(),
+                                                                    lower_input, ws.lower_count.data());
+    WAGENER_CUDA_CHECK_LAUNCH();
+    ws.sorted.record(stream);
+    WAGENER_CUDA_CHECK(cudaStreamWaitEvent(side, ws.sorted.get(), 0));
+  };
+
+  DeviceHull<T> upper{nullptr, 0}, lower{nullptr, 0};
+  if (m + 2 < std::min(ws.upper.filter_from, ws.lower.filter_from)) {
+    reflect_lower();
+    // Few survivors (random input): both chains and the join enqueued on two streams without a host
+    // wait, the chains' outcome read back once at the end. Each chain is a few latency-bound
+    // launches, so together they take about as long as one.
+    EnqueuedHullWords* words = ws.chain_words.data();
+    upper_hull_enqueued(split + 1, ws.upper_count.data(), m, ws.upper, words, stream);
+    upper_hull_enqueued(lower_input, ws.lower_count.data(), m + 2, ws.lower, words + 1, side);
+    ws.lower_done.record(side);
+    WAGENER_CUDA_CHECK(cudaStreamWaitEvent(stream, ws.lower_done.get(), 0));
+    constexpr int kJoinBlocks = 2 * UpperHullPolicy<T>::kTile / 256;  // the most a finished pair holds
+    join_enqueued_chains_kernel<T>
+        <<<kJoinBlocks, 256, 0, stream>>>({words + 1, ws.lower.hood[0].data(), ws.lower.last.data()},
+                                          {words, ws.upper.hood[0].data(), ws.upper.last.data()}, out);
+    WAGENER_CUDA_CHECK_LAUNCH();
+    WAGENER_CUDA_CHECK(cudaMemcpyAsync(ws.chain_words_host.data(), words, 2 * sizeof(EnqueuedHullWords),
+                                       cudaMemcpyDeviceToHost, stream));
+    WAGENER_CUDA_CHECK(cudaStreamSynchronize(stream));
+    const EnqueuedHullWords upper_words = ws.chain_words_host.data()[0],
+                            lower_words = ws.chain_words_host.data()[1];
+    if (upper_words.finished != 0 && lower_words.finished != 0) {
+      if (profile) {
+        profile->chained.record(stream);
+        profile->read();
+      }
+      const index_t u = upper_words.hull_size();
+      return {out, joined_size(lower_words.hull_size(), u)};
+    }
+    // A chain needs more levels (many survivors on its hood): they take host waits, each chain on
+    // its own stream and host thread.
+    both_chains([&] { upper = finish_enqueued(split + 1, upper_words, ws.upper, stream); },
+                [&] {
+                  lower = finish_enqueued(lower_input, lower_words, ws.lower, side);
+                  ws.lower_done.record(side);
+                });
+  } else {
+    WAGENER_CUDA_CHECK(cudaMemcpyAsync(ws.upper_count_host.data(), ws.upper_count.data(), sizeof(index_t),
+                                       cudaMemcpyDeviceToHost, stream));
+    WAGENER_CUDA_CHECK(cudaStreamSynchronize(stream));
+    const index_t u = ws.upper_count_host.data()[0];
+    reflect_lower();  // after the wait: the host's launches below overlap it
+    // Both chains at once, the lower one on a second host thread and stream: each is a few
+    // latency-bound launches with a host round trip per level. Without their guides where the
+    // check found the input mostly convex (build_guide's mostly_convex).
+    both_chains(
+        [&] { upper = upper_hull_on_device(split + 1, u, ws.upper, stream, false, nullptr, chain_guides); },
+        [&] {
+          lower = upper_hull_on_device(lower_input, m - u + 2, ws.lower, side, false, nullptr, chain_guides);
+          ws.lower_done.record(side);
+        });
+  }
+  // The join (and later work on `stream`: the next call, a profile's last event) follows the lower
+  // chain too.
+  WAGENER_CUDA_CHECK(cudaStreamWaitEvent(stream, ws.lower_done.get(), 0));
+  const index_t size = joined_size(lower.size, upper.size);
+  join_chains_kernel<T>
+      <<<stride_grid(size), 256, 0, stream>>>(lower.data, lower.size, upper.data, upper.size, out);
+  WAGENER_CUDA_CHECK_LAUNCH();
+  if (profile) {
+    profile->chained.record(stream);
+    profile->read();
+  }
+  WAGENER_CUDA_CHECK(cudaStreamSynchronize(stream));
+  return {out, size};
+}
+
 /// Step 3: waits for the filter, reports a non-finite point (throws input_error; with `non_finite`,
 /// sets it and returns no hull instead), sorts the survivors, splits them by the baseline, builds
 /// both chains and joins them into `out` (device memory for the survivors' number of points;
@@ -1152,85 +1253,46 @@ JoinedHull<T> finish(FullHullWorkspace<T>& ws, cudaStream_t stream, index_t* sur
     WAGENER_CUDA_CHECK(cub::DevicePartition::If(ws.sort_temp.data(), partition_bytes, sorted, split + 1,
                                                 ws.upper_count.data(), m, baseline, stream));
   }
-  WAGENER_CUDA_CHECK(
-      cudaMemcpyAsync(split + m + 1, split + 1, sizeof(Point2<T>), cudaMemcpyDeviceToDevice, stream));
-  Point2<T>* lower_input = sorted;  // the survivors, sorted or not, are no longer needed
-  // The lower chain's input is free once both chains are done: it takes the hull unless `out` does.
-  if (out == nullptr) out = lower_input;
-  const cudaStream_t side = ws.side.get();
-  auto reflect_lower = [&] {
-    reflect_lower_kernel<T><<<stride_grid(m + 2), 256, 0, stream>>>(split, m, ws.upper_count.data(),
-                                                                    lower_input, ws.lower_count.data());
-    WAGENER_CUDA_CHECK_LAUNCH();
-    ws.sorted.record(stream);
-    WAGENER_CUDA_CHECK(cudaStreamWaitEvent(side, ws.sorted.get(), 0));
-  };
+  // The survivors, sorted or not, are no longer needed: they take the lower chain's input.
+  return chain_and_join(ws, split, m, sorted, out, stream, profile, chain_guides);
+}
 
-  DeviceHull<T> upper{nullptr, 0}, lower{nullptr, 0};
-  if (m + 2 < std::min(ws.upper.filter_from, ws.lower.filter_from)) {
-    reflect_lower();
-    // Few survivors (random input): both chains and the join enqueued on two streams without a host
-    // wait, the chains' outcome read back once at the end. Each chain is a few latency-bound
-    // launches, so together they take about as long as one.
-    EnqueuedHullWords* words = ws.chain_words.data();
-    upper_hull_enqueued(split + 1, ws.upper_count.data(), m, ws.upper, words, stream);
-    upper_hull_enqueued(lower_input, ws.lower_count.data(), m + 2, ws.lower, words + 1, side);
-    ws.lower_done.record(side);
-    WAGENER_CUDA_CHECK(cudaStreamWaitEvent(stream, ws.lower_done.get(), 0));
-    constexpr int kJoinBlocks = 2 * UpperHullPolicy<T>::kTile / 256;  // the most a finished pair holds
-    join_enqueued_chains_kernel<T>
-        <<<kJoinBlocks, 256, 0, stream>>>({words + 1, ws.lower.hood[0].data(), ws.lower.last.data()},
-                                          {words, ws.upper.hood[0].data(), ws.upper.last.data()}, out);
-    WAGENER_CUDA_CHECK_LAUNCH();
-    WAGENER_CUDA_CHECK(cudaMemcpyAsync(ws.chain_words_host.data(), words, 2 * sizeof(EnqueuedHullWords),
-                                       cudaMemcpyDeviceToHost, stream));
-    WAGENER_CUDA_CHECK(cudaStreamSynchronize(stream));
-    const EnqueuedHullWords upper_words = ws.chain_words_host.data()[0],
-                            lower_words = ws.chain_words_host.data()[1];
-    if (upper_words.finished != 0 && lower_words.finished != 0) {
-      if (profile) {
-        profile->chained.record(stream);
-        profile->read();
-      }
-      const index_t u = upper_words.hull_size();
-      return {out, joined_size(lower_words.hull_size(), u)};
-    }
-    // A chain needs more levels (many survivors on its hood): they take host waits, each chain on
-    // its own stream and host thread.
-    both_chains([&] { upper = finish_enqueued(split + 1, upper_words, ws.upper, stream); },
-                [&] {
-                  lower = finish_enqueued(lower_input, lower_words, ws.lower, side);
-                  ws.lower_done.record(side);
-                });
-  } else {
-    WAGENER_CUDA_CHECK(cudaMemcpyAsync(ws.upper_count_host.data(), ws.upper_count.data(), sizeof(index_t),
-                                       cudaMemcpyDeviceToHost, stream));
-    WAGENER_CUDA_CHECK(cudaStreamSynchronize(stream));
-    const index_t u = ws.upper_count_host.data()[0];
-    reflect_lower();  // after the wait: the host's launches below overlap it
-    // Both chains at once, the lower one on a second host thread and stream: each is a few
-    // latency-bound launches with a host round trip per level. Without their guides where the
-    // check found the input mostly convex (build_guide's mostly_convex).
-    both_chains(
-        [&] { upper = upper_hull_on_device(split + 1, u, ws.upper, stream, false, nullptr, chain_guides); },
-        [&] {
-          lower = upper_hull_on_device(lower_input, m - u + 2, ws.lower, side, false, nullptr, chain_guides);
-          ws.lower_done.record(side);
-        });
-  }
-  // The join (and later work on `stream`: the next call, a profile's last event) follows the lower
-  // chain too.
-  WAGENER_CUDA_CHECK(cudaStreamWaitEvent(stream, ws.lower_done.get(), 0));
-  const index_t size = joined_size(lower.size, upper.size);
-  join_chains_kernel<T>
-      <<<stride_grid(size), 256, 0, stream>>>(lower.data, lower.size, upper.data, upper.size, out);
-  WAGENER_CUDA_CHECK_LAUNCH();
-  if (profile) {
-    profile->chained.record(stream);
-    profile->read();
-  }
+/// Step 3 for the n points of one array of 8-byte coordinates that took no filter (most in convex
+/// position, nearly none certified inside the inner polygon: kMinUnfilteredShare): the sort on a 32-bit key
+/// reads them where they are and writes the split to ws.alt, ws.kept takes the lower chain's input,
+/// and split_keys_kernel reports a non-finite point as the filter does (throws input_error; with
+/// `non_finite`, sets it and returns no hull). Returns nothing where a run of one key is longer than
+/// a block sorts: nothing the filter's path reads was written, and it takes the points as before.
+template <class T>
+std::optional<JoinedHull<T>> finish_unfiltered(FullHullWorkspace<T>& ws, const Point2<T>* points, index_t n,
+                                               cudaStream_t stream, index_t* survivors, Point2<T>* out,
+                                               StepEvents* profile, bool* non_finite) {
+  static_assert(sizeof(T) == 8, "the sort on a 32-bit key takes 8-byte coordinates");
+  FullHullWorkspace<T>::grow(ws.alt, n + 2);  // and ws.kept has n + 2
+  const std::size_t temp_bytes = sort_by_key_temp_bytes<T>(n, stream);
+  if (ws.sort_temp.size() < temp_bytes) ws.sort_temp = DeviceBuffer<unsigned char>(temp_bytes);
+  const bool split = sort_and_split_by_key(ws, points, ws.alt.data() + 1, n, temp_bytes, stream);
+  // sort_and_split_by_key waited for the stream: the keys' report of a non-finite point is whole.
+  WAGENER_CUDA_CHECK(cudaMemcpyAsync(ws.counters_host.data() + 1, ws.counters.data() + 1,
+                                     sizeof(unsigned long long), cudaMemcpyDeviceToHost, stream));
   WAGENER_CUDA_CHECK(cudaStreamSynchronize(stream));
-  return {out, size};
+  const unsigned long long bad = ws.counters_host.data()[1];
+  if (bad != ULLONG_MAX) {
+    if (non_finite) {
+      *non_finite = true;
+      return JoinedHull<T>{};
+    }
+    throw input_error("point " + std::to_string(bad) + " is not finite");
+  }
+  if (!split) return std::nullopt;
+  if (survivors) *survivors = n;
+  if (profile) {
+    profile->out->polygon_survivors = n;
+    profile->out->unfiltered = true;
+    profile->out->chain_guides = false;
+    profile->sorted.record(stream);
+  }
+  return chain_and_join(ws, ws.alt.data(), n, ws.kept.data(), out, stream, profile, false);
 }
 
 /// The joined hull on the host (waits for `stream`).
@@ -1326,6 +1388,15 @@ JoinedHull<T> hull_of_device_points(FullHullWorkspace<T>& ws, Points points, ind
     fan = build_guide(points, n, coarse.view, ws, stream, out_profile, &mostly_convex);
   }
   record(&StepEvents::guided);
+  if constexpr (sizeof(T) == 8 && std::is_same_v<Points, AosPoints<T>>) {
+    // Most points in convex position and nearly none certified inside (a double circle): the filter
+    // would copy nearly every point, so it is skipped where the sort on a key takes them.
+    if (!fan && mostly_convex && coarse.keeps_nearly_all && sort_by_key_pays(ws, n)) {
+      record(&StepEvents::filtered), record(&StepEvents::refiltered);
+      if (auto hull = finish_unfiltered(ws, points.p, n, stream, survivors, out, events, non_finite))
+        return *hull;
+    }
+  }
   if (fan) {
     filter<T>(points, n, 0, GuideTest{coarse.view, *fan}, ws, stream);
   } else {

@@ -75,6 +75,9 @@ struct FullHullProfile {
   /// Whether the filter took the polygon built on the device (doubles, and floats where the device's
   /// slot was free; off the dense guide's path).
   bool device_polygon = false;
+  /// Whether the filter was skipped (8-byte points in one array, mostly in convex position, nearly
+  /// none certified inside the inner polygon: kMinUnfilteredShare): the chains took every point.
+  bool unfiltered = false;
 };
 
 /// Full hull (counter-clockwise from the lexicographically smallest vertex) of d_points[0..n), any

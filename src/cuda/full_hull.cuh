@@ -71,6 +71,12 @@ constexpr int kDecisionSamples = 1024;
 constexpr index_t kSampleRun = 4;
 constexpr index_t kCheckSampleSize = index_t{1} << 16;
 constexpr double kMaxCheckConvexShare = 0.75;
+// Where the check finds its sample mostly convex and the inner polygon certifies less than 1 - this
+// share of the decision samples inside (a double circle: none of the 1,024), the filter would copy
+// nearly every point: 8-byte points in one array skip it, and the sort on a 32-bit key reads them
+// where they are (finish_unfiltered). Both tests are needed: points far out along the x axis leave
+// a circle's points in convex position by angle, but inside the polygon.
+constexpr double kMinUnfilteredShare = 0.99;
 constexpr int kCheckThreads = 256;  // the check's kernels (grids: stride_grid)
 constexpr int kCheckKeyBits = 32;   // the sort takes all of core::angle_key (std::uint32_t)
 constexpr index_t kGuidePeriod = 16;

@@ -13,6 +13,8 @@
 #include <utility>
 #include <vector>
 
+#include "core/nested_bridge.hpp"
+#include "core/x_key.hpp"
 #include "cpu/monotone_chain.hpp"
 #include "cuda/convex_hull.cuh"
 #include "cuda/policy.cuh"
@@ -1092,6 +1094,83 @@ TEST_F(CudaTest, GuidedFullHullExactOnEveryKindOfInput) {
       EXPECT_EQ(run.profile.guide_vertices, 0);
       EXPECT_TRUE(run.profile.chain_guides);
     }
+  }
+}
+
+// Most points in convex position and none certified inside the inner polygon: 8-byte points in one
+// array skip the filter's copy and go to the sort on a key where they are (finish_unfiltered). Exact
+// for a double and an int64 circle, with -0 written as +0 as the filter writes it; a non-finite
+// point off the samples is named as the filter names it; a run of one key longer than a block sorts
+// (a parabola's points clustered within a key at its vertex) goes back to the filter's path; two
+// points far out along the x axis put the circle inside the inner polygon, so the filter runs.
+TEST_F(CudaTest, UnfilteredFullHullOfPointsInConvexPosition) {
+  const GuideFrom guide_from(index_t{1} << 16);
+  const KeySortFrom key_sort_from(1);
+  SCOPED_TRACE("seed " + std::to_string(seed_));
+  const std::size_t n = (std::size_t{1} << 20) + 3;  // every 4th point sampled for the polygon
+  auto circle = testing::circle<double>(n, rng_);
+  circle[n / 3] = {-0.0, 1.0};
+  circle[n / 2] = {-0.0, -1.0};
+  {
+    const auto run = device_hull_with_profile(circle);
+    ASSERT_EQ(run.hull, cpu::convex_hull_serial<double>(circle)) << "double circle";
+    EXPECT_TRUE(run.profile.unfiltered) << "double circle";
+    EXPECT_EQ(run.survivors, static_cast<index_t>(n));
+    EXPECT_FALSE(run.profile.chain_guides);
+    for (const auto& v : run.hull) EXPECT_FALSE(std::signbit(v.x) && v.x == 0) << "-0 in the hull";
+  }
+  {
+    testing::Points<std::int64_t> ring;
+    std::uniform_real_distribution<double> angle(0, 2 * M_PI);
+    for (std::size_t i = 0; i < n; ++i) {
+      const double a = angle(rng_);
+      ring.push_back({std::llround(0x1p40 * std::cos(a)), std::llround(0x1p40 * std::sin(a))});
+    }
+    const auto run = device_hull_with_profile(ring);
+    ASSERT_EQ(run.hull, cpu::convex_hull_serial<std::int64_t>(ring)) << "int64 circle";
+    EXPECT_TRUE(run.profile.unfiltered) << "int64 circle";
+  }
+  for (const std::size_t bad : {std::size_t{5}, n - 2}) {  // off the polygon's and the check's samples
+    auto pts = circle;
+    pts[bad].y = bad == 5 ? NAN : -INFINITY;
+    pts[bad + 1].x = NAN;  // a second one: the first is reported
+    try {
+      DevicePoints<double>(pts).convex_hull(false);
+      ADD_FAILURE() << "no error for point " << bad;
+    } catch (const input_error& e) {
+      EXPECT_NE(std::string(e.what()).find("point " + std::to_string(bad) + " "), std::string::npos)
+          << e.what();
+    }
+  }
+  {
+    testing::Points<double> parabola;
+    for (std::size_t i = 0; i <= n - 6000; ++i) {  // x from -1 to 1: the key's range
+      const double x = -1 + 2 * static_cast<double>(i) / static_cast<double>(n - 6000);
+      parabola.push_back({x, x * x});
+    }
+    for (std::size_t i = 1; i <= 6000; ++i) {  // 6,000 points within 1e-10 of the vertex
+      const double x = 1.6e-14 * static_cast<double>(i);
+      parabola.push_back({x, x * x});
+    }
+    const core::XKeyScale scale = core::x_key_scale(-1, 1);  // one key holds all of them
+    ASSERT_EQ(core::split_x_key(1.6e-14, true, scale), core::split_x_key(1.6e-14 * 6000, true, scale));
+    std::shuffle(parabola.begin(), parabola.end(), rng_);
+    const auto run = device_hull_with_profile(parabola);
+    ASSERT_EQ(run.hull, cpu::convex_hull_serial<double>(parabola)) << "parabola with a cluster";
+    EXPECT_FALSE(run.profile.unfiltered) << "a key's run too long for a block";
+    testing::Points<double> spread(parabola.begin(), parabola.end());
+    std::erase_if(spread, [](const Point2<double>& p) { return p.x > 0 && p.x < 1e-9; });
+    const auto spread_run = device_hull_with_profile(spread);
+    ASSERT_EQ(spread_run.hull, cpu::convex_hull_serial<double>(spread)) << "parabola";
+    EXPECT_TRUE(spread_run.profile.unfiltered) << "parabola";
+  }
+  {
+    auto far = circle;
+    far[7] = {1e12, 0.0};
+    far[11] = {-1e12, 0.0};
+    const auto run = device_hull_with_profile(far);
+    ASSERT_EQ(run.hull, cpu::convex_hull_serial<double>(far)) << "circle with far points";
+    EXPECT_FALSE(run.profile.unfiltered) << "circle with far points";
   }
 }
 
