@@ -1268,7 +1268,7 @@ std::optional<JoinedHull<T>> finish_unfiltered(FullHullWorkspace<T>& ws, const P
                                                cudaStream_t stream, index_t* survivors, Point2<T>* out,
                                                StepEvents* profile, bool* non_finite) {
   static_assert(sizeof(T) == 8, "the sort on a 32-bit key takes 8-byte coordinates");
-  FullHullWorkspace<T>::grow(ws.alt, n + 2);  // and ws.kept has n + 2
+  FullHullWorkspace<T>::grow(ws.alt, n + 2);  // (the caller grew it already), and ws.kept has n + 2
   const std::size_t temp_bytes = sort_by_key_temp_bytes<T>(n, stream);
   if (ws.sort_temp.size() < temp_bytes) ws.sort_temp = DeviceBuffer<unsigned char>(temp_bytes);
   const bool split = sort_and_split_by_key(ws, points, ws.alt.data() + 1, n, temp_bytes, stream);
@@ -1391,10 +1391,15 @@ JoinedHull<T> hull_of_device_points(FullHullWorkspace<T>& ws, Points points, ind
   if constexpr (sizeof(T) == 8 && std::is_same_v<Points, AosPoints<T>>) {
     // Most points in convex position and nearly none certified inside (a double circle): the filter
     // would copy nearly every point, so it is skipped where the sort on a key takes them.
-    if (!fan && mostly_convex && coarse.keeps_nearly_all && sort_by_key_pays(ws, n)) {
-      record(&StepEvents::filtered), record(&StepEvents::refiltered);
-      if (auto hull = finish_unfiltered(ws, points.p, n, stream, survivors, out, events, non_finite))
-        return *hull;
+    if (!fan && mostly_convex && coarse.keeps_nearly_all) {
+      // The split's buffer first, as finish() grows it for nearly n survivors: then the key sort's
+      // arrays are asked for with it allocated, as there.
+      FullHullWorkspace<T>::grow(ws.alt, n + 2);
+      if (sort_by_key_pays(ws, n)) {
+        record(&StepEvents::filtered), record(&StepEvents::refiltered);
+        if (auto hull = finish_unfiltered(ws, points.p, n, stream, survivors, out, events, non_finite))
+          return *hull;
+      }
     }
   }
   if (fan) {
