@@ -288,6 +288,7 @@ __global__ void __launch_bounds__(kFilterThreads)
   // held up by a fan test still has reads in flight (16-byte points have twice the bytes in flight
   // a step, and the queue keeps their warps from waiting).
   constexpr bool kPrefetch = !kQueue;
+  static_assert(!kFloatFirst || kPrefetch, "the float vote reads every place of p (next's, zeros at first)");
   const auto load = [&](index_t at, Point2<T>* into) {
 #pragma unroll
     for (int u = 0; u < kUnroll; ++u) {
@@ -311,6 +312,21 @@ __global__ void __launch_bounds__(kFilterThreads)
     } else {
       load(base, p);
     }
+    // kFloatFirst: the float quick tests on the whole step, then one vote. A step whose every point
+    // they certify (two thirds of a random square's, more of a disk's) is done there, without the
+    // general path's bounds, branches and ballots a point (the float filter is bound by issuing
+    // instructions: bench/NOTES.md); the general path takes their answers. Places past n hold an
+    // earlier step's points (or zeros): certified or not, the general path keeps none of them.
+    bool float_certified[kUnroll] = {};
+    if constexpr (kFloatFirst) {
+      bool all = true;
+#pragma unroll
+      for (int u = 0; u < kUnroll; ++u) {
+        float_certified[u] = float_first.quick_inside(p[u].x, p[u].y);
+        all = all & float_certified[u];
+      }
+      if (__all_sync(kAll, all)) continue;
+    }
     // Bit `lane` of doubt[u]: the tests so far leave p[u] (the quick tests for 16-byte points, which
     // queue the rest for the fan test; the fan test too for 8-byte points); of mask[u]: it is kept.
     unsigned doubt[kUnroll], mask[kUnroll];
@@ -320,7 +336,7 @@ __global__ void __launch_bounds__(kFilterThreads)
       const index_t i = base + u * kWarp + lane;
       bool in_doubt = false;
       bool certified = false;
-      if constexpr (kFloatFirst) certified = i < n && float_first.quick_inside(p[u].x, p[u].y);
+      if constexpr (kFloatFirst) certified = i < n && float_certified[u];
       if (i < n && !certified) {
         // 64-bit integers rounded: the tests certify none that was not exact (converts_exactly).
         const auto px = static_cast<double>(p[u].x), py = static_cast<double>(p[u].y);
