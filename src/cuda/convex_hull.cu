@@ -288,7 +288,7 @@ __global__ void __launch_bounds__(kFilterThreads)
   // held up by a fan test still has reads in flight (16-byte points have twice the bytes in flight
   // a step, and the queue keeps their warps from waiting).
   constexpr bool kPrefetch = !kQueue;
-  static_assert(!kFloatFirst || kPrefetch, "the float vote reads every place of p (next's, zeros at first)");
+  static_assert(!kFloatFirst || kPrefetch, "the float vote reads every place of p (next's: zeros at first)");
   const auto load = [&](index_t at, Point2<T>* into) {
 #pragma unroll
     for (int u = 0; u < kUnroll; ++u) {
@@ -312,11 +312,12 @@ __global__ void __launch_bounds__(kFilterThreads)
     } else {
       load(base, p);
     }
-    // kFloatFirst: the float quick tests on the whole step, then one vote. A step whose every point
-    // they certify (two thirds of a random square's, more of a disk's) is done there, without the
-    // general path's bounds, branches and ballots a point (the float filter is bound by issuing
-    // instructions: bench/NOTES.md); the general path takes their answers. Places past n hold an
-    // earlier step's points (or zeros): certified or not, the general path keeps none of them.
+    // kFloatFirst: the float quick tests on the whole step, then one vote. A step whose every
+    // point they certify (at 8 runs a step, about 43 % of a random square's, 58 % of a disk's) is
+    // done there, without the general path's bounds, branches and ballots a point (the float filter
+    // is bound by issuing instructions: bench/NOTES.md); the general path takes their answers.
+    // Places past n hold an earlier step's points (or zeros): certified or not, the general path
+    // keeps none of them.
     bool float_certified[kUnroll] = {};
     if constexpr (kFloatFirst) {
       bool all = true;
@@ -989,8 +990,9 @@ void filter(Points points, index_t n, index_t first_index, const Test& test, Ful
   if constexpr (std::is_same_v<T, float> && kPolygon) {
     core::FloatQuickTests quick;  // the device polygon brings its own
     if constexpr (std::is_same_v<Test, core::InnerPolygonView>) quick = core::FloatQuickTests(test);
-    filter_kernel<T, Points, Test, true><<<filter_grid(n), kFilterThreads, 0, stream>>>(
-        points, n, first_index, test, quick, ws.kept.data(), ws.counters.data(), ws.counters.data() + 1);
+    filter_kernel<T, Points, Test, true, kFloatFilterUnroll>
+        <<<filter_grid(n, kFloatFilterUnroll), kFilterThreads, 0, stream>>>(
+            points, n, first_index, test, quick, ws.kept.data(), ws.counters.data(), ws.counters.data() + 1);
   } else if constexpr (sizeof(Point2<T>) == 8 && !kPolygon) {
     // Behind the guide most 8-byte points take the fan test: a longer step keeps more reads in flight.
     filter_kernel<T, Points, Test, false, kGuidedFilterUnroll>

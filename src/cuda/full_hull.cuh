@@ -45,6 +45,11 @@ constexpr int kFilterThreads = 256;
 constexpr int kFilterUnroll = 4;
 // Behind the dense guide (a float circle), 8-byte points take 8 runs a step (bench/NOTES.md).
 constexpr int kGuidedFilterUnroll = 8;
+// Float points behind the inner polygon (one vote a step, filter_kernel's kFloatFirst) take 8 runs
+// a step too: at 4, the vote made the disk's filter, near its read, 3 % slower. At 8, 72 registers
+// (3 blocks a multiprocessor, against 4 at 58) keep half as many bytes again in flight
+// (bench/NOTES.md).
+constexpr int kFloatFilterUnroll = 8;
 constexpr int kFilterBlocksPerSm = 8;
 // Fan tables on the device: vertices, their angles, and the angle buckets (at most 4 per vertex,
 // rounded up to a power of two).
