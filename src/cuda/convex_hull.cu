@@ -239,13 +239,21 @@ __device__ const core::FloatQuickTests& float_tests_of(ConstantPolygon, const co
   return float_polygon_slot.quick;
 }
 
+/// A point with each -0 written as +0: the radix sort orders -0 before +0, lex_less does not tell
+/// them apart. The filter writes its survivors through this, and the points that took no filter are
+/// gathered through it, so the hull's vertices do not depend on the path.
+template <class T>
+__device__ Point2<T> plus_zeros(const Point2<T>& p) {
+  return {p.x + T(0), p.y + T(0)};
+}
+
 /// The streaming pass: appends every point that `test` does not certify strictly inside the hull
 /// (core::InnerPolygonView, or GuideTest: quick_inside, then fan_inside for the points it leaves in
 /// doubt) to kept[*count ...] (order unspecified), and records the smallest index (plus
-/// first_index) of a non-finite point. Signed zeros are written as +0, so that the radix sort, which
-/// orders -0 before +0, agrees with lex_less. kFloatFirst (float points): `float_first` goes first,
-/// in float, and only the points it leaves in doubt are widened to double for `test`; it certifies
-/// no point `test` would not, and no non-finite one, so the survivors are the same.
+/// first_index) of a non-finite point. Signed zeros are written as +0 (plus_zeros). kFloatFirst
+/// (float points): `float_first` goes first, in float, and only the points it leaves in doubt are
+/// widened to double for `test`; it certifies no point `test` would not, and no non-finite one, so
+/// the survivors are the same.
 template <class T, class Points, class Source, bool kFloatFirst = false, int kUnroll = kFilterUnroll>
 __global__ void __launch_bounds__(kFilterThreads)
     filter_kernel(Points points, index_t n, index_t first_index, Source source,
@@ -282,7 +290,7 @@ __global__ void __launch_bounds__(kFilterThreads)
     unsigned long long at = 0;
     if (lane == 0) at = atomicAdd(count, static_cast<unsigned long long>(__popc(keeping)));
     at = __shfl_sync(kAll, at, 0);
-    if (keep) kept[at + __popc(keeping & lanes_below)] = {q.x + T(0), q.y + T(0)};
+    if (keep) kept[at + __popc(keeping & lanes_below)] = plus_zeros(q);
   };
   // 8-byte points: each step's loads are issued before the step before is tested, so that a warp
   // held up by a fan test still has reads in flight (16-byte points have twice the bytes in flight
@@ -390,7 +398,7 @@ __global__ void __launch_bounds__(kFilterThreads)
     at = __shfl_sync(kAll, at, 0);
 #pragma unroll
     for (int u = 0; u < kUnroll; ++u) {
-      if (mask[u] >> lane & 1u) kept[at + __popc(mask[u] & lanes_below)] = {p[u].x + T(0), p[u].y + T(0)};
+      if (mask[u] >> lane & 1u) kept[at + __popc(mask[u] & lanes_below)] = plus_zeros(p[u]);
       at += __popc(mask[u]);
     }
   }
@@ -565,13 +573,6 @@ __global__ void split_keys_kernel(const Point2<T>* p, index_t m, const LexExtrem
   static_assert(sizeof(index_t) == sizeof(unsigned long long), "the count is added as a 64-bit word");
   if (threadIdx.x % kWarp == 0 && upper != 0)
     atomicAdd(reinterpret_cast<unsigned long long*>(upper_count), upper);
-}
-
-/// A point with each -0 written as +0, as the filter writes its survivors (the points that took no
-/// filter are gathered through this): the hull's vertices then do not depend on the path.
-template <class T>
-__device__ Point2<T> plus_zeros(const Point2<T>& p) {
-  return {p.x + T(0), p.y + T(0)};
 }
 
 /// After the sort by key: each point of a key of its own gathered to its place, each run of up to
@@ -1286,7 +1287,7 @@ std::optional<JoinedHull<T>> finish_unfiltered(FullHullWorkspace<T>& ws, const P
                                                cudaStream_t stream, index_t* survivors, Point2<T>* out,
                                                StepEvents* profile, bool* non_finite) {
   static_assert(sizeof(T) == 8, "the sort on a 32-bit key takes 8-byte coordinates");
-  FullHullWorkspace<T>::grow(ws.alt, n + 2);  // (the caller grew it already), and ws.kept has n + 2
+  // The caller grew ws.alt and ws.kept to n + 2 points.
   const std::size_t temp_bytes = sort_by_key_temp_bytes<T>(n, stream);
   if (ws.sort_temp.size() < temp_bytes) ws.sort_temp = DeviceBuffer<unsigned char>(temp_bytes);
   const bool split = sort_and_split_by_key(ws, points, ws.alt.data() + 1, n, temp_bytes, stream);
