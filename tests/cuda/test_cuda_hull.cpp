@@ -31,6 +31,19 @@ namespace {
 
 class CudaTest : public testing::CudaFixture {};
 
+/// `hull()`, a call on points with a non-finite one, throws input_error naming point `first` (the
+/// first non-finite one); `what` says which call.
+template <class Hull>
+void expect_names_non_finite(Hull&& hull, std::size_t first, const std::string& what) {
+  try {
+    hull();
+    ADD_FAILURE() << "no error for point " << first << " (" << what << ")";
+  } catch (const input_error& e) {
+    EXPECT_NE(std::string(e.what()).find("point " + std::to_string(first) + " "), std::string::npos)
+        << e.what() << " (" << what << ")";
+  }
+}
+
 template <class T>
 void expect_upper_equal(const testing::Points<T>& sorted, const std::string& what) {
   const auto got = upper_hull<T>(sorted, {Backend::cuda, nullptr});
@@ -1134,13 +1147,7 @@ TEST_F(CudaTest, UnfilteredFullHullOfPointsInConvexPosition) {
     auto pts = circle;
     pts[bad].y = bad == 5 ? NAN : -INFINITY;
     pts[bad + 1].x = NAN;  // a second one: the first is reported
-    try {
-      DevicePoints<double>(pts).convex_hull(false);
-      ADD_FAILURE() << "no error for point " << bad;
-    } catch (const input_error& e) {
-      EXPECT_NE(std::string(e.what()).find("point " + std::to_string(bad) + " "), std::string::npos)
-          << e.what();
-    }
+    expect_names_non_finite([&] { DevicePoints<double>(pts).convex_hull(false); }, bad, "unfiltered");
   }
   {
     testing::Points<double> parabola;
@@ -1184,13 +1191,7 @@ TEST_F(CudaTest, GuidedFullHullNamesTheNonFinitePoint) {
     auto pts = circle;
     pts[bad].x = bad == 5 ? INFINITY : NAN;
     if (bad + 1 < n) pts[bad + 1].y = NAN;  // a second one: the first is reported
-    try {
-      DevicePoints<float>(pts).convex_hull(false);
-      ADD_FAILURE() << "no error for point " << bad;
-    } catch (const input_error& e) {
-      EXPECT_NE(std::string(e.what()).find("point " + std::to_string(bad) + " "), std::string::npos)
-          << e.what();
-    }
+    expect_names_non_finite([&] { DevicePoints<float>(pts).convex_hull(false); }, bad, "guided");
   }
 }
 
@@ -1202,20 +1203,14 @@ TEST_F(CudaTest, ConvexHullNonFiniteInputIsAnInputErrorNamingThePoint) {
     auto with_bad = pts;
     with_bad[bad].y = bad % 2 ? NAN : INFINITY;
     with_bad[bad + 1 < n ? bad + 1 : 0].x = NAN;  // a second one: the first is reported
-    for (bool from_host : {true, false}) {
-      try {
-        if (from_host) {
+    const std::size_t first = bad + 1 < n ? bad : 0;
+    expect_names_non_finite(
+        [&] {
           convex_hull<double>(with_bad, {Backend::cuda, nullptr});
-        } else {
-          DevicePoints<double>(with_bad).convex_hull(false);
-        }
-        ADD_FAILURE() << "no error for point " << bad;
-      } catch (const input_error& e) {
-        const std::size_t first = bad + 1 < n ? bad : 0;
-        EXPECT_NE(std::string(e.what()).find("point " + std::to_string(first) + " "), std::string::npos)
-            << e.what() << " (host: " << from_host << ")";
-      }
-    }
+        },
+        first, "from host memory");
+    expect_names_non_finite([&] { DevicePoints<double>(with_bad).convex_hull(false); }, first,
+                            "from device memory");
   }
 }
 
