@@ -1,6 +1,7 @@
 // GPU benchmark of the presorted upper hull: wagener's CUDA rounds against the memory floor (a CUB
-// reduction reading the same bytes, timed in the same run), the CPU serial scan, and the seed's
-// arrangement (one block per merge, padded hoods, a host round trip per round) where it can run.
+// reduction reading the same bytes, timed in turn with the call once the device has settled), the CPU
+// serial scan, and the seed's arrangement (one block per merge, padded hoods, a host round trip per
+// round) where it can run.
 // Then the full hull of unsorted points: from device memory against the same floor, from host memory
 // against one plain cudaMemcpy of the input, and against the Thrust peer (thrust_peer.cuh) and the
 // CPU backend. CGAL and Qhull are not on the GPU machine: bench_full_peers times them elsewhere.
@@ -88,12 +89,17 @@ struct LexLess {
   }
 };
 
+/// The median of t (not empty).
+double median(std::vector<double> t) {
+  std::sort(t.begin(), t.end());
+  return t[t.size() / 2];
+}
+
 template <class F>
 double median_ms(int reps, F&& f) {
   std::vector<double> t;
   for (int r = 0; r < reps; ++r) t.push_back(f());
-  std::sort(t.begin(), t.end());
-  return t[t.size() / 2];
+  return median(std::move(t));
 }
 
 /// Milliseconds of wall time that f() takes.
@@ -104,25 +110,65 @@ double wall_ms(F&& f) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
 
-/// The floor: CUB's sum over the same bytes (2n values of T).
+/// The floor: CUB's sum over the same bytes (2n values of T), one run at a time.
 template <class T>
-double floor_ms(const Point2<T>* d_points, index_t n, cudaStream_t stream, int reps) {
-  const T* values = reinterpret_cast<const T*>(d_points);
-  DeviceBuffer<T> result(1);
-  std::size_t temp_bytes = 0;
-  WAGENER_CUDA_CHECK(cub::DeviceReduce::Sum(nullptr, temp_bytes, values, result.data(), 2 * n, stream));
-  DeviceBuffer<unsigned char> temp(temp_bytes);
-  auto run = [&] {
-    WAGENER_CUDA_CHECK(cub::DeviceReduce::Sum(temp.data(), temp_bytes, values, result.data(), 2 * n, stream));
-  };
-  run();  // warm-up
-  return median_ms(reps, [&] {
+class Floor {
+ public:
+  Floor(const Point2<T>* d_points, index_t n, cudaStream_t stream)
+      : values_(reinterpret_cast<const T*>(d_points)), n_(n), stream_(stream) {
+    WAGENER_CUDA_CHECK(
+        cub::DeviceReduce::Sum(nullptr, temp_bytes_, values_, result_.data(), 2 * n_, stream_));
+    temp_ = DeviceBuffer<unsigned char>(temp_bytes_);
+    run();  // warm-up
+  }
+  double once() {
     Event a, b;
-    a.record(stream);
+    a.record(stream_);
     run();
-    b.record(stream);
-    return static_cast<double>(b.since(a));
-  });
+    b.record(stream_);
+    return b.since(a);
+  }
+
+ private:
+  void run() {
+    WAGENER_CUDA_CHECK(
+        cub::DeviceReduce::Sum(temp_.data(), temp_bytes_, values_, result_.data(), 2 * n_, stream_));
+  }
+  const T* values_;
+  index_t n_;
+  cudaStream_t stream_;
+  DeviceBuffer<T> result_{1};
+  std::size_t temp_bytes_ = 0;
+  DeviceBuffer<unsigned char> temp_;
+};
+
+/// How long a row runs its call before it is timed. Where the row before freed its buffers and this
+/// one allocated, the device's reads ran up to 15 % slower for some 5-20 ms after (bench/NOTES.md,
+/// "The GPU rows timed after the device settles"): timed at once, a row's first calls paid for the
+/// row before it.
+constexpr double kSettleMs = 100;
+
+struct CallAndFloor {
+  double call_ms, floor_ms;
+};
+
+/// call() (which waits for the device and returns its milliseconds) run for kSettleMs, then timed
+/// `reps` times in turn with the floor over d_points[0..n): the medians.
+template <class T, class Call>
+CallAndFloor time_with_floor(const Point2<T>* d_points, index_t n, cudaStream_t stream, int reps,
+                             Call&& call) {
+  Floor<T> floor(d_points, n, stream);
+  const auto t0 = std::chrono::steady_clock::now();
+  do {
+    call();
+  } while (std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count() <
+           kSettleMs);
+  std::vector<double> calls, floors;
+  for (int r = 0; r < reps; ++r) {
+    floors.push_back(floor.once());
+    calls.push_back(call());
+  }
+  return {median(std::move(calls)), median(std::move(floors))};
 }
 
 // ---- the seed's arrangement: one block per merge, padded hoods, host round trip every round ----
@@ -231,7 +277,7 @@ Row measure(index_t n, bool parabola, cudaStream_t stream) {
   if (block_merges_below >= 0) ws.block_merges_below = block_merges_below;
   ws.join_convex_seams = join_convex_seams;
   auto hull = wcuda::upper_hull_on_device(points.data(), n, ws, stream, false);  // warm-up, allocations
-  const double ms = median_ms(reps, [&] {
+  const auto [ms, floor] = time_with_floor(points.data(), n, stream, reps, [&] {
     Event a, b;
     a.record(stream);
     hull = wcuda::upper_hull_on_device(points.data(), n, ws, stream, false);
@@ -240,7 +286,6 @@ Row measure(index_t n, bool parabola, cudaStream_t stream) {
   });
   wcuda::UpperHullProfile steps;
   wcuda::upper_hull_on_device(points.data(), n, ws, stream, false, &steps);
-  const double floor = floor_ms(points.data(), n, stream, reps);
 
   std::vector<Point2<T>> host(static_cast<std::size_t>(n));
   WAGENER_CUDA_CHECK(cudaMemcpy(host.data(), points.data(), n * sizeof(Point2<T>), cudaMemcpyDeviceToHost));
@@ -320,14 +365,13 @@ FullRow measure_full(index_t n, int family, cudaStream_t stream) {
   DeviceBuffer<Point2<T>> out(static_cast<std::size_t>(n));
   index_t vertices =
       wcuda::convex_hull_on_device(points.data(), n, out.data(), stream, &survivors);  // warm-up
-  const double ms = median_ms(reps, [&] {
+  const auto [ms, floor] = time_with_floor(points.data(), n, stream, reps, [&] {
     Event a, b;
     a.record(stream);
     vertices = wcuda::convex_hull_on_device(points.data(), n, out.data(), stream, &survivors);
     b.record(stream);
     return static_cast<double>(b.since(a));
   });
-  const double floor = floor_ms(points.data(), n, stream, reps);
   for (int call = 0; call < step_calls; ++call) {
     wcuda::FullHullProfile profile;
     Event a, b;
@@ -468,8 +512,7 @@ void grouped(index_t groups, index_t size, cudaStream_t stream) {
                                          hull_offsets.data(), nullptr, wagener::HullPart::full, stream);
   };
   const index_t vertices = run();  // warm-up
-  const double ms = median_ms(7, [&] { return wall_ms(run); });
-  const double floor = floor_ms(points.data(), n, stream, 7);
+  const auto [ms, floor] = time_with_floor(points.data(), n, stream, 7, [&] { return wall_ms(run); });
   std::printf(
       "| precision | groups | points per group | hull vertices | wagener ms (device memory) | floor ms | x "
       "floor |\n"
