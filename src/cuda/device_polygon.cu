@@ -16,9 +16,9 @@
 //  4. the fan (angles from the smallest, made non-decreasing by a max-scan, the buckets by binary
 //     search), the disk (the least edge bound), the ring (each edge's bound into the buckets its
 //     angle range meets, by atomicMin on the bits), as InnerPolygon builds them;
-//  5. the cross: each box's scale by a search over a thread a candidate (two rounds for the square
-//     box, one for the wide and the tall), each candidate's corners certified by the fan or by the
-//     exact side of every edge, where InnerPolygon bisects one candidate at a time;
+//  5. the cross: each box's scale by a search over candidates of four threads, a corner a thread
+//     (three rounds for the square box, two for the wide and the tall), each corner certified by
+//     the fan or by the exact side of every edge, where InnerPolygon bisects one candidate at a time;
 //  6. the float quick tests, and the dense guide's decision over the decision samples.
 // Correctness needs none of the heuristics: every certificate is one of InnerPolygon's, checked
 // here as there.
@@ -33,9 +33,13 @@ namespace wagener::cuda::full_hull {
 namespace {
 
 constexpr int kThreads = kDirections;
-// Candidates of the square box's scale a round (one a thread), and of the wide and the tall box's.
-constexpr int kBoxCandidates = kThreads;
-constexpr int kSideCandidates = kThreads / 2;
+// Candidates of the square box's scale a round (four threads each, a corner a thread), and of the
+// wide and the tall box's. A round's time is one corner's test, not four in a row (bench/NOTES.md,
+// "Where the float circle's guide and the random rows' polygon step go").
+constexpr int kCorners = 4;
+constexpr int kBoxCandidates = kThreads / kCorners;
+constexpr int kSideCandidates = kBoxCandidates / 2;
+static_assert(kThreads % kWarp == 0 && kWarp % kCorners == 0, "a candidate's threads share a warp");
 static_assert(kMaxFanBuckets >= 4 * kDirections, "every polygon's buckets fit");
 
 __device__ unsigned long long bits_of(double v) {
@@ -66,16 +70,20 @@ __device__ int edge_near(const core::InnerPolygonView& view, const Point2<double
   return max(0, view.bucket[b]);
 }
 
-/// Whether the box c +- (dx, dy) has its four corners certified strictly inside: by the fan (when
-/// the view has one), else by the exact side of every edge (InnerPolygon::fit_box's test).
-__device__ bool box_certified(const core::InnerPolygonView& view, const Point2<double>* vertex, int k,
-                              double dx, double dy, double box[4]) {
+/// Whether the box c +- (dx, dy) has its four corners certified strictly inside, each by the fan
+/// (when the view has one), else by the exact side of every edge (InnerPolygon::fit_box's test):
+/// `candidate` (false past the search's range) over groups of kCorners threads of a warp, corner
+/// threadIdx.x % kCorners a thread. Every thread of the warp calls it; each of a group computes the
+/// same bounds into box.
+__device__ bool box_certified(bool candidate, const core::InnerPolygonView& view,
+                              const Point2<double>* vertex, int k, double dx, double dy, double box[4]) {
   box[0] = view.cx - dx, box[1] = view.cx + dx, box[2] = view.cy - dy, box[3] = view.cy + dy;
-  const Point2<double> corners[] = {{box[0], box[2]}, {box[1], box[2]}, {box[1], box[3]}, {box[0], box[3]}};
-  for (const auto& c : corners) {
-    if (!view.fan_inside(c.x, c.y) && !left_of_every_edge(vertex, k, c, edge_near(view, c))) return false;
-  }
-  return true;
+  const int corner = static_cast<int>(threadIdx.x) % kCorners;  // counter-clockwise from (x0, y0)
+  const Point2<double> c{corner == 1 || corner == 2 ? box[1] : box[0], corner >= 2 ? box[3] : box[2]};
+  const bool inside =
+      candidate && (view.fan_inside(c.x, c.y) || left_of_every_edge(vertex, k, c, edge_near(view, c)));
+  const unsigned group = static_cast<unsigned>(threadIdx.x % kWarp) & ~(kCorners - 1u);
+  return (__ballot_sync(0xffffffffu, inside) >> group & ((1u << kCorners) - 1u)) == (1u << kCorners) - 1u;
 }
 
 template <class T, class Points>
@@ -235,37 +243,48 @@ __global__ void __launch_bounds__(kThreads)
   }
 
   // 5. The cross (InnerPolygon::build_cross): the square box c +- f (hx, hy), then the wide and the
-  // tall box with the other side s = 2f - 1. Each candidate a thread; the largest certified wins,
-  // and the thread that certified it writes its box (the same doubles it checked).
+  // tall box with the other side s = 2f - 1. A candidate four threads (box_certified), each round
+  // kBoxCandidates times finer within the step above the last certified scale; the largest certified
+  // wins, and the first thread of the group that certified it writes its box (the same doubles it
+  // checked).
   const double hx = xmax / 2 - xmin / 2, hy = ymax / 2 - ymin / 2;
+  const int candidate = t / kCorners;
+  const bool writes = t % kCorners == 0;
   double box[4];
-  double f = 0;
-  for (int round = 0; round < 2; ++round) {
-    const double scale_t = round == 0 ? static_cast<double>(t + 1) / kBoxCandidates
-                                      : f + static_cast<double>(t + 1) / (kBoxCandidates * kBoxCandidates);
-    const bool ok = scale_t <= 1 && box_certified(view, vertex, k, scale_t * hx, scale_t * hy, box);
-    if (ok) atomicMax(&found[0], bits_of(scale_t));
+  double f = 0, step = 1;
+  for (int round = 0; round < 3; ++round) {
+    step /= kBoxCandidates;
+    const double scale_t = f + static_cast<double>(candidate + 1) * step;
+    const bool ok = box_certified(scale_t <= 1, view, vertex, k, scale_t * hx, scale_t * hy, box);
+    if (ok && writes) atomicMax(&found[0], bits_of(scale_t));
     __syncthreads();
     // Read between the barriers: the next round's atomicMax may follow the second one at once.
     f = from_bits(found[0]);
-    if (ok && bits_of(scale_t) == found[0]) {
+    if (ok && writes && bits_of(scale_t) == found[0]) {
       for (int i = 0; i < 4; ++i) boxes[0][i] = box[i];
     }
     __syncthreads();
   }
   if (f > 0.5) {
     const double s = 2 * f - 1;
-    const int side = t / kSideCandidates, i = t % kSideCandidates;  // 0: wide, 1: tall
-    const double g = f + (1 - f) * static_cast<double>(i) / (kSideCandidates - 1);
-    const bool ok = side == 0 ? box_certified(view, vertex, k, g * hx, s * hy, box)
-                              : box_certified(view, vertex, k, s * hx, g * hy, box);
-    if (ok) atomicMax(&found[1 + side], bits_of(g));
-    __syncthreads();
-    // f == 1 certifies every g of a side: each of its threads writes the same doubles.
-    if (ok && bits_of(g) == found[1 + side]) {
-      for (int j = 0; j < 4; ++j) boxes[1 + side][j] = box[j];
+    const int side = candidate / kSideCandidates, i = candidate % kSideCandidates;  // 0: wide, 1: tall
+    // Round 0 from f to 1; round 1 within the step above the best of round 0 (none: nothing to find).
+    const double g_step = (1 - f) / (kSideCandidates - 1);
+    for (int round = 0; round < 2; ++round) {
+      const unsigned long long best = found[1 + side];
+      const double g = round == 0 ? f + g_step * i : from_bits(best) + g_step * (i + 1) / kSideCandidates;
+      const bool searched = round == 0 || best != 0;
+      const double dx = (side == 0 ? g : s) * hx, dy = (side == 0 ? s : g) * hy;
+      const bool ok = box_certified(searched, view, vertex, k, dx, dy, box);  // side: alike a warp
+      __syncthreads();  // every group read `best` before any writes it
+      if (ok && writes) atomicMax(&found[1 + side], bits_of(g));
+      __syncthreads();
+      // f == 1 certifies every g of a side: each of its groups writes the same doubles.
+      if (ok && writes && bits_of(g) == found[1 + side]) {
+        for (int j = 0; j < 4; ++j) boxes[1 + side][j] = box[j];
+      }
+      __syncthreads();
     }
-    __syncthreads();
   }
   if (f > 0) {
     const double* wide = found[1] != 0 ? boxes[1] : boxes[0];
