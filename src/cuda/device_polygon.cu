@@ -275,7 +275,7 @@ __global__ void __launch_bounds__(kThreads)
       const double g = round == 0 ? f + g_step * i : from_bits(best) + g_step * (i + 1) / kSideCandidates;
       const bool searched = round == 0 || best != 0;
       const double dx = (side == 0 ? g : s) * hx, dy = (side == 0 ? s : g) * hy;
-      const bool ok = box_certified(searched, view, vertex, k, dx, dy, box);  // side: alike a warp
+      const bool ok = box_certified(searched, view, vertex, k, dx, dy, box);  // a warp's lanes share a side
       __syncthreads();  // every group read `best` before any writes it
       if (ok && writes) atomicMax(&found[1 + side], bits_of(g));
       __syncthreads();
