@@ -952,6 +952,16 @@ CoarsePolygon host_polygon(FullHullWorkspace<T>& ws, int decision, cudaStream_t 
       true, leaves_many, keeps_nearly_all};
 }
 
+/// The filters' report of the first non-finite point, counters[1] (ULLONG_MAX: none): with
+/// `non_finite`, sets it and returns true (the caller returns no hull); else throws input_error
+/// naming the point.
+inline bool reports_non_finite(unsigned long long first_bad, bool* non_finite) {
+  if (first_bad == ULLONG_MAX) return false;
+  if (non_finite == nullptr) throw input_error("point " + std::to_string(first_bad) + " is not finite");
+  *non_finite = true;
+  return true;
+}
+
 template <class T>
 void reset_counters(FullHullWorkspace<T>& ws, cudaStream_t stream) {
   WAGENER_CUDA_CHECK(cudaMemsetAsync(ws.counters.data(), 0, kCounters * sizeof(unsigned long long), stream));
@@ -1206,14 +1216,7 @@ JoinedHull<T> finish(FullHullWorkspace<T>& ws, cudaStream_t stream, index_t* sur
     return {};
   }
   const unsigned long long* counters = ws.counters_host.data();
-  const unsigned long long bad = counters[1];
-  if (bad != ULLONG_MAX) {
-    if (non_finite) {
-      *non_finite = true;
-      return {};
-    }
-    throw input_error("point " + std::to_string(bad) + " is not finite");
-  }
+  if (reports_non_finite(counters[1], non_finite)) return {};
   const SurvivorsInUse in_use = survivors_in_use(counters);
   const bool refiltered = in_use.in_alt;
   const index_t m = in_use.count;
@@ -1295,14 +1298,7 @@ std::optional<JoinedHull<T>> finish_unfiltered(FullHullWorkspace<T>& ws, const P
   WAGENER_CUDA_CHECK(cudaMemcpyAsync(ws.counters_host.data() + 1, ws.counters.data() + 1,
                                      sizeof(unsigned long long), cudaMemcpyDeviceToHost, stream));
   WAGENER_CUDA_CHECK(cudaStreamSynchronize(stream));
-  const unsigned long long bad = ws.counters_host.data()[1];
-  if (bad != ULLONG_MAX) {
-    if (non_finite) {
-      *non_finite = true;
-      return JoinedHull<T>{};
-    }
-    throw input_error("point " + std::to_string(bad) + " is not finite");
-  }
+  if (reports_non_finite(ws.counters_host.data()[1], non_finite)) return JoinedHull<T>{};
   if (!split) return std::nullopt;
   if (survivors) *survivors = n;
   if (profile) {
