@@ -1023,6 +1023,57 @@ TEST_F(CudaTest, FullHullBlockFinish) {
   EXPECT_FALSE(finished_in_blocks(testing::uniform_disk<double>(50, rng_), "disk with the block finish off"));
 }
 
+/// `upper` (at least 2) points on a concave arc whose ends are the input's lexicographic extremes,
+/// and `lower` points strictly below the line between those ends, some equal; each point `copies`
+/// times, shuffled. The block finish's sides then hold upper * copies and lower * copies points.
+template <class T>
+testing::Points<T> sides_of_sizes(std::size_t upper, std::size_t lower, std::size_t copies,
+                                  std::mt19937_64& rng) {
+  const double w = static_cast<double>(upper - 1);  // the arc spans x in [0, 2w], its ends at y = -w^2
+  testing::Points<T> pts;
+  for (std::size_t i = 0; i < upper; ++i) {
+    const double x = 2.0 * static_cast<double>(i);
+    pts.push_back({static_cast<T>(x), static_cast<T>(-(x - w) * (x - w))});
+  }
+  for (std::size_t j = 0; j < lower; ++j) {
+    const double x = 1.0 + std::floor((2.0 * w - 2.0) * static_cast<double>(j) / static_cast<double>(lower));
+    pts.push_back({static_cast<T>(x), static_cast<T>(-w * w - 1.0 - static_cast<double>(j % 7))});
+  }
+  testing::Points<T> out;
+  for (const auto& p : pts) out.insert(out.end(), copies, p);
+  std::shuffle(out.begin(), out.end(), rng);
+  return out;
+}
+
+// The block finish's sort (block_finish.cu: a bitonic network over the side's next power of two):
+// sides either side of powers of two up to the tile, with and without equal points, in every
+// coordinate type. The sides' sizes are exact in double, int64 and int32 (float rounds the larger
+// arcs' y, so its arcs stop at 2,049 points).
+template <class T>
+void block_finish_sides(std::mt19937_64& rng) {
+  struct Sides {
+    std::size_t upper, lower, copies;
+  };
+  std::vector<Sides> cases{{2, 1, 1},     {255, 1, 1},    {256, 256, 1},   {257, 255, 1}, {511, 513, 1},
+                           {512, 2, 1},   {513, 1024, 1}, {1024, 1025, 1}, {2048, 2, 1},  {2049, 2045, 1},
+                           {128, 128, 2}, {129, 64, 2},   {1025, 1, 2},    {300, 700, 3}};
+  if (!std::is_same_v<T, float>) cases.push_back({4092, 2, 1});
+  for (const Sides& c : cases) {
+    const auto pts = sides_of_sizes<T>(c.upper, c.lower, c.copies, rng);
+    const std::string what = std::to_string(c.upper) + " above and " + std::to_string(c.lower) +
+                             " below, each " + std::to_string(c.copies) + " times";
+    EXPECT_TRUE(finished_in_blocks(pts, what)) << what;
+  }
+}
+
+TEST_F(CudaTest, BlockFinishSidesEitherSideOfPowersOfTwo) {
+  SCOPED_TRACE("seed " + std::to_string(seed_));
+  block_finish_sides<double>(rng_);
+  block_finish_sides<float>(rng_);
+  block_finish_sides<std::int64_t>(rng_);
+  block_finish_sides<std::int32_t>(rng_);
+}
+
 /// Every point `copies` times in a row (so that a run of the samples holds one distinct point).
 template <class T>
 testing::Points<T> repeated_in_runs(const testing::Points<T>& pts, std::size_t copies) {
