@@ -1024,8 +1024,9 @@ TEST_F(CudaTest, FullHullBlockFinish) {
 }
 
 /// `upper` (at least 2) points on a concave arc whose ends are the input's lexicographic extremes,
-/// and `lower` points strictly below the line between those ends, some equal; each point `copies`
-/// times, shuffled. The block finish's sides then hold upper * copies and lower * copies points.
+/// and `lower` points strictly below the line between those ends (some equal where they outnumber the
+/// integer x between the ends); each point `copies` times, shuffled. The block finish's sides then
+/// hold upper * copies and lower * copies points.
 template <class T>
 testing::Points<T> sides_of_sizes(std::size_t upper, std::size_t lower, std::size_t copies,
                                   std::mt19937_64& rng) {
