@@ -68,9 +68,18 @@ __device__ Point2<T> beyond() {
   return no_extremes<T>().lo;
 }
 
+/// Pairs closer than this lie, in every step, among the points of one warp's lanes: lanes i of a warp
+/// take the pairs of 32 consecutive i (and the pairs kThreads on), which span 64 consecutive points.
+constexpr int kWarpLocalPairs = 64;
+
 /// Sorts a[0..size) lexicographically in place (size a power of two), all threads of the block: a
-/// bitonic network, log2(size) (log2(size) + 1) / 2 steps of size / 2 compare-exchanges. (CUB's
-/// BlockMergeSort of the whole tile, 4,096 slots, took 45-50 µs of the H200's time: bench/NOTES.md.)
+/// bitonic network, log2(size) (log2(size) + 1) / 2 steps of size / 2 compare-exchanges. Between two
+/// steps whose pairs are both closer than kWarpLocalPairs, each warp reads only what its own lanes
+/// wrote, so a warp barrier stands for the block's: a 2,048-point side's 66 steps then take 21 block
+/// barriers. (CUB's BlockMergeSort of the whole tile, 4,096 slots, took 45-50 µs of the H200's time;
+/// merges of runs by binary search, a network mostly in registers and shuffles, a thread's pairs
+/// loaded together and slots swizzled against bank conflicts each took as long or longer than the
+/// network with a block barrier every step: bench/NOTES.md.)
 template <class T>
 __device__ void bitonic_sort(Point2<T>* a, int size) {
   for (int k = 2; k <= size; k <<= 1) {
@@ -81,7 +90,13 @@ __device__ void bitonic_sort(Point2<T>* a, int size) {
         const bool ascending = (first & k) == 0;
         if (ascending ? lex_less(y, x) : lex_less(x, y)) a[first] = y, a[first + j] = x;
       }
-      __syncthreads();
+      const int next = j > 1 ? j >> 1 : k;  // the next step's distance (k: the next k's first step)
+      const bool last = j == 1 && k == size;
+      if (last || j >= kWarpLocalPairs || next >= kWarpLocalPairs) {
+        __syncthreads();
+      } else {
+        __syncwarp();
+      }
     }
   }
 }
