@@ -168,10 +168,11 @@ TEST(SerialBridge, AgreesWithTheSampledBridgeOnRandomHoods) {
   }
 }
 
-TEST(KaryBridge, AgreesWithTheSerialBridgeOnEveryFamily) {
+TEST(KaryBridge, AgreesWithTheSerialBridgeAndTheWalkOnEveryFamily) {
   const auto seed = testing::fresh_seed();
   SCOPED_TRACE("seed " + std::to_string(seed));
   std::mt19937_64 rng(seed);
+  int walked_near = 0, walked_far = 0;
   for (const auto& family : testing::all_families<double>()) {
     for (int trial = 0; trial < 300; ++trial) {
       const auto pts = testing::sorted_copy(family.make(2 + static_cast<std::size_t>(trial) * 7 % 600, rng));
@@ -197,11 +198,31 @@ TEST(KaryBridge, AgreesWithTheSerialBridgeOnEveryFamily) {
         ASSERT_EQ(a, serial_a) << family.name << " trial " << trial << " k " << k;
         ASSERT_EQ(b, serial_b) << family.name << " trial " << trial << " k " << k;
       }
+      // The walk from the seam: given a step a vertex, it settles on the serial bridge; given few, it
+      // settles on it or leaves a and b alone.
+      index_t a = -1, b = -1;
+      ASSERT_TRUE(core::walk_bridge(v.p, v.m, v.q, v.n, static_cast<int>(v.m + v.n), &a, &b))
+          << family.name << " trial " << trial;
+      ASSERT_EQ(a, serial_a) << family.name << " trial " << trial;
+      ASSERT_EQ(b, serial_b) << family.name << " trial " << trial;
+      a = -1, b = -1;
+      const int few = 1 + trial % 4;
+      if (core::walk_bridge(v.p, v.m, v.q, v.n, few, &a, &b)) {
+        ASSERT_EQ(a, serial_a) << family.name << " trial " << trial << " in " << few << " steps";
+        ASSERT_EQ(b, serial_b) << family.name << " trial " << trial << " in " << few << " steps";
+        ++walked_near;
+      } else {
+        ASSERT_EQ(a, -1) << family.name << " trial " << trial << ": a refused walk leaves a and b alone";
+        ASSERT_EQ(b, -1) << family.name << " trial " << trial;
+        ++walked_far;
+      }
       std::vector<Point2<double>> merged(left.begin(), left.begin() + serial_a + 1);
       merged.insert(merged.end(), right.begin() + serial_b, right.end());
       ASSERT_EQ(merged, cpu::upper_chain<double>(pts)) << family.name << " trial " << trial;
     }
   }
+  EXPECT_GT(walked_near, 300);  // both outcomes of the bounded walk are exercised
+  EXPECT_GT(walked_far, 300);
 }
 
 TEST(KaryBridge, SmallGridsEveryCutEveryWidth) {

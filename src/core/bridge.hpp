@@ -272,4 +272,33 @@ WAGENER_HD inline void serial_bridge(const MergeView<T>& v, index_t* a, index_t*
   *b = j;
 }
 
+/// serial_bridge's walk out from the seam, bounded: a steps back from P's last vertex while
+/// classify_p says HIGH, b on from Q's first while classify_q says LOW, until both say EQUAL, which
+/// is the bridge (the one kary_bridge finds). Returns false, a and b untouched, after max_steps steps
+/// or where a classification points the other way; then a search decides. Where two hoods meet but
+/// for a few dents at the seam (sorted points mostly on the hull), a few dependent tests replace the
+/// search's log(m) log(n).
+template <class T, class I>
+WAGENER_HD inline bool walk_bridge(const Point2<T>* p, I m, const Point2<T>* q, I n, int max_steps, I* a,
+                                   I* b) {
+  I i = m - 1, j = 0;
+  for (int step = 0; step < max_steps; ++step) {
+    const int side_p = classify_p(p, static_cast<index_t>(m), static_cast<index_t>(i), q[j]);
+    if (side_p == kHigh) {
+      --i;  // valid: HIGH needs a vertex before i
+      continue;
+    }
+    const int side_q = classify_q(p[i], q, static_cast<index_t>(n), static_cast<index_t>(j));
+    if (side_q == kLow) {
+      ++j;  // valid: LOW needs a vertex after j
+      continue;
+    }
+    if (side_p != kEqual || side_q != kEqual) return false;
+    *a = i;
+    *b = j;
+    return true;
+  }
+  return false;
+}
+
 }  // namespace wagener::core

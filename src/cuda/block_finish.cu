@@ -14,6 +14,7 @@
 #include <cub/block/block_scan.cuh>
 
 #include "core/chains.hpp"
+#include "core/nested_bridge.hpp"
 #include "cuda/block_upper_hull.cuh"
 #include "cuda/check.cuh"
 #include "cuda/full_hull.cuh"
@@ -36,6 +37,7 @@ struct BlockFinishPolicy {
   static constexpr int kStride = kStrip + 1;
   static constexpr int kTile = kThreads * kStrip;
   static constexpr int kPeelRounds = 0;
+  static constexpr int kWalkSteps = core::kWalkSteps;
   static_assert(kTile == kBlockFinishTile, "a block's chain fits its tile");
 };
 

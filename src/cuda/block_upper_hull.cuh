@@ -214,6 +214,16 @@ class BlockUpperHull {
       const int offset = static_cast<int>(threadIdx.x % kWarp) & ~(searchers - 1);
       const unsigned mask = searchers == kWarp ? 0xffffffffu : ((1u << searchers) - 1u) << offset;
       int tangent = 0, bridge_tangent = -1;
+      if constexpr (Policy::kWalkSteps > 0) {
+        // A bridge near the seam, walked by the merge's first lane: then there is nothing to search.
+        int walked_a = -1, walked_b = 0;
+        if (lane == 0 && lo < hi) core::walk_bridge(p, m, q, n, Policy::kWalkSteps, &walked_a, &walked_b);
+        walked_a = __shfl_sync(mask, walked_a, offset);
+        if (walked_a >= 0) {
+          lo = hi = walked_a + 1;
+          bridge_tangent = __shfl_sync(mask, walked_b, offset);
+        }
+      }
       while (lo < hi) {
         const bool past = core::past_bridge(p, core::kary_probe(lo, hi, searchers, lane), q, n, &tangent);
         const unsigned ours = (__ballot_sync(mask, past) & mask) >> offset;
