@@ -47,6 +47,9 @@ class BlockUpperHull {
     /// [first thread of a merge] = the bridge's end in Q (after the seam); in the peel, its last
     int bridge_q[kThreads];
     typename Scan::TempStorage scan;  ///< a peeled hood's offsets
+    /// [first strip of a hood] = whether the walk settled every merge that built it (only then does
+    /// its next merge walk); unused by a policy that does not walk (last, so as to move nothing else)
+    bool walks[Policy::kWalkSteps > 0 ? kThreads : 1];
   };
 
   __device__ explicit BlockUpperHull(TempStorage& storage) : t_(storage) {}
@@ -177,6 +180,15 @@ class BlockUpperHull {
       strip[h++] = p;
     }
     t_.size[threadIdx.x] = h;  // strip t's hood starts at strip t
+    if constexpr (Policy::kWalkSteps > 0) t_.walks[threadIdx.x] = true;
+  }
+
+  // The merge's search's dependent orientation tests: its k-ary steps over P's m positions (k =
+  // searchers), each a binary search over Q's n vertices.
+  __device__ static int search_tests(int m, int n, int searchers) {
+    int steps = 0;
+    for (int left = m; left > 1; left = (left + searchers) / (searchers + 1)) ++steps;
+    return steps * (n > 1 ? 33 - __clz(n - 1) : 1);
   }
 
   // A barrier over the threads of one merge: within a warp while a merge fits in one.
@@ -216,8 +228,17 @@ class BlockUpperHull {
       int tangent = 0, bridge_tangent = -1;
       if constexpr (Policy::kWalkSteps > 0) {
         // A bridge near the seam, walked by the merge's first lane: then there is nothing to search.
+        // Only where the search would take long (small hoods' searches are as short as a walk), and
+        // once a walk has not settled (a bridge far from its seam), the hood's later merges search
+        // without walking: their hoods are larger, their bridges no nearer.
         int walked_a = -1, walked_b = 0;
-        if (lane == 0 && lo < hi) core::walk_bridge(p, m, q, n, Policy::kWalkSteps, &walked_a, &walked_b);
+        if (lane == 0) {
+          const bool walks = t_.walks[first] && t_.walks[first + group / 2];
+          const bool settled =
+              lo >= hi || search_tests(m, n, searchers) < Policy::kWalkFromSearchTests ||
+              (walks && core::walk_bridge(p, m, q, n, Policy::kWalkSteps, &walked_a, &walked_b));
+          t_.walks[first] = walks && settled;
+        }
         walked_a = __shfl_sync(mask, walked_a, offset);
         if (walked_a >= 0) {
           lo = hi = walked_a + 1;
