@@ -36,13 +36,13 @@ struct BlockFinishPolicy {
   static constexpr int kStride = kStrip + 1;
   static constexpr int kTile = kThreads * kStrip;
   static constexpr int kPeelRounds = 0;
-  // The merges' walk from the seam (core::walk_bridge), at most kWalkSteps steps, where the search
-  // would take at least kWalkFromSearchTests dependent tests. In a host model at 2^28 points
-  // (bench/NOTES.md), a disk's survivors, mostly hull vertices, settle in 1-5 steps and their
-  // searches take 8-22 tests; a square's hoods of a few vertices take 5-8 steps, more than their
-  // searches' 5-10 tests (the square's block finish took 10 µs longer when every merge walked).
+  // The merges' walk from the seam (core::walk_bridge), at most kWalkSteps steps, over hoods of
+  // kWalkFromHood vertices or more. In a host model at 2^28 points (bench/NOTES.md), a disk's
+  // survivors, mostly hull vertices, settle in 1-5 steps, against searches of 8-22 dependent tests;
+  // a square's hoods of a few vertices take 5-8 steps, more than their searches' 5-10 tests (the
+  // square's block finish took 10 µs longer when every merge walked).
   static constexpr int kWalkSteps = 8;
-  static constexpr int kWalkFromSearchTests = 12;
+  static constexpr int kWalkFromHood = 24;
   static_assert(kTile == kBlockFinishTile, "a block's chain fits its tile");
 };
 
