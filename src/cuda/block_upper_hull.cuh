@@ -13,7 +13,8 @@
 // searching by bisection left the other threads waiting at the barriers: ncu on 2^24 double
 // parabola points put 55 % of the warp samples in that search and 27 % at the barrier, at 5 active
 // threads a warp instruction; bench/NOTES.md.) Barriers are warp barriers while a merge's threads
-// fit in one warp, block barriers after.
+// fit in one warp, block barriers after. A policy with kWalkSteps > 0 (the block finish's) first lets
+// one lane walk from the seam over large hoods (core::walk_bridge), as the in-place rounds do.
 #pragma once
 
 #include <cub/block/block_scan.cuh>
