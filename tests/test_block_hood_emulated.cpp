@@ -1,0 +1,280 @@
+// The block level of the upper-hull kernels (src/cuda/block_upper_hull.cuh: the check for a tile
+// that is its own hood, the peel, the strips' chains and the merge rounds with their k-ary search
+// and walk from the seam), the device code itself, run on the CPU: a thread a GPU thread of the
+// block, __syncthreads over the block's threads, and the warp intrinsics over the lanes their mask
+// names, each mask of a warp its own barrier and exchange. An intrinsic whose mask leaves out the
+// calling lane, or whose source lane is outside the mask, fails the test; a collective that some
+// lane of its mask never reaches hangs it (CTest's timeout), as divergent code would deadlock or
+// read garbage on the GPU. The hood of every family, at sizes across strips, warps and the tile, must
+// be the serial monotone chain's, for policies shaped like the tile kernels' (with the peel) and the
+// block finish's (walking from the seam), and for one that walks wherever it can, so that walks that
+// fail and the flags that stop later walks are exercised. Runs without a GPU, so that CI checks the
+// block's logic; the GPU tests check the kernels around it.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <atomic>
+#include <barrier>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <random>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "cpu/monotone_chain.hpp"
+#include "generators.hpp"
+#include "integer_reference.hpp"
+
+// ---- the emulation: what block_upper_hull.cuh takes from CUDA ---------------------------------------
+#define __device__
+#define __forceinline__
+
+namespace block_emulation {
+
+constexpr int kWarp = 32;
+
+/// The lanes of one warp that one mask names: their barrier and their words for an exchange.
+struct MaskGroup {
+  explicit MaskGroup(unsigned mask) : barrier(__builtin_popcount(mask)) {}
+  std::barrier<> barrier;
+  std::uint64_t slot[kWarp] = {};
+};
+
+struct Block {
+  explicit Block(int threads) : barrier(threads), word(static_cast<std::size_t>(threads)) {}
+  std::barrier<> barrier;
+  std::vector<std::uint64_t> word;  // each thread's word for __syncthreads_or / _and
+  std::mutex lock;
+  std::map<std::pair<int, unsigned>, std::unique_ptr<MaskGroup>> groups;
+  std::atomic<bool> misuse{false};
+
+  MaskGroup& group(int warp, unsigned mask) {
+    const std::lock_guard<std::mutex> hold(lock);
+    auto& g = groups[{warp, mask}];
+    if (!g) g = std::make_unique<MaskGroup>(mask);
+    return *g;
+  }
+};
+
+inline Block* block = nullptr;  // the block under test (one at a time)
+struct Index {
+  unsigned x = 0, y = 0, z = 0;
+};
+
+/// The calling lane's group for `mask`, after checking that the mask names it and the source.
+inline MaskGroup& group_of(unsigned mask, int lane, int source = -1);
+
+}  // namespace block_emulation
+
+inline thread_local block_emulation::Index threadIdx;
+
+namespace block_emulation {
+
+inline MaskGroup& group_of(unsigned mask, int lane, int source) {
+  if ((mask >> lane & 1u) == 0) block->misuse = true;
+  if (source >= 0 && (source >= kWarp || (mask >> source & 1u) == 0)) block->misuse = true;
+  return block->group(static_cast<int>(threadIdx.x) / kWarp, mask);
+}
+
+/// Every lane of the mask posts a word, all wait, each reads the word of `source`, all wait again.
+inline std::uint64_t exchange(unsigned mask, std::uint64_t word, int source) {
+  const int lane = static_cast<int>(threadIdx.x) % kWarp;
+  MaskGroup& g = group_of(mask, lane, source);
+  g.slot[lane] = word;
+  g.barrier.arrive_and_wait();
+  const std::uint64_t got = g.slot[(mask >> source & 1u) != 0 ? source : lane];
+  g.barrier.arrive_and_wait();
+  return got;
+}
+
+}  // namespace block_emulation
+
+inline void __syncthreads() {
+  block_emulation::block->barrier.arrive_and_wait();
+}
+inline int block_reduce(int predicate, bool any) {
+  using block_emulation::block;
+  block->word[threadIdx.x] = predicate != 0 ? 1 : 0;
+  block->barrier.arrive_and_wait();
+  bool result = !any;
+  for (const std::uint64_t w : block->word) result = any ? (result || w != 0) : (result && w != 0);
+  block->barrier.arrive_and_wait();
+  return result ? 1 : 0;
+}
+inline int __syncthreads_or(int predicate) {
+  return block_reduce(predicate, true);
+}
+inline int __syncthreads_and(int predicate) {
+  return block_reduce(predicate, false);
+}
+inline void __syncwarp(unsigned mask = 0xffffffffu) {
+  block_emulation::group_of(mask, static_cast<int>(threadIdx.x) % block_emulation::kWarp)
+      .barrier.arrive_and_wait();
+}
+template <class V>
+V __shfl_sync(unsigned mask, V value, int source) {
+  static_assert(sizeof(V) <= 8, "a word a lane");
+  std::uint64_t word = 0;
+  std::memcpy(&word, &value, sizeof value);
+  const std::uint64_t got = block_emulation::exchange(mask, word, source);
+  V out;
+  std::memcpy(&out, &got, sizeof out);
+  return out;
+}
+inline unsigned __ballot_sync(unsigned mask, bool predicate) {
+  using namespace block_emulation;
+  const int lane = static_cast<int>(threadIdx.x) % kWarp;
+  MaskGroup& g = group_of(mask, lane);
+  g.slot[lane] = predicate ? 1 : 0;
+  g.barrier.arrive_and_wait();
+  unsigned bits = 0;
+  for (int l = 0; l < kWarp; ++l)
+    if ((mask >> l & 1u) != 0 && g.slot[l] != 0) bits |= 1u << l;
+  g.barrier.arrive_and_wait();
+  return bits;
+}
+inline int __ffs(int x) {
+  return __builtin_ffs(x);
+}
+inline int __clz(int x) {
+  return x == 0 ? 32 : __builtin_clz(static_cast<unsigned>(x));
+}
+inline int __popc(unsigned x) {
+  return __builtin_popcount(x);
+}
+inline int min(int a, int b) {
+  return a < b ? a : b;
+}
+inline int max(int a, int b) {
+  return a > b ? a : b;
+}
+
+#include "cuda/block_upper_hull.cuh"
+
+namespace wagener {
+namespace {
+
+/// A block's shape: the tile kernels' policies and the block finish's (src/cuda/policy.cuh,
+/// block_finish.cu), with fewer threads where that keeps the test short.
+template <int Threads, int Strip, int PeelRounds, int WalkSteps, int WalkFromHood>
+struct Shape {
+  static constexpr int kThreads = Threads;
+  static constexpr int kStrip = Strip;
+  static constexpr int kStride = Strip + 1;
+  static constexpr int kTile = Threads * Strip;
+  static constexpr int kPeelRounds = PeelRounds;
+  static constexpr int kWalkSteps = WalkSteps;
+  static constexpr int kWalkFromHood = WalkFromHood;
+};
+
+/// The tile kernels' first level: 16-point strips and the peel; no walk.
+using TileShape = Shape<64, 16, 16, 0, 0>;
+/// The block finish's merges, on fewer threads: 8-point strips, the walk over hoods of 24 or more.
+using FinishShape = Shape<64, 8, 0, 8, 24>;
+/// A walk over hoods of 2 vertices or more, 3 steps at most: many walks fail.
+using EagerWalkShape = Shape<64, 8, 0, 3, 2>;
+/// The block finish's own shape (512 threads).
+using FullFinishShape = Shape<512, 8, 0, 8, 24>;
+
+/// BlockUpperHull<T, Policy>::run and store over sorted tile[0..n), a CPU thread a GPU thread; every
+/// thread must return the same size.
+template <class T, class Policy>
+std::vector<Point2<T>> block_hood(const std::vector<Point2<T>>& tile, bool peel) {
+  using Hull = cuda::BlockUpperHull<T, Policy>;
+  auto storage = std::make_unique<typename Hull::TempStorage>();
+  std::vector<Point2<T>> out(tile.size());
+  std::vector<index_t> sizes(Policy::kThreads, -1);
+  block_emulation::Block emulated(Policy::kThreads);
+  block_emulation::block = &emulated;
+  std::vector<std::thread> threads;
+  for (int t = 0; t < Policy::kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      threadIdx.x = static_cast<unsigned>(t);
+      Hull hull(*storage);
+      const index_t h = hull.run(tile.data(), static_cast<int>(tile.size()), peel);
+      hull.store(out.data(), h);
+      sizes[static_cast<std::size_t>(t)] = h;
+    });
+  }
+  for (auto& t : threads) t.join();
+  block_emulation::block = nullptr;
+  EXPECT_FALSE(emulated.misuse) << "a warp intrinsic whose mask leaves out its lane or its source";
+  for (int t = 1; t < Policy::kThreads; ++t) EXPECT_EQ(sizes[static_cast<std::size_t>(t)], sizes[0]);
+  out.resize(static_cast<std::size_t>(std::max<index_t>(sizes[0], 0)));
+  return out;
+}
+
+/// Sizes across the strips, the warps and the tile: 1, a strip and one more, a warp's points, the
+/// tile less one and the tile, and random ones.
+template <class Policy>
+std::vector<std::size_t> sizes_of(std::mt19937_64& rng, int randoms) {
+  constexpr auto kTile = static_cast<std::size_t>(Policy::kTile);
+  constexpr auto kStrip = static_cast<std::size_t>(Policy::kStrip);
+  std::vector<std::size_t> sizes{1, 2, 3, kStrip, kStrip + 1, 32 * kStrip, kTile - 1, kTile};
+  std::uniform_int_distribution<std::size_t> size(4, kTile);
+  for (int r = 0; r < randoms; ++r) sizes.push_back(size(rng));
+  return sizes;
+}
+
+template <class T, class Policy>
+void every_family(bool peel, int randoms) {
+  const auto seed = testing::fresh_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  for (const auto& family : testing::families_of<T>()) {
+    for (const std::size_t n : sizes_of<Policy>(rng, randoms)) {
+      const auto tile = testing::sorted_copy(family.make(n, rng));
+      ASSERT_EQ((block_hood<T, Policy>(tile, peel)), cpu::upper_chain<T>(tile))
+          << family.name << ", " << n << " points" << (peel ? ", peeled" : "");
+    }
+  }
+}
+
+TEST(BlockHoodEmulated, TileKernelsShapeWithAndWithoutThePeel) {
+  every_family<double, TileShape>(true, 2);
+  every_family<float, TileShape>(false, 1);
+}
+
+TEST(BlockHoodEmulated, BlockFinishShapeWalksFromTheSeam) {
+  every_family<double, FinishShape>(false, 2);
+  every_family<std::int64_t, FinishShape>(false, 1);
+}
+
+TEST(BlockHoodEmulated, EagerWalksThatFailLeaveTheSearch) {
+  every_family<double, EagerWalkShape>(false, 2);
+  every_family<float, EagerWalkShape>(false, 1);
+}
+
+/// The block finish's own 512 threads, on sides like its inputs: a disk's outer points (mostly hull
+/// vertices, whose bridges lie near the seams) and a square's corners (few vertices, far bridges).
+TEST(BlockHoodEmulated, BlockFinishsOwnShapeOnSidesOfSurvivors) {
+  const auto seed = testing::fresh_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> unit(0, 1);
+  for (const std::size_t n : {std::size_t{1700}, std::size_t{4096}}) {
+    testing::Points<double> annulus, corners;
+    while (annulus.size() < n) {
+      const double r = std::sqrt(1 - 1e-4 * unit(rng)), t = 3.14159 * unit(rng);
+      annulus.push_back({r * std::cos(t), r * std::sin(t)});
+    }
+    while (corners.size() < n) {
+      const double u = 0.01 * unit(rng), v = 0.01 * unit(rng);
+      if (u + v < 0.01) corners.push_back({unit(rng) < 0.5 ? u : 1 - u, 1 - v});
+    }
+    for (const auto* points : {&annulus, &corners}) {
+      const auto tile = testing::sorted_copy(*points);
+      ASSERT_EQ((block_hood<double, FullFinishShape>(tile, false)), cpu::upper_chain<double>(tile))
+          << (points == &annulus ? "annulus" : "corners") << ", " << n << " points";
+    }
+  }
+}
+
+}  // namespace
+}  // namespace wagener
