@@ -32,8 +32,7 @@
 #include "integer_reference.hpp"
 
 // ---- the emulation: what block_upper_hull.cuh takes from CUDA ---------------------------------------
-#define __device__
-#define __forceinline__
+#include "emulation/device_scalars.hpp"
 
 namespace block_emulation {
 
@@ -139,22 +138,6 @@ inline unsigned __ballot_sync(unsigned mask, bool predicate) {
   g.barrier.arrive_and_wait();
   return bits;
 }
-inline int __ffs(int x) {
-  return __builtin_ffs(x);
-}
-inline int __clz(int x) {
-  return x == 0 ? 32 : __builtin_clz(static_cast<unsigned>(x));
-}
-inline int __popc(unsigned x) {
-  return __builtin_popcount(x);
-}
-inline int min(int a, int b) {
-  return a < b ? a : b;
-}
-inline int max(int a, int b) {
-  return a > b ? a : b;
-}
-
 #include "cuda/block_upper_hull.cuh"
 
 namespace wagener {

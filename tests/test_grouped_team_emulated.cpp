@@ -23,9 +23,7 @@
 #include "integer_reference.hpp"
 
 // ---- the emulation: what grouped_team.cuh takes from CUDA -----------------------------------------
-#define __device__
-#define __forceinline__
-#define __noinline__
+#include "emulation/device_scalars.hpp"
 
 namespace team_emulation {
 
@@ -88,24 +86,12 @@ inline void __syncwarp(unsigned mask) {
   team_emulation::check(mask);
   team_emulation::team->barrier->arrive_and_wait();
 }
-inline int __ffs(unsigned x) {
-  return __builtin_ffs(static_cast<int>(x));
-}
-inline int __popc(unsigned x) {
-  return __builtin_popcount(x);
-}
 inline unsigned long long atomicMin(unsigned long long* address, unsigned long long value) {
   std::atomic_ref<unsigned long long> word(*address);
   unsigned long long old = word.load();
   while (value < old && !word.compare_exchange_weak(old, value)) {
   }
   return old;
-}
-inline int min(int a, int b) {
-  return a < b ? a : b;
-}
-inline int max(int a, int b) {
-  return a > b ? a : b;
 }
 
 #include "cuda/grouped_team.cuh"
