@@ -75,9 +75,13 @@ inline thread_local block_emulation::Index threadIdx;
 
 namespace block_emulation {
 
+/// Whether `mask` names lane `lane` (0 to 31; any other lane is in no mask).
+inline bool names(unsigned mask, int lane) {
+  return lane >= 0 && lane < kWarp && (mask >> lane & 1u) != 0;
+}
+
 inline MaskGroup& group_of(unsigned mask, int lane, int source) {
-  if ((mask >> lane & 1u) == 0) block->misuse = true;
-  if (source >= 0 && (source >= kWarp || (mask >> source & 1u) == 0)) block->misuse = true;
+  if (!names(mask, lane) || (source != -1 && !names(mask, source))) block->misuse = true;
   return block->group(static_cast<int>(threadIdx.x) / kWarp, mask);
 }
 
@@ -87,18 +91,18 @@ inline std::uint64_t exchange(unsigned mask, std::uint64_t word, int source) {
   MaskGroup& g = group_of(mask, lane, source);
   g.slot[lane] = word;
   g.barrier.arrive_and_wait();
-  const std::uint64_t got = g.slot[(mask >> source & 1u) != 0 ? source : lane];
+  const std::uint64_t got = g.slot[names(mask, source) ? source : lane];
   g.barrier.arrive_and_wait();
   return got;
 }
 
 }  // namespace block_emulation
 
-inline void __syncthreads() {
-  block_emulation::block->barrier.arrive_and_wait();
-}
-inline int block_reduce(int predicate, bool any) {
-  using block_emulation::block;
+namespace block_emulation {
+
+/// __syncthreads_or (any) or __syncthreads_and: every thread posts its predicate, all wait, each
+/// reduces them, all wait again.
+inline int reduce(int predicate, bool any) {
   block->word[threadIdx.x] = predicate != 0 ? 1 : 0;
   block->barrier.arrive_and_wait();
   bool result = !any;
@@ -106,11 +110,17 @@ inline int block_reduce(int predicate, bool any) {
   block->barrier.arrive_and_wait();
   return result ? 1 : 0;
 }
+
+}  // namespace block_emulation
+
+inline void __syncthreads() {
+  block_emulation::block->barrier.arrive_and_wait();
+}
 inline int __syncthreads_or(int predicate) {
-  return block_reduce(predicate, true);
+  return block_emulation::reduce(predicate, true);
 }
 inline int __syncthreads_and(int predicate) {
-  return block_reduce(predicate, false);
+  return block_emulation::reduce(predicate, false);
 }
 inline void __syncwarp(unsigned mask = 0xffffffffu) {
   block_emulation::group_of(mask, static_cast<int>(threadIdx.x) % block_emulation::kWarp)
