@@ -64,9 +64,9 @@ export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 step asan-ctest ctest --test-dir build-asan --output-on-failure -j "$(nproc)" --timeout 3000
 
 echo "sanitize: ThreadSanitizer, threaded CPU backend, concurrent calls and the emulated block (build-tsan/, $compiler)"
-# test_block_hood_emulated runs the GPU block's device code on CPU threads: here a missing barrier
+# test_block_emulated runs the GPU block's device code on CPU threads: here a missing barrier
 # between its threads' shared-memory accesses is a data race, as racecheck would report it.
-tsan_tests=(test_concurrency test_hull test_io test_output test_generate test_block_hood_emulated)
+tsan_tests=(test_concurrency test_hull test_io test_output test_generate test_block_emulated)
 # Not beside the AddressSanitizer tests, as the fuzzers' build is beside the plain ones: they leave
 # little idle time, and together they took longer (bench/NOTES.md, "CI time").
 step tsan-build configure_and_build build-tsan thread "${tsan_tests[@]}"

@@ -5,7 +5,7 @@
 // after the wait whose kernels are mostly shorter than their launches (bench/NOTES.md).
 // Each block loads every survivor and finds the smallest and the largest (the baseline's ends);
 // block 0 keeps the points on or above the baseline, block 1 those below it, reflected
-// (core::reflected); each sorts its points (a bitonic network in shared memory), adds the ends
+// (core::reflected); each sorts its points (block_bitonic_sort, in shared memory), adds the ends
 // where its chain needs them, and takes the upper hood of that tile (BlockUpperHull, the tile kernels'
 // block level). The block that finishes second joins both chains into the hull, as
 // join_chains_kernel does. The chains' inputs are the ones finish()'s split gives them, so the hull is
@@ -14,6 +14,7 @@
 #include <cub/block/block_scan.cuh>
 
 #include "core/chains.hpp"
+#include "cuda/block_bitonic_sort.cuh"
 #include "cuda/block_upper_hull.cuh"
 #include "cuda/check.cuh"
 #include "cuda/full_hull.cuh"
@@ -60,7 +61,7 @@ __device__ Point2<T> load_published(const Point2<T>* p) {
 template <class T>
 struct BlockFinishStorage {
   union {
-    Point2<T> sorted[kBlockFinishTile];  ///< the block's side, sorted (bitonic_sort)
+    Point2<T> sorted[kBlockFinishTile];  ///< the block's side, sorted (block_bitonic_sort)
     typename FinishHull<T>::TempStorage hull;
   };
   typename cub::BlockReduce<LexExtremes<T>, kThreads>::TempStorage extremes;
@@ -73,39 +74,6 @@ struct BlockFinishStorage {
 template <class T>
 __device__ Point2<T> beyond() {
   return no_extremes<T>().lo;
-}
-
-/// Pairs closer than this lie, in every step, among the points of one warp's lanes: lanes i of a warp
-/// take the pairs of 32 consecutive i (and the pairs kThreads on), which span 64 consecutive points.
-constexpr int kWarpLocalPairs = 64;
-
-/// Sorts a[0..size) lexicographically in place (size a power of two), all threads of the block: a
-/// bitonic network, log2(size) (log2(size) + 1) / 2 steps of size / 2 compare-exchanges. Between two
-/// steps whose pairs are both closer than kWarpLocalPairs, each warp reads only what its own lanes
-/// wrote, so a warp barrier stands for the block's: a 2,048-point side's 66 steps then take 21 block
-/// barriers. (CUB's BlockMergeSort of the whole tile, 4,096 slots, took 45-50 µs of the H200's time;
-/// merges of runs by binary search, a network mostly in registers and shuffles, a thread's pairs
-/// loaded together and slots swizzled against bank conflicts each took as long or longer than the
-/// network with a block barrier every step: bench/NOTES.md.)
-template <class T>
-__device__ void bitonic_sort(Point2<T>* a, int size) {
-  for (int k = 2; k <= size; k <<= 1) {
-    for (int j = k >> 1; j > 0; j >>= 1) {
-      for (int i = threadIdx.x; i < size / 2; i += kThreads) {
-        const int first = ((i & ~(j - 1)) << 1) | (i & (j - 1));  // the pair (first, first + j)
-        const Point2<T> x = a[first], y = a[first + j];
-        const bool ascending = (first & k) == 0;
-        if (ascending ? lex_less(y, x) : lex_less(x, y)) a[first] = y, a[first + j] = x;
-      }
-      const int next = j > 1 ? j >> 1 : k;  // the next step's distance (k: the next k's first step)
-      const bool last = j == 1 && k == size;
-      if (last || j >= kWarpLocalPairs || next >= kWarpLocalPairs) {
-        __syncthreads();
-      } else {
-        __syncwarp();
-      }
-    }
-  }
 }
 
 /// Two blocks: block 0 the upper chain, block 1 the lower one; the second to finish joins them into
@@ -164,7 +132,7 @@ __global__ void __launch_bounds__(kThreads)
   while (size < c) size *= 2;
   for (int i = c + static_cast<int>(threadIdx.x); i < size; i += kThreads) s.sorted[i] = beyond<T>();
   __syncthreads();
-  bitonic_sort(s.sorted, size);
+  block_bitonic_sort<kThreads>(s.sorted, size);
 
   // The chain's input tile: the upper side as sorted (the smallest point first, the largest last);
   // the lower side from the largest point down to the smallest, reflected: the reflected ends around

@@ -1,4 +1,4 @@
-// For the tests that run device code on the CPU (test_grouped_team_emulated, test_block_hood_emulated):
+// For the tests that run device code on the CPU (test_grouped_team_emulated, test_block_emulated):
 // CUDA's qualifiers, and its per-thread integer intrinsics and min / max, as plain functions. The
 // intrinsics that synchronise or exchange (barriers, shuffles, ballots) are each test's own.
 #pragma once

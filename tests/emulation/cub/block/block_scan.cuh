@@ -1,4 +1,4 @@
-// For tests/test_block_hood_emulated.cpp only: the part of CUB's BlockScan that
+// For tests/test_block_emulated.cpp only: the part of CUB's BlockScan that
 // src/cuda/block_upper_hull.cuh uses, over the emulation's block barrier, so that the block's
 // device code runs on the CPU. This folder comes first on that test's include path alone.
 #pragma once

@@ -1,15 +1,19 @@
-// The block level of the upper-hull kernels (src/cuda/block_upper_hull.cuh: the check for a tile
-// that is its own hood, the peel, the strips' chains and the merge rounds with their k-ary search
-// and walk from the seam), the device code itself, run on the CPU: a thread a GPU thread of the
-// block, __syncthreads over the block's threads, and the warp intrinsics over the lanes their mask
-// names, each mask of a warp its own barrier and exchange. An intrinsic whose mask leaves out the
-// calling lane, or whose source lane is outside the mask, fails the test; a collective that some
-// lane of its mask never reaches hangs it (CTest's timeout), as divergent code would deadlock or
-// read garbage on the GPU. The hood of every family, at sizes across strips, warps and the tile, must
-// be the serial monotone chain's, for policies shaped like the tile kernels' (with the peel) and the
-// block finish's (walking from the seam), and for one that walks wherever it can, so that walks that
-// fail and the flags that stop later walks are exercised. Runs without a GPU, so that CI checks the
-// block's logic; the GPU tests check the kernels around it.
+// The block level of the GPU's hull code, the device code itself, run on the CPU: the upper-hull
+// kernels' block (src/cuda/block_upper_hull.cuh: the check for a tile that is its own hood, the
+// peel, the strips' chains and the merge rounds with their k-ary search and walk from the seam) and
+// the block finish's sort (src/cuda/block_bitonic_sort.cuh, with warp barriers between warp-local
+// steps). A thread stands for each GPU thread of the block, __syncthreads runs over the block's
+// threads, and the warp intrinsics over the lanes their mask names, each mask of a warp its own
+// barrier and exchange. An intrinsic whose mask leaves out the calling lane, or whose source lane is
+// outside the mask, fails the test; a collective that some lane of its mask never reaches hangs it
+// (CTest's timeout), as divergent code would deadlock or read garbage on the GPU. Under
+// ThreadSanitizer (scripts/test.sh --sanitize) a barrier too few between the threads' shared-memory
+// accesses is a data race, as racecheck would report it. The hood of every family, at sizes across
+// strips, warps and the tile, must be the serial monotone chain's, for policies shaped like the tile
+// kernels' (with the peel) and the block finish's (walking from the seam), and for one that walks
+// wherever it can, so that walks that fail and the flags that stop later walks are exercised; the
+// sort must be std::sort's at every power of two up to the block finish's tile. Runs without a GPU,
+// so that CI checks the block's logic; the GPU tests check the kernels around it.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -148,6 +152,7 @@ inline unsigned __ballot_sync(unsigned mask, bool predicate) {
   g.barrier.arrive_and_wait();
   return bits;
 }
+#include "cuda/block_bitonic_sort.cuh"
 #include "cuda/block_upper_hull.cuh"
 
 namespace wagener {
@@ -267,6 +272,46 @@ TEST(BlockHoodEmulated, BlockFinishsOwnShapeOnSidesOfSurvivors) {
           << (points == &annulus ? "annulus" : "corners") << ", " << n << " points";
     }
   }
+}
+
+/// block_bitonic_sort<Threads> over a[0..n) (n a power of two), a CPU thread a GPU thread.
+template <int Threads, class T>
+void block_sort(std::vector<Point2<T>>& a) {
+  block_emulation::Block emulated(Threads);
+  block_emulation::block = &emulated;
+  std::vector<std::thread> threads;
+  for (int t = 0; t < Threads; ++t) {
+    threads.emplace_back([&, t] {
+      threadIdx.x = static_cast<unsigned>(t);
+      cuda::block_bitonic_sort<Threads>(a.data(), static_cast<int>(a.size()));
+    });
+  }
+  for (auto& t : threads) t.join();
+  block_emulation::block = nullptr;
+  EXPECT_FALSE(emulated.misuse) << "a warp intrinsic whose mask leaves out its lane or its source";
+}
+
+/// Every power of two from 1 to Threads * 8 (the block finish's tile at 512 threads), points with
+/// many equal coordinates and equal points, shuffled: std::sort's order.
+template <int Threads>
+void sorts_every_power_of_two() {
+  const auto seed = testing::fresh_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed) + ", " + std::to_string(Threads) + " threads");
+  std::mt19937_64 rng(seed);
+  std::uniform_int_distribution<int> coordinate(-20, 20);
+  for (int n = 1; n <= Threads * 8; n *= 2) {
+    std::vector<Point2<double>> a(static_cast<std::size_t>(n));
+    for (auto& p : a) p = {static_cast<double>(coordinate(rng)), static_cast<double>(coordinate(rng))};
+    auto expected = a;
+    std::sort(expected.begin(), expected.end(), lex_less<double>);
+    block_sort<Threads>(a);
+    ASSERT_EQ(a, expected) << n << " points";
+  }
+}
+
+TEST(BlockSortEmulated, TheBlockFinishsSortAtEveryPowerOfTwo) {
+  sorts_every_power_of_two<64>();
+  sorts_every_power_of_two<512>();
 }
 
 }  // namespace
