@@ -272,25 +272,25 @@ WAGENER_HD inline void serial_bridge(const MergeView<T>& v, index_t* a, index_t*
   *b = j;
 }
 
-/// serial_bridge's walk out from the seam, bounded: a steps back from P's last vertex while
-/// classify_p says HIGH, b on from Q's first while classify_q says LOW, until both say EQUAL, which
-/// is the bridge (the one kary_bridge finds). Returns false, a and b untouched, after max_steps steps
-/// or where a classification points the other way; then a search decides. Where two hoods meet but
-/// for a few dents at the seam (sorted points mostly on the hull), a few dependent tests replace the
-/// search's log(m) log(n).
-template <class T, class I>
-WAGENER_HD inline bool walk_bridge(const Point2<T>* p, I m, const Point2<T>* q, I n, int max_steps, I* a,
-                                   I* b) {
-  I i = m - 1, j = 0;
+/// The walk out from the seam, bounded, for any layout of the two hoods: a steps back from P's last
+/// vertex while classify_p_at(a, b) (classify_p of a against Q's b) says HIGH, to back(a); b steps
+/// on from Q's first while classify_q_at(a, b) says LOW, to on(b); until both say EQUAL, which is
+/// the bridge (the one kary_bridge and the nested search find, so the trim is the same). Returns
+/// false, a and b untouched, after max_steps steps or where a classification points the other way;
+/// then a search decides. Where two hoods meet but for a few dents at the seam (sorted points mostly
+/// on the hull), a few dependent tests replace the search's.
+template <class Vertex, class ClassifyP, class ClassifyQ, class Back, class On>
+WAGENER_HD inline bool walk_from_seam(Vertex i, Vertex j, int max_steps, ClassifyP classify_p_at,
+                                      ClassifyQ classify_q_at, Back back, On on, Vertex* a, Vertex* b) {
   for (int step = 0; step < max_steps; ++step) {
-    const int side_p = classify_p(p, static_cast<index_t>(m), static_cast<index_t>(i), q[j]);
+    const int side_p = classify_p_at(i, j);
     if (side_p == kHigh) {
-      --i;  // valid: HIGH needs a vertex before i
+      i = back(i);  // valid: HIGH needs a vertex before i
       continue;
     }
-    const int side_q = classify_q(p[i], q, static_cast<index_t>(n), static_cast<index_t>(j));
+    const int side_q = classify_q_at(i, j);
     if (side_q == kLow) {
-      ++j;  // valid: LOW needs a vertex after j
+      j = on(j);  // valid: LOW needs a vertex after j
       continue;
     }
     if (side_p != kEqual || side_q != kEqual) return false;
@@ -299,6 +299,18 @@ WAGENER_HD inline bool walk_bridge(const Point2<T>* p, I m, const Point2<T>* q, 
     return true;
   }
   return false;
+}
+
+/// walk_from_seam over hoods side by side in arrays, P = p[0..m) and Q = q[0..n): serial_bridge's
+/// walk, bounded.
+template <class T, class I>
+WAGENER_HD inline bool walk_bridge(const Point2<T>* p, I m, const Point2<T>* q, I n, int max_steps, I* a,
+                                   I* b) {
+  return walk_from_seam(
+      m - 1, I{0}, max_steps,
+      [&](I i, I j) { return classify_p(p, static_cast<index_t>(m), static_cast<index_t>(i), q[j]); },
+      [&](I i, I j) { return classify_q(p[i], q, static_cast<index_t>(n), static_cast<index_t>(j)); },
+      [](I i) { return i - 1; }, [](I j) { return j + 1; }, a, b);
 }
 
 }  // namespace wagener::core

@@ -262,11 +262,8 @@ WAGENER_HD inline bool seam_bridge(const InPlaceHood<T>& p, const InPlaceHood<T>
 /// from the seam"); a bridge far from the seam costs this many dependent steps before the search's.
 inline constexpr int kWalkSteps = 16;
 
-/// The bridge by walking out from the seam, the textbook merge of two hulls apart in x: a starts at
-/// P's last vertex and b at Q's first; a steps back while classify_p says the tangent point from
-/// Q's b lies before it, b steps on while classify_q says the tangent point from P's a lies after
-/// it, until both say EQUAL. Both at once is the nested search's answer (the last vertex a of P
-/// with classify_p(a, t(a)) <= EQUAL, and t(a)), so the trim is the same. Where seam_bridge fails
+/// The bridge by walking out from the seam (core::walk_from_seam), the textbook merge of two hulls
+/// apart in x, over hoods in place: a from P's last vertex, b from Q's first. Where seam_bridge fails
 /// only by a few dents at the seam (the double circle's hoods, whose rounded points leave about one
 /// in eight off the hull), a few dependent steps replace the search's depth * (depth + 1) synced
 /// ones. Returns false, a and b untouched, where it has not settled within max_steps steps, or
@@ -274,25 +271,11 @@ inline constexpr int kWalkSteps = 16;
 template <class T>
 WAGENER_HD inline bool walk_bridge(const InPlaceHood<T>& p, const InPlaceHood<T>& q, int max_steps,
                                    HoodSlot* a, HoodSlot* b) {
-  HoodSlot i{p.last, p.r.hi[p.last] - 1}, j{q.first, q.r.lo[q.first]};
-  for (int step = 0; step < max_steps; ++step) {
-    const Point2<T> pi = p.at(i), qj = q.at(j);
-    const int side_p = classify_p_in_place(p, i, qj);
-    if (side_p == kHigh) {
-      i = p.prev(i);  // valid: kHigh needs a vertex before i
-      continue;
-    }
-    const int side_q = classify_q_in_place(pi, q, j);
-    if (side_q == kLow) {
-      j = q.next(j);  // valid: kLow needs a vertex after j
-      continue;
-    }
-    if (side_p != kEqual || side_q != kEqual) return false;
-    *a = i;
-    *b = j;
-    return true;
-  }
-  return false;
+  return walk_from_seam(
+      HoodSlot{p.last, p.r.hi[p.last] - 1}, HoodSlot{q.first, q.r.lo[q.first]}, max_steps,
+      [&](const HoodSlot& i, const HoodSlot& j) { return classify_p_in_place(p, i, q.at(j)); },
+      [&](const HoodSlot& i, const HoodSlot& j) { return classify_q_in_place(p.at(i), q, j); },
+      [&](const HoodSlot& i) { return p.prev(i); }, [&](const HoodSlot& j) { return q.next(j); }, a, b);
 }
 
 /// A tile level's hoods side by side (hood t of size[t] >= 1 vertices at base + t * stride, t <
