@@ -1046,7 +1046,7 @@ testing::Points<T> sides_of_sizes(std::size_t upper, std::size_t lower, std::siz
   return out;
 }
 
-// The block finish's sort (block_finish.cu: a bitonic network over the side's next power of two):
+// The block finish's sort (block_bitonic_sort.cuh: a bitonic network over the side's next power of two):
 // sides either side of powers of two up to the tile, with and without equal points, in every
 // coordinate type. The sides' sizes are exact in double, int64 and int32 (float rounds the larger
 // arcs' y, so its arcs stop at 2,049 points).
