@@ -575,21 +575,51 @@ __global__ void split_keys_kernel(const Point2<T>* p, index_t m, const LexExtrem
     atomicAdd(reinterpret_cast<unsigned long long*>(upper_count), upper);
 }
 
+/// Where the split's place i goes (of m places, the first u = *upper_count on or above the baseline):
+/// to[i] for i < u; for i >= u, to[i] too (lower null: the rest descending, as the partition writes
+/// them) or the lower chain's input, lower[1 + i - u], reflected (core::reflected reverses the
+/// order, so that input ascends). A run of one key lies on one side (the key holds it).
+template <class T>
+struct SplitTargets {
+  Point2<T>* to;
+  Point2<T>* lower;
+  const index_t* upper_count;
+
+  /// A run's first place and how its points are written there.
+  struct Run {
+    Point2<T>* at;
+    bool reflect;
+    __device__ Point2<T> point(const Point2<T>& p) const {
+      return reflect ? core::reflected(plus_zeros(p)) : plus_zeros(p);
+    }
+    /// Whether the run sorts descending (below the baseline, unless reflected).
+    __device__ bool descends(std::uint32_t key) const { return core::split_key_descends(key) && !reflect; }
+  };
+  __device__ Run run(index_t head) const {
+    if (lower != nullptr) {
+      const index_t u = *upper_count;
+      if (head >= u) return {lower + 1 + (head - u), true};
+    }
+    return {to + head, false};
+  }
+};
+
 /// After the sort by key: each point of a key of its own gathered to its place, each run of up to
 /// core::kThreadKeyRun points gathered and sorted by the thread at its head (descending below the
 /// baseline: core::split_key_descends); the heads of longer runs listed (core::key_run_at).
 template <class T>
 __global__ void gather_key_runs_kernel(const std::uint32_t* keys, const std::uint32_t* places,
-                                       const Point2<T>* from, Point2<T>* to, index_t m, index_t* long_runs,
-                                       unsigned long long* key_words) {
+                                       const Point2<T>* from, SplitTargets<T> split, index_t m,
+                                       index_t* long_runs, unsigned long long* key_words) {
   for (index_t i = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < m;
        i += static_cast<index_t>(gridDim.x) * blockDim.x) {
     const core::KeyRunAt run = core::key_run_at(keys, i, m);
     if (run.is_long) {
       long_runs[atomicAdd(&key_words[kLongRuns], 1ull)] = i;
     } else if (run.length > 0) {
-      for (int k = 0; k < run.length; ++k) to[i + k] = plus_zeros(from[places[i + k]]);
-      if (run.length > 1) core::insertion_sort_lex(to + i, run.length, core::split_key_descends(keys[i]));
+      const auto target = split.run(i);
+      for (int k = 0; k < run.length; ++k) target.at[k] = target.point(from[places[i + k]]);
+      if (run.length > 1) core::insertion_sort_lex(target.at, run.length, target.descends(keys[i]));
     }
   }
 }
@@ -621,7 +651,7 @@ using BlockKeyRunSort = cub::BlockMergeSort<Point2<T>, kKeyRunThreads, kKeyRunIt
 template <class T>
 __global__ void __launch_bounds__(kWarpKeyRunThreads)
     sort_warp_key_runs_kernel(const std::uint32_t* keys, const std::uint32_t* places, const Point2<T>* from,
-                              Point2<T>* to, index_t m, const index_t* long_runs, KeyRun* block_runs,
+                              SplitTargets<T> split, index_t m, const index_t* long_runs, KeyRun* block_runs,
                               unsigned long long* key_words) {
   constexpr int kWarps = kWarpKeyRunThreads / kWarp;
   __shared__ typename WarpKeyRunSort<T>::TempStorage storage[kWarps];
@@ -648,18 +678,19 @@ __global__ void __launch_bounds__(kWarpKeyRunThreads)
     } else if (length > core::kWarpKeyRun) {
       if (lane == 0) block_runs[atomicAdd(&key_words[kBlockRuns], 1ull)] = {head, length};
     } else {
-      const RunOrder order{core::split_key_descends(key)};
+      const auto target = split.run(head);
+      const RunOrder order{target.descends(key)};
       Point2<T> items[kWarpKeyRunItems];
 #pragma unroll
       for (int j = 0; j < kWarpKeyRunItems; ++j) {
         const index_t at = static_cast<index_t>(lane) * kWarpKeyRunItems + j;
-        items[j] = at < length ? plus_zeros(from[places[head + at]]) : order.last<T>();
+        items[j] = at < length ? target.point(from[places[head + at]]) : order.last<T>();
       }
       WarpKeyRunSort<T>(storage[warp]).Sort(items, order, static_cast<int>(length), order.last<T>());
 #pragma unroll
       for (int j = 0; j < kWarpKeyRunItems; ++j) {
         const index_t at = static_cast<index_t>(lane) * kWarpKeyRunItems + j;
-        if (at < length) to[head + at] = items[j];
+        if (at < length) target.at[at] = items[j];
       }
     }
     __syncwarp();  // the sort's storage is used again
@@ -671,24 +702,26 @@ __global__ void __launch_bounds__(kWarpKeyRunThreads)
 template <class T>
 __global__ void __launch_bounds__(kKeyRunThreads)
     sort_block_key_runs_kernel(const std::uint32_t* keys, const std::uint32_t* places, const Point2<T>* from,
-                               Point2<T>* to, const KeyRun* block_runs, const unsigned long long* key_words) {
+                               SplitTargets<T> split, const KeyRun* block_runs,
+                               const unsigned long long* key_words) {
   extern __shared__ unsigned char shared_bytes[];
   auto& storage = *reinterpret_cast<typename BlockKeyRunSort<T>::TempStorage*>(shared_bytes);
   const auto runs = static_cast<index_t>(key_words[kBlockRuns]);
   for (index_t r = blockIdx.x; r < runs; r += gridDim.x) {
     const KeyRun run = block_runs[r];
-    const RunOrder order{core::split_key_descends(keys[run.head])};
+    const auto target = split.run(run.head);
+    const RunOrder order{target.descends(keys[run.head])};
     Point2<T> items[kKeyRunItems];
 #pragma unroll
     for (int j = 0; j < kKeyRunItems; ++j) {
       const index_t at = static_cast<index_t>(threadIdx.x) * kKeyRunItems + j;
-      items[j] = at < run.length ? plus_zeros(from[places[run.head + at]]) : order.last<T>();
+      items[j] = at < run.length ? target.point(from[places[run.head + at]]) : order.last<T>();
     }
     BlockKeyRunSort<T>(storage).Sort(items, order, static_cast<int>(run.length), order.last<T>());
 #pragma unroll
     for (int j = 0; j < kKeyRunItems; ++j) {
       const index_t at = static_cast<index_t>(threadIdx.x) * kKeyRunItems + j;
-      if (at < run.length) to[run.head + at] = items[j];
+      if (at < run.length) target.at[at] = items[j];
     }
     __syncthreads();  // the sort's storage is used again
   }
@@ -724,14 +757,29 @@ std::size_t sort_by_key_temp_bytes(index_t m, cudaStream_t stream) {
   return std::max(sort_bytes, reduce_bytes);
 }
 
+/// The lower chain's input's ends, after a split that placed the points below the baseline there
+/// (SplitTargets): the largest point first and the smallest last, reflected, as reflect_lower_kernel
+/// writes them; their number at *lower_count.
+template <class T>
+__global__ void lower_input_ends_kernel(const Point2<T>* to, index_t m, const index_t* upper_count,
+                                        Point2<T>* lower, index_t* lower_count) {
+  const index_t u = *upper_count;
+  lower[0] = core::reflected(to[u - 1]);
+  lower[m - u + 1] = core::reflected(to[0]);
+  *lower_count = m - u + 2;
+}
+
 /// Sorts and splits the m survivors at `from` into `to` as the partition by the baseline does (see
 /// finish()): to[0 .. u) the u points on or above the line from the smallest survivor to the largest,
-/// ascending, then the rest descending, with u at ws.upper_count; returns false, `from` as it was,
+/// ascending, then the rest descending, with u at ws.upper_count. With `lower` (m + 2 points, apart
+/// from `from` and `to`), the rest go there instead as the lower chain's input, which
+/// reflect_lower_kernel would write: lower[1 .. m - u + 1) reflected, between the largest point's
+/// and the smallest's reflections, their number at ws.lower_count. Returns false, `from` as it was,
 /// where a run of one key is longer than a block sorts. temp: CUB's temporary storage, at least
 /// sort_by_key_temp_bytes(m).
 template <class T>
 bool sort_and_split_by_key(FullHullWorkspace<T>& ws, const Point2<T>* from, Point2<T>* to, index_t m,
-                           std::size_t temp_bytes, cudaStream_t stream) {
+                           std::size_t temp_bytes, cudaStream_t stream, Point2<T>* lower = nullptr) {
   for (int b = 0; b < 2; ++b) {
     FullHullWorkspace<T>::grow(ws.x_keys[b], m);
     FullHullWorkspace<T>::grow(ws.key_places[b], m);
@@ -752,18 +800,24 @@ bool sort_and_split_by_key(FullHullWorkspace<T>& ws, const Point2<T>* from, Poin
   cub::DoubleBuffer<std::uint32_t> places(ws.key_places[0].data(), ws.key_places[1].data());
   WAGENER_CUDA_CHECK(
       cub::DeviceRadixSort::SortPairs(ws.sort_temp.data(), temp_bytes, keys, places, m, 0, 32, stream));
-  gather_key_runs_kernel<T><<<stride_grid(m), 256, 0, stream>>>(keys.Current(), places.Current(), from, to, m,
-                                                                ws.long_key_runs.data(), words);
+  const SplitTargets<T> split{to, lower, ws.upper_count.data()};
+  gather_key_runs_kernel<T><<<stride_grid(m), 256, 0, stream>>>(keys.Current(), places.Current(), from, split,
+                                                                m, ws.long_key_runs.data(), words);
   WAGENER_CUDA_CHECK_LAUNCH();
   sort_warp_key_runs_kernel<T><<<4 * multiprocessors(), kWarpKeyRunThreads, 0, stream>>>(
-      keys.Current(), places.Current(), from, to, m, ws.long_key_runs.data(), ws.block_key_runs.data(),
+      keys.Current(), places.Current(), from, split, m, ws.long_key_runs.data(), ws.block_key_runs.data(),
       words);
   WAGENER_CUDA_CHECK_LAUNCH();
   constexpr auto kBlockSortBytes = static_cast<int>(sizeof(typename BlockKeyRunSort<T>::TempStorage));
   allow_dynamic_shared<sort_block_key_runs_kernel<T>>(kBlockSortBytes);
   sort_block_key_runs_kernel<T><<<multiprocessors(), kKeyRunThreads, kBlockSortBytes, stream>>>(
-      keys.Current(), places.Current(), from, to, ws.block_key_runs.data(), words);
+      keys.Current(), places.Current(), from, split, ws.block_key_runs.data(), words);
   WAGENER_CUDA_CHECK_LAUNCH();
+  if (lower != nullptr) {
+    lower_input_ends_kernel<T>
+        <<<1, 1, 0, stream>>>(to, m, ws.upper_count.data(), lower, ws.lower_count.data());
+    WAGENER_CUDA_CHECK_LAUNCH();
+  }
   WAGENER_CUDA_CHECK(cudaMemcpyAsync(ws.key_words_host.data(), words + kTooLong, sizeof(unsigned long long),
                                      cudaMemcpyDeviceToHost, stream));
   WAGENER_CUDA_CHECK(cudaStreamSynchronize(stream));
@@ -1103,19 +1157,25 @@ struct StepEvents {
 /// The rest of step 3 after the split (see finish()): split[1 .. m + 1) holds the m points, those on
 /// or above the baseline in order (their number at ws.upper_count, on the device), then the rest in
 /// reverse; lower_input has room for m + 2 points, free. Builds both chains and joins them into
-/// `out` (nullptr: lower_input, once the chains are done).
+/// `out` (nullptr: lower_input, once the chains are done). With `lower_ready`, the split placed the
+/// lower chain's input in lower_input already (sort_and_split_by_key's `lower`): split[1 .. u + 1)
+/// alone is read.
 template <class T>
 JoinedHull<T> chain_and_join(FullHullWorkspace<T>& ws, Point2<T>* split, index_t m, Point2<T>* lower_input,
-                             Point2<T>* out, cudaStream_t stream, StepEvents* profile, bool chain_guides) {
-  WAGENER_CUDA_CHECK(
-      cudaMemcpyAsync(split + m + 1, split + 1, sizeof(Point2<T>), cudaMemcpyDeviceToDevice, stream));
+                             Point2<T>* out, cudaStream_t stream, StepEvents* profile, bool chain_guides,
+                             bool lower_ready = false) {
+  if (!lower_ready)
+    WAGENER_CUDA_CHECK(
+        cudaMemcpyAsync(split + m + 1, split + 1, sizeof(Point2<T>), cudaMemcpyDeviceToDevice, stream));
   // The lower chain's input is free once both chains are done: it takes the hull unless `out` does.
   if (out == nullptr) out = lower_input;
   const cudaStream_t side = ws.side.get();
   auto reflect_lower = [&] {
-    reflect_lower_kernel<T><<<stride_grid(m + 2), 256, 0, stream>>>(split, m, ws.upper_count.data(),
-                                                                    lower_input, ws.lower_count.data());
-    WAGENER_CUDA_CHECK_LAUNCH();
+    if (!lower_ready) {
+      reflect_lower_kernel<T><<<stride_grid(m + 2), 256, 0, stream>>>(split, m, ws.upper_count.data(),
+                                                                      lower_input, ws.lower_count.data());
+      WAGENER_CUDA_CHECK_LAUNCH();
+    }
     ws.sorted.record(stream);
     WAGENER_CUDA_CHECK(cudaStreamWaitEvent(side, ws.sorted.get(), 0));
   };
@@ -1161,7 +1221,7 @@ JoinedHull<T> chain_and_join(FullHullWorkspace<T>& ws, Point2<T>* split, index_t
                                        cudaMemcpyDeviceToHost, stream));
     WAGENER_CUDA_CHECK(cudaStreamSynchronize(stream));
     const index_t u = ws.upper_count_host.data()[0];
-    reflect_lower();  // after the wait: the host's launches below overlap it
+    reflect_lower();  // after the wait: the host's launches below overlap it (unless lower_ready)
     // Both chains at once, the lower one on a second host thread and stream: each is a few
     // latency-bound launches with a host round trip per level. Without their guides where the
     // check found the input mostly convex (build_guide's mostly_convex).
@@ -1284,7 +1344,8 @@ JoinedHull<T> finish(FullHullWorkspace<T>& ws, cudaStream_t stream, index_t* sur
 /// reads them where they are and writes the split to ws.alt, ws.kept takes the lower chain's input,
 /// and split_keys_kernel reports a non-finite point as the filter does (throws input_error; with
 /// `non_finite`, sets it and returns no hull). Returns nothing where a run of one key is longer than
-/// a block sorts: nothing the filter's path reads was written, and it takes the points as before.
+/// a block sorts: the filter's path then takes the points as before (it writes ws.alt and ws.kept
+/// before it reads them).
 template <class T>
 std::optional<JoinedHull<T>> finish_unfiltered(FullHullWorkspace<T>& ws, const Point2<T>* points, index_t n,
                                                cudaStream_t stream, index_t* survivors, Point2<T>* out,
@@ -1293,7 +1354,10 @@ std::optional<JoinedHull<T>> finish_unfiltered(FullHullWorkspace<T>& ws, const P
   // The caller grew ws.alt and ws.kept to n + 2 points.
   const std::size_t temp_bytes = sort_by_key_temp_bytes<T>(n, stream);
   if (ws.sort_temp.size() < temp_bytes) ws.sort_temp = DeviceBuffer<unsigned char>(temp_bytes);
-  const bool split = sort_and_split_by_key(ws, points, ws.alt.data() + 1, n, temp_bytes, stream);
+  // The points below the baseline go straight to the lower chain's input, reflected (in ws.kept,
+  // apart from the input and the split): no reflection's pass over them later.
+  const bool split =
+      sort_and_split_by_key(ws, points, ws.alt.data() + 1, n, temp_bytes, stream, ws.kept.data());
   // sort_and_split_by_key waited for the stream: the keys' report of a non-finite point is whole.
   WAGENER_CUDA_CHECK(cudaMemcpyAsync(ws.counters_host.data() + 1, ws.counters.data() + 1,
                                      sizeof(unsigned long long), cudaMemcpyDeviceToHost, stream));
@@ -1307,7 +1371,7 @@ std::optional<JoinedHull<T>> finish_unfiltered(FullHullWorkspace<T>& ws, const P
     profile->out->chain_guides = false;
     profile->sorted.record(stream);
   }
-  return chain_and_join(ws, ws.alt.data(), n, ws.kept.data(), out, stream, profile, false);
+  return chain_and_join(ws, ws.alt.data(), n, ws.kept.data(), out, stream, profile, false, true);
 }
 
 /// The joined hull on the host (waits for `stream`).

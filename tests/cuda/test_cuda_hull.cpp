@@ -1162,12 +1162,46 @@ TEST_F(CudaTest, GuidedFullHullExactOnEveryKindOfInput) {
   }
 }
 
+/// The circle with runs of one split key (core::split_x_key, as the split computes it from the
+/// points' extremes) on both sides of the baseline, one of each length a thread, a warp and a block
+/// sorts (core::kThreadKeyRun, kWarpKeyRun, kBlockKeyRun, less one): points a hair apart along the
+/// circle, each run's first and last point checked to share a key, the extremes left in place.
+testing::Points<double> with_key_runs(testing::Points<double> circle) {
+  const auto lex = [](const Point2<double>& a, const Point2<double>& b) { return lex_less(a, b); };
+  const auto [lo_at, hi_at] = std::minmax_element(circle.begin(), circle.end(), lex);
+  const Point2<double> lo = *lo_at, hi = *hi_at;
+  const auto lo_index = static_cast<std::size_t>(lo_at - circle.begin());
+  const auto hi_index = static_cast<std::size_t>(hi_at - circle.begin());
+  const core::XKeyScale scale = core::x_key_scale(lo.x, hi.x);
+  const auto on_circle = [](double angle) { return Point2<double>{std::cos(angle), std::sin(angle)}; };
+  const auto key = [&](double angle) {
+    const Point2<double> p = on_circle(angle);
+    return core::split_x_key(p.x, orient2d(lo, hi, p) < 0, scale);
+  };
+  constexpr double kStep = 1e-14;  // radians between a run's points: well within one key
+  std::size_t at = 1;
+  for (const double side : {1.0, -2.0}) {  // above the baseline, below it
+    double start = side;
+    for (const int length : {core::kThreadKeyRun - 1, core::kWarpKeyRun - 1, core::kBlockKeyRun - 1}) {
+      while (key(start) != key(start + kStep * (length - 1))) start += kStep * length;
+      for (int k = 0; k < length; ++k) {
+        while (at == lo_index || at == hi_index) ++at;
+        circle[at] = on_circle(start + kStep * k);
+        at += 97;
+      }
+      start += 0.01;  // the next run apart
+    }
+  }
+  return circle;
+}
+
 // Most points in convex position and none certified inside the inner polygon: 8-byte points in one
 // array skip the filter's copy and go to the sort on a key where they are (finish_unfiltered). Exact
 // for a double and an int64 circle, with -0 written as +0 as the filter writes it; a non-finite
 // point off the samples is named as the filter names it; a run of one key longer than a block sorts
 // (a parabola's points clustered within a key at its vertex) goes back to the filter's path; two
-// points far out along the x axis put the circle inside the inner polygon, so the filter runs.
+// points far out along the x axis put the circle inside the inner polygon, so the filter runs; runs of
+// one key of every length the split sorts, on both sides of the baseline, stay on the unfiltered path.
 TEST_F(CudaTest, UnfilteredFullHullOfPointsInConvexPosition) {
   const GuideFrom guide_from(index_t{1} << 16);
   const KeySortFrom key_sort_from(1);
@@ -1230,6 +1264,14 @@ TEST_F(CudaTest, UnfilteredFullHullOfPointsInConvexPosition) {
     const auto run = device_hull_with_profile(far);
     ASSERT_EQ(run.hull, cpu::convex_hull_serial<double>(far)) << "circle with far points";
     EXPECT_FALSE(run.profile.unfiltered) << "circle with far points";
+  }
+  {
+    // The runs a thread, a warp and a block sort, above the baseline and below it (where the split
+    // writes them, reflected, to the lower chain's input).
+    const auto runs = with_key_runs(circle);
+    const auto run = device_hull_with_profile(runs);
+    ASSERT_EQ(run.hull, cpu::convex_hull_serial<double>(runs)) << "circle with runs of one key";
+    EXPECT_TRUE(run.profile.unfiltered) << "circle with runs of one key";
   }
 }
 
