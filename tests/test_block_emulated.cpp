@@ -11,7 +11,7 @@
 // accesses is a data race, as racecheck would report it. The hood of every family, at sizes across
 // strips, warps and the tile, must be the serial monotone chain's, for policies shaped like the tile
 // kernels' (with the peel) and the block finish's (walking from the seam), and for one that walks
-// wherever it can, so that walks that fail and the flags that stop later walks are exercised; the
+// wherever it can, so that walks that fail and leave the bridge to the search are exercised; the
 // sort must be std::sort's at every power of two up to the block finish's tile. Runs without a GPU,
 // so that CI checks the block's logic; the GPU tests check the kernels around it.
 #include <gtest/gtest.h>

@@ -48,10 +48,6 @@ class BlockUpperHull {
     /// [first thread of a merge] = the bridge's end in Q (after the seam); in the peel, its last
     int bridge_q[kThreads];
     typename Scan::TempStorage scan;  ///< a peeled hood's offsets
-    /// [round % 2][first strip of a hood] = whether no walk failed in the merges that built it (only
-    /// then does its next merge walk); a round reads one half and writes the other. Unused by a
-    /// policy that does not walk (last, so as to move nothing else).
-    bool walks[2][Policy::kWalkSteps > 0 ? kThreads : 1];
   };
 
   __device__ explicit BlockUpperHull(TempStorage& storage) : t_(storage) {}
@@ -182,7 +178,6 @@ class BlockUpperHull {
       strip[h++] = p;
     }
     t_.size[threadIdx.x] = h;  // strip t's hood starts at strip t
-    if constexpr (Policy::kWalkSteps > 0) t_.walks[0][threadIdx.x] = true;
   }
 
   // A barrier over the threads of one merge: within a warp while a merge fits in one.
@@ -222,15 +217,10 @@ class BlockUpperHull {
       int tangent = 0, bridge_tangent = -1;
       if constexpr (Policy::kWalkSteps > 0) {
         // A bridge near the seam, walked by the merge's first lane: then there is nothing to search.
-        // Only over hoods of kWalkFromHood vertices or more (smaller hoods' searches take as few
-        // tests as a walk's steps), and once a walk has failed (a bridge far from its seam), the
-        // hood's later merges search without walking: their hoods are larger, their bridges no nearer.
-        const bool* earlier = t_.walks[r & 1];
-        const bool walkable = earlier[first] && earlier[first + group / 2];
-        const bool walk = walkable && lo < hi && min(m, n) >= Policy::kWalkFromHood;
-        int walked_a = -1;
-        if (walk) {
-          int walked_b = 0;
+        // Only over hoods of kWalkFromHood vertices or more: smaller hoods' searches take as few
+        // tests as a walk's steps.
+        if (lo < hi && min(m, n) >= Policy::kWalkFromHood) {
+          int walked_a = -1, walked_b = 0;
           if (lane == 0) core::walk_bridge(p, m, q, n, Policy::kWalkSteps, &walked_a, &walked_b);
           walked_a = __shfl_sync(mask, walked_a, offset);
           if (walked_a >= 0) {
@@ -238,7 +228,6 @@ class BlockUpperHull {
             bridge_tangent = __shfl_sync(mask, walked_b, offset);
           }
         }
-        if (lane == 0) t_.walks[(r + 1) & 1][first] = walkable && (!walk || walked_a >= 0);
       }
       while (lo < hi) {
         const bool past = core::past_bridge(p, core::kary_probe(lo, hi, searchers, lane), q, n, &tangent);
