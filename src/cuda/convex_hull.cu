@@ -67,6 +67,9 @@ std::atomic<index_t> min_survivors_for_key_sort_now{kDefaultMinSurvivorsForKeySo
 std::atomic<index_t> min_points_for_survivor_polygon_now{kDefaultMinPointsForSurvivorPolygon};
 // The block finish's bound: max_survivors_for_block_finish().
 std::atomic<index_t> max_survivors_for_block_finish_now{kDefaultMaxSurvivorsForBlockFinish};
+// Where the chains' device-wide rounds keep their hoods in place: chains_in_place_from() (tests
+// lower it; -1: each chain's policy).
+std::atomic<index_t> chains_in_place_from_now{-1};
 
 /// Per direction (one thread each), the sample point with the largest score: sample j is input
 /// point j * stride, each block takes a share of the samples and combines with the others by
@@ -862,6 +865,35 @@ __global__ void join_chains_kernel(const Point2<T>* lower_reflected, index_t l, 
   join_chains_over_grid(lower_reflected, l, upper, u, out);
 }
 
+/// join_chains_kernel's placement of one chain's points, for a chain dense or left in its tiles by the
+/// in-place rounds (DeviceHull::in_tiles): the lower chain (`lower`, l points) gives the hull's
+/// first l points, reflected back and reversed; the upper one (u points) the last u - 2, reversed,
+/// without its two ends. A warp a tile copies the tile's live run to its place in the hull, so the
+/// hood is read once, with no compaction before it.
+template <class T>
+__global__ void place_chain_kernel(DeviceHull<T> chain, bool lower, index_t l, index_t u, Point2<T>* out) {
+  constexpr int kWarp = 32;
+  const auto place = [&](index_t j, const Point2<T>& p) {
+    if (lower) {
+      out[l - 1 - j] = core::reflected(p);
+    } else if (j >= 1 && j + 2 <= u) {
+      out[l + u - 2 - j] = p;
+    }
+  };
+  const index_t thread = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  const index_t threads = static_cast<index_t>(gridDim.x) * blockDim.x;
+  const TiledHood<T>& hood = chain.in_tiles;
+  if (hood.tiles == 0) {
+    for (index_t j = thread; j < chain.size; j += threads) place(j, chain.data[j]);
+    return;
+  }
+  for (index_t t = thread / kWarp; t < hood.tiles; t += threads / kWarp) {
+    const Point2<T>* run = hood.points + t * hood.stride + hood.lo[t];
+    const index_t first = hood.offset[t], size = hood.size[t];
+    for (index_t k = thread % kWarp; k < size; k += kWarp) place(first + k, run[k]);
+  }
+}
+
 /// A chain enqueued by upper_hull_enqueued: its words, and the buffers of its first and second level
 /// (EnqueuedHullWords::hull_buffer picks one).
 template <class T>
@@ -1222,13 +1254,20 @@ JoinedHull<T> chain_and_join(FullHullWorkspace<T>& ws, Point2<T>* split, index_t
     WAGENER_CUDA_CHECK(cudaStreamSynchronize(stream));
     const index_t u = ws.upper_count_host.data()[0];
     reflect_lower();  // after the wait: the host's launches below overlap it (unless lower_ready)
+    const index_t in_place_from = chains_in_place_from_now.load(std::memory_order_relaxed);
+    for (auto* chain : {&ws.upper, &ws.lower})
+      chain->in_place_from = in_place_from >= 0 ? in_place_from : UpperHullPolicy<T>::kInPlaceFrom;
     // Both chains at once, the lower one on a second host thread and stream: each is a few
     // latency-bound launches with a host round trip per level. Without their guides where the
-    // check found the input mostly convex (build_guide's mostly_convex).
+    // check found the input mostly convex (build_guide's mostly_convex). Hoods built by in-place
+    // rounds stay in their tiles for the join.
     both_chains(
-        [&] { upper = upper_hull_on_device(split + 1, u, ws.upper, stream, false, nullptr, chain_guides); },
         [&] {
-          lower = upper_hull_on_device(lower_input, m - u + 2, ws.lower, side, false, nullptr, chain_guides);
+          upper = upper_hull_on_device(split + 1, u, ws.upper, stream, false, nullptr, chain_guides, true);
+        },
+        [&] {
+          lower = upper_hull_on_device(lower_input, m - u + 2, ws.lower, side, false, nullptr, chain_guides,
+                                       true);
           ws.lower_done.record(side);
         });
   }
@@ -1236,10 +1275,21 @@ JoinedHull<T> chain_and_join(FullHullWorkspace<T>& ws, Point2<T>* split, index_t
   // chain too.
   WAGENER_CUDA_CHECK(cudaStreamWaitEvent(stream, ws.lower_done.get(), 0));
   const index_t size = joined_size(lower.size, upper.size);
-  join_chains_kernel<T>
-      <<<stride_grid(size), 256, 0, stream>>>(lower.data, lower.size, upper.data, upper.size, out);
-  WAGENER_CUDA_CHECK_LAUNCH();
+  if (lower.in_tiles.tiles == 0 && upper.in_tiles.tiles == 0) {
+    join_chains_kernel<T>
+        <<<stride_grid(size), 256, 0, stream>>>(lower.data, lower.size, upper.data, upper.size, out);
+    WAGENER_CUDA_CHECK_LAUNCH();
+  } else {
+    for (const bool is_lower : {true, false}) {
+      const DeviceHull<T>& chain = is_lower ? lower : upper;
+      const index_t work = chain.in_tiles.tiles > 0 ? chain.in_tiles.tiles * 32 : chain.size;
+      place_chain_kernel<T><<<stride_grid(std::max<index_t>(work, 1)), 256, 0, stream>>>(
+          chain, is_lower, lower.size, upper.size, out);
+      WAGENER_CUDA_CHECK_LAUNCH();
+    }
+  }
   if (profile) {
+    profile->out->chains_in_tiles = (lower.in_tiles.tiles > 0 ? 1 : 0) + (upper.in_tiles.tiles > 0 ? 1 : 0);
     profile->chained.record(stream);
     profile->read();
   }
@@ -1521,6 +1571,14 @@ index_t min_survivors_for_key_sort() {
 
 void set_min_survivors_for_key_sort(index_t n) {
   min_survivors_for_key_sort_now.store(n, std::memory_order_relaxed);
+}
+
+index_t chains_in_place_from() {
+  return chains_in_place_from_now.load(std::memory_order_relaxed);
+}
+
+void set_chains_in_place_from(index_t n) {
+  chains_in_place_from_now.store(n, std::memory_order_relaxed);
 }
 
 index_t min_points_for_survivor_polygon() {

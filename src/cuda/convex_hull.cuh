@@ -32,6 +32,13 @@ inline constexpr index_t kDefaultMinSurvivorsForKeySort = index_t{1} << 22;
 index_t min_survivors_for_key_sort();
 void set_min_survivors_for_key_sort(index_t n);
 
+/// From how many tile-hood points the full hull's chains merge their hoods across the device in place
+/// (UpperHullWorkspace::in_place_from); such a chain's hood stays in its tiles, and the join reads it
+/// there (no compaction first). -1, the default: each chain's policy (UpperHullPolicy::kInPlaceFrom).
+/// Tests lower it to reach that join with inputs of test size.
+index_t chains_in_place_from();
+void set_chains_in_place_from(index_t n);
+
 /// From this many points the full hull filters its survivors once more, by a polygon of their own
 /// extremes (full_hull.cuh, survivor_polygon.cu), where they outnumber a chain's tile: a random input
 /// then keeps a few thousand, one tile a chain and a short sort. Below it a random input's
@@ -78,6 +85,8 @@ struct FullHullProfile {
   /// Whether the filter was skipped (8-byte points in one array, mostly in convex position, nearly
   /// none certified inside the inner polygon: kMinUnfilteredShare): the chains took every point.
   bool unfiltered = false;
+  /// How many chains the join read from the tiles where the in-place rounds left their hoods.
+  int chains_in_tiles = 0;
 };
 
 /// Full hull (counter-clockwise from the lexicographically smallest vertex) of d_points[0..n), any

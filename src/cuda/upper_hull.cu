@@ -693,13 +693,28 @@ void gather_tiles(UpperHullWorkspace<T>& ws, index_t tiles, cudaStream_t stream,
   WAGENER_CUDA_CHECK_LAUNCH();
 }
 
+/// What a call's levels did: how many tile levels ran, and whether the last one's hoods were the
+/// hood side by side (after_tile_level's join). With leave_in_tiles, the device-wide in-place rounds
+/// skip their final compaction and say where they left the hood: tiles_left tiles (0: compacted as
+/// usual) of total_left live points.
+struct LevelsRun {
+  int levels = 0;
+  bool joined = false;
+  bool leave_in_tiles = false;
+  index_t tiles_left = 0;
+  index_t total_left = 0;
+};
+
 /// Wagener's rounds over the tile hoods of ws.hood[0] (sizes ws.size[0]) with the hoods kept in place:
 /// `points` are the level's n input points (for the duplicate at a tile's seam). The hood ends up
 /// compacted in ws.hood[1] (size at ws.size[1][0]) and 1 is returned; or, when it is all n points,
-/// it stays in ws.hood[0] (size at ws.size[0][0]) and 0 is returned.
+/// it stays in ws.hood[0] (size at ws.size[0][0]) and 0 is returned. Where run->leave_in_tiles (and
+/// the hood is not all n points), it stays in the tiles of ws.hood[0] uncompacted (live ranges from
+/// ws.strip_lo, sizes ws.size[0], offsets ws.offsets), its tiles and size go to *run, and 0 is
+/// returned.
 template <class T>
 int in_place_rounds(const Point2<T>* points, index_t n, index_t tiles, UpperHullWorkspace<T>& ws,
-                    cudaStream_t stream) {
+                    cudaStream_t stream, LevelsRun* run) {
   using Policy = UpperHullPolicy<T>;
   constexpr int kThreads = 256;
   const core::StripRanges ranges{ws.strip_lo.data(), ws.strip_hi.data(), ws.strip_prev.data(),
@@ -736,12 +751,19 @@ int in_place_rounds(const Point2<T>* points, index_t n, index_t tiles, UpperHull
   }
   live_sizes_kernel<<<tile_grid, kThreads, 0, stream>>>(ranges, tiles, ws.size[0].data());
   WAGENER_CUDA_CHECK_LAUNCH();
-  if (scan_tile_sizes(ws, tiles, stream) == n) {
+  const index_t total = scan_tile_sizes(ws, tiles, stream);
+  if (total == n) {
     // Every point a vertex: every tile is whole (a live run is at most its tile's points), so the
     // hood already lies dense in ws.hood[0], and the compaction (all of it read and written again)
     // is skipped for a round trip.
     store_size_kernel<<<1, 1, 0, stream>>>(ws.size[0].data(), n);
     WAGENER_CUDA_CHECK_LAUNCH();
+    return 0;
+  }
+  if (run && run->leave_in_tiles) {
+    // The caller reads the live runs where they lie (the full hull's join), once: no compaction.
+    run->tiles_left = tiles;
+    run->total_left = total;
     return 0;
   }
   constexpr int kGatherThreads = 256;
@@ -751,13 +773,6 @@ int in_place_rounds(const Point2<T>* points, index_t n, index_t tiles, UpperHull
   WAGENER_CUDA_CHECK_LAUNCH();
   return 1;
 }
-
-/// What a call's levels did: how many tile levels ran, and whether the last one's hoods were the
-/// hood side by side (after_tile_level's join).
-struct LevelsRun {
-  int levels = 0;
-  bool joined = false;
-};
 
 /// Levels: hull the tiles, compact their hoods into a shorter sorted point set, repeat -- while that
 /// pays; then Wagener's rounds across the device. Buffer 0 receives tile hoods, buffer 1 the
@@ -796,7 +811,7 @@ int after_tile_level(const Point2<T>* points, index_t n, index_t tiles, index_t 
     // Most points are on the hood: merge the tile hoods across the device. Large hoods stay in
     // place (one search per merge, no copies); small ones take the copying rounds, whose few
     // short launches beat the in-place rounds' serial searches there (UpperHullPolicy).
-    if (total >= ws.in_place_from) return in_place_rounds(points, n, tiles, ws, stream);
+    if (total >= ws.in_place_from) return in_place_rounds(points, n, tiles, ws, stream, run);
     return device_rounds(tiles, index_t{Policy::kTile}, ws, 0, stream);
   }
   gather_tiles(ws, tiles, stream);
@@ -925,8 +940,8 @@ DeviceHull<T> finish_enqueued(const Point2<T>* d_points, const EnqueuedHullWords
 
 template <class T>
 DeviceHull<T> upper_hull_on_device(const Point2<T>* d_points, index_t n, UpperHullWorkspace<T>& ws,
-                                   cudaStream_t stream, bool validate, UpperHullProfile* profile,
-                                   bool guide) {
+                                   cudaStream_t stream, bool validate, UpperHullProfile* profile, bool guide,
+                                   bool hood_in_tiles) {
   ws.survivors = -1;
   if (n == 0) return {nullptr, 0};
   ws.reserve(n);
@@ -943,6 +958,7 @@ DeviceHull<T> upper_hull_on_device(const Point2<T>* d_points, index_t n, UpperHu
   mark(2);
   // After the filter, its survivors are the input (already validated); else the points themselves.
   LevelsRun run;  // these levels only, not the guide's
+  run.leave_in_tiles = hood_in_tiles;
   const int result = filtered ? hull_levels(ws.hood[1].data(), ws.survivors, ws, stream, false, &run)
                               : hull_levels(d_points, n, ws, stream, validate, &run);
   mark(3);
@@ -957,10 +973,12 @@ DeviceHull<T> upper_hull_on_device(const Point2<T>* d_points, index_t n, UpperHu
     profile->joined = run.joined;
   }
 
-  index_t size = 0;
+  index_t size = run.total_left;
   unsigned long long bad[2] = {ULLONG_MAX, ULLONG_MAX};
-  WAGENER_CUDA_CHECK(
-      cudaMemcpyAsync(&size, ws.size[result].data(), sizeof size, cudaMemcpyDeviceToHost, stream));
+  if (run.tiles_left == 0) {
+    WAGENER_CUDA_CHECK(
+        cudaMemcpyAsync(&size, ws.size[result].data(), sizeof size, cudaMemcpyDeviceToHost, stream));
+  }
   if (validate) {
     WAGENER_CUDA_CHECK(cudaMemcpyAsync(bad, ws.first_bad.data(), sizeof bad, cudaMemcpyDeviceToHost, stream));
   }
@@ -969,6 +987,12 @@ DeviceHull<T> upper_hull_on_device(const Point2<T>* d_points, index_t n, UpperHu
   if (bad[1] != ULLONG_MAX) {
     throw input_error("points are not sorted by (x, y): point " + std::to_string(bad[1]) +
                       " is smaller than point " + std::to_string(bad[1] - 1));
+  }
+  if (run.tiles_left > 0) {
+    return {nullptr,
+            size,
+            {ws.hood[0].data(), ws.strip_lo.data(), ws.size[0].data(), ws.offsets.data(),
+             index_t{UpperHullPolicy<T>::kTile}, run.tiles_left}};
   }
   return {ws.hood[result].data(), size};
 }
@@ -984,7 +1008,7 @@ void reflect_reversed(const Point2<T>* in, index_t n, Point2<T>* out, cudaStream
 #define WAGENER_INSTANTIATE(T)                                                                               \
   template struct UpperHullWorkspace<T>;                                                                     \
   template DeviceHull<T> upper_hull_on_device(const Point2<T>*, index_t, UpperHullWorkspace<T>&,             \
-                                              cudaStream_t, bool, UpperHullProfile*, bool);                  \
+                                              cudaStream_t, bool, UpperHullProfile*, bool, bool);            \
   template void reflect_reversed(const Point2<T>*, index_t, Point2<T>*, cudaStream_t);                       \
   template void upper_hull_enqueued(const Point2<T>*, const index_t*, index_t, UpperHullWorkspace<T>&,       \
                                     EnqueuedHullWords*, cudaStream_t);                                       \

@@ -71,10 +71,24 @@ struct UpperHullWorkspace {
   void reserve(index_t n, index_t first_width = UpperHullPolicy<T>::kTile);
 };
 
+/// A hood that the device-wide in-place rounds left in their tiles (upper_hull_on_device's
+/// `hood_in_tiles`): tile t's live points, points[t * stride + lo[t] ...) of size[t], are the hood's
+/// from offset[t] on, tile after tile.
+template <class T>
+struct TiledHood {
+  const Point2<T>* points = nullptr;
+  const index_t* lo = nullptr;
+  const index_t* size = nullptr;
+  const index_t* offset = nullptr;
+  index_t stride = 0;
+  index_t tiles = 0;  ///< 0: not in tiles (DeviceHull::data holds the hood)
+};
+
 template <class T>
 struct DeviceHull {
-  const Point2<T>* data;  ///< inside the workspace; valid until its next use
+  const Point2<T>* data;  ///< inside the workspace; valid until its next use (nullptr: in_tiles)
   index_t size;
+  TiledHood<T> in_tiles{};  ///< where the hood was left in its tiles (in_tiles.tiles > 0)
 };
 
 /// The hull's points on the host; waits for `stream`.
@@ -135,10 +149,13 @@ DeviceHull<T> finish_enqueued(const Point2<T>* d_points, const EnqueuedHullWords
 /// unsorted input throws input_error (checked inside the first kernel, no extra pass).
 /// Synchronises once, to read the hull's size. `guide` false skips the guide filter whatever n (the
 /// caller knows most points are vertices, where the guide would be computed and then dropped).
+/// `hood_in_tiles`: where the device-wide in-place rounds built the hood, it stays in their tiles
+/// (DeviceHull::in_tiles, data nullptr) for a caller that reads it once (the full hull's join),
+/// without the compaction that would read and write it all first.
 template <class T>
 DeviceHull<T> upper_hull_on_device(const Point2<T>* d_points, index_t n, UpperHullWorkspace<T>& ws,
                                    cudaStream_t stream, bool validate, UpperHullProfile* profile = nullptr,
-                                   bool guide = true);
+                                   bool guide = true, bool hood_in_tiles = false);
 
 /// Called after each device-wide round: the width and number of hood blocks before the round, and
 /// the workspace buffers it read and wrote (plans and cells still hold that round's merges).

@@ -1275,6 +1275,74 @@ TEST_F(CudaTest, UnfilteredFullHullOfPointsInConvexPosition) {
   }
 }
 
+/// The full hull's chains' in-place rounds from `n` tile-hood points.
+using ChainsInPlaceFrom = ThresholdAt<cuda::chains_in_place_from, cuda::set_chains_in_place_from>;
+
+/// n points on a circle, in random order; for one point in four below the x axis (and above it too,
+/// with `both_sides`), one more just inside it, so that the chain of that side is not every point
+/// (in tiles that start with such a point, the seam between the tiles' hoods turns left, and the
+/// chain takes the device-wide rounds), while a side without them is every point of its chain (the
+/// tiles' hoods meet convexly).
+template <class T>
+testing::Points<T> circle_with_inner_neighbours(std::size_t n, bool both_sides, std::mt19937_64& rng) {
+  const double radius = std::is_integral_v<T> ? (sizeof(T) == 8 ? 0x1p40 : 0x1p29) : 1.0;
+  std::uniform_real_distribution<double> angle(0, 2 * M_PI);
+  testing::Points<T> pts;
+  const auto point = [&](double r, double a) {
+    const double x = r * std::cos(a), y = r * std::sin(a);
+    if constexpr (std::is_integral_v<T>) {
+      return Point2<T>{static_cast<T>(std::llround(x)), static_cast<T>(std::llround(y))};
+    } else {
+      return Point2<T>{static_cast<T>(x), static_cast<T>(y)};
+    }
+  };
+  for (std::size_t i = 0; i < n; ++i) {
+    const double a = angle(rng);
+    pts.push_back(point(radius, a));
+    if (i % 4 == 0 && (both_sides || std::sin(a) < 0)) pts.push_back(point(radius * (1 - 1e-6), a));
+  }
+  std::shuffle(pts.begin(), pts.end(), rng);
+  return pts;
+}
+
+// The join reads a chain's hood where the in-place rounds left it, in their tiles (no compaction
+// first): with those rounds lowered to test size, one chain in tiles and the other dense, then both
+// in tiles, in every coordinate type; at the default threshold, the same inputs take the copying
+// rounds and a dense join. Each hull exact against the CPU's.
+template <class T>
+void chains_joined_from_their_tiles(std::mt19937_64& rng) {
+  const std::size_t n = (std::size_t{1} << 20) + 5;  // the chains above their guide filter's threshold
+  for (const bool both_sides : {false, true}) {
+    const auto pts = circle_with_inner_neighbours<T>(n, both_sides, rng);
+    const std::string what = std::string(both_sides ? "both sides" : "below only") + ", " +
+                             (std::is_integral_v<T> ? "int" : "float") + std::to_string(8 * sizeof(T));
+    const auto expected = cpu::convex_hull_serial<T>(pts);
+    {
+      const ChainsInPlaceFrom in_place(0);
+      const auto run = device_hull_with_profile(pts);
+      ASSERT_EQ(run.hull, expected) << what;
+      if (both_sides) {
+        EXPECT_EQ(run.profile.chains_in_tiles, 2) << what;
+      } else if constexpr (std::is_same_v<T, double>) {
+        EXPECT_EQ(run.profile.chains_in_tiles, 1) << what << ": the upper chain every point, dense";
+      } else {
+        EXPECT_GE(run.profile.chains_in_tiles, 1) << what;
+      }
+    }
+    const auto run = device_hull_with_profile(pts);
+    ASSERT_EQ(run.hull, expected) << what << ", default threshold";
+    EXPECT_EQ(run.profile.chains_in_tiles, 0) << what << ", default threshold";
+  }
+}
+
+TEST_F(CudaTest, FullHullJoinsChainsFromTheirTiles) {
+  SCOPED_TRACE("seed " + std::to_string(seed_));
+  chains_joined_from_their_tiles<double>(rng_);
+  chains_joined_from_their_tiles<float>(rng_);
+  chains_joined_from_their_tiles<std::int64_t>(rng_);
+  chains_joined_from_their_tiles<std::int32_t>(rng_);
+}
+
 // A non-finite point in the guide's samples (point 0: in every sample) or only in the guided pass
 // (point 5): the error names the point of the input, not of a sample.
 TEST_F(CudaTest, GuidedFullHullNamesTheNonFinitePoint) {
