@@ -1281,8 +1281,8 @@ using ChainsInPlaceFrom = ThresholdAt<cuda::chains_in_place_from, cuda::set_chai
 /// n points on a circle, in random order; for one point in four below the x axis (and above it too,
 /// with `both_sides`), one more just inside it, so that the chain of that side is not every point
 /// (in tiles that start with such a point, the seam between the tiles' hoods turns left, and the
-/// chain takes the device-wide rounds), while a side without them is every point of its chain (the
-/// tiles' hoods meet convexly).
+/// chain takes the device-wide rounds, where the coordinates hold the circle's points in convex
+/// position), while a side without them is every point of its chain (the tiles' hoods meet convexly).
 template <class T>
 testing::Points<T> circle_with_inner_neighbours(std::size_t n, bool both_sides, std::mt19937_64& rng) {
   const double radius = std::is_integral_v<T> ? (sizeof(T) == 8 ? 0x1p40 : 0x1p29) : 1.0;
@@ -1307,8 +1307,8 @@ testing::Points<T> circle_with_inner_neighbours(std::size_t n, bool both_sides, 
 
 // The join reads a chain's hood where the in-place rounds left it, in their tiles (no compaction
 // first): with those rounds lowered to test size, one chain in tiles and the other dense, then both
-// in tiles, in every coordinate type; at the default threshold, the same inputs take the copying
-// rounds and a dense join. Each hull exact against the CPU's.
+// in tiles, with 8-byte coordinates; at the default threshold, the same inputs take the copying
+// rounds and a dense join. Each hull exact against the CPU's, in every coordinate type.
 template <class T>
 void chains_joined_from_their_tiles(std::mt19937_64& rng) {
   const std::size_t n = (std::size_t{1} << 20) + 5;  // the chains above their guide filter's threshold
@@ -1321,12 +1321,16 @@ void chains_joined_from_their_tiles(std::mt19937_64& rng) {
       const ChainsInPlaceFrom in_place(0);
       const auto run = device_hull_with_profile(pts);
       ASSERT_EQ(run.hull, expected) << what;
-      if (both_sides) {
-        EXPECT_EQ(run.profile.chains_in_tiles, 2) << what;
-      } else if constexpr (std::is_same_v<T, double>) {
-        EXPECT_EQ(run.profile.chains_in_tiles, 1) << what << ": the upper chain every point, dense";
-      } else {
-        EXPECT_GE(run.profile.chains_in_tiles, 1) << what;
+      // 4-byte coordinates round a circle of 2^20 points into dents, so most points leave the tiles'
+      // hoods and the chains compact rather than merge in rounds: only their hulls are checked.
+      if constexpr (sizeof(T) == 8) {
+        if (both_sides) {
+          EXPECT_EQ(run.profile.chains_in_tiles, 2) << what;
+        } else if constexpr (std::is_same_v<T, double>) {
+          EXPECT_EQ(run.profile.chains_in_tiles, 1) << what << ": the upper chain every point, dense";
+        } else {
+          EXPECT_GE(run.profile.chains_in_tiles, 1) << what;
+        }
       }
     }
     const auto run = device_hull_with_profile(pts);
