@@ -3,9 +3,14 @@
 // everywhere: slices of one point, of repeated points only, inside collinear runs.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
 #include <random>
 #include <string>
+#include <type_traits>
 
+#include "core/chains.hpp"
 #include "cpu/monotone_chain.hpp"
 #include "cpu/parallel_chains.hpp"
 #include "generators.hpp"
@@ -73,6 +78,65 @@ TEST(ParallelChains, FullHoodsAndRepeatedPointsAtLargeSizes) {
       if (HasFatalFailure()) return;
     }
   }
+}
+
+// The scatter by which the GPU joins chains left in their tiles (core::joined_place): each chain's
+// points placed one by one give core::join_chains' hull, every place written once, on every family
+// at small sizes (chains of one and two points among them).
+template <class T>
+void joined_places_give_the_joined_hull() {
+  const auto seed = testing::fresh_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  // Integers (reflected by their complement) from the floating families, scaled and rounded.
+  using Source = std::conditional_t<std::is_integral_v<T>, double, T>;
+  for (const auto& family : testing::all_families<Source>()) {
+    for (std::size_t n = 1; n <= 300; n += 1 + n / 3) {
+      Points<T> pts;
+      for (const auto& p : family.make(n, rng)) {
+        if constexpr (std::is_integral_v<T>) {
+          pts.push_back(
+              {static_cast<T>(std::llround(p.x * 0x1p20)), static_cast<T>(std::llround(p.y * 0x1p20))});
+        } else {
+          pts.push_back(p);
+        }
+      }
+      const auto sorted = testing::sorted_copy(pts);
+      const auto upper = cpu::upper_chain<T>(sorted);
+      Points<T> mirrored(sorted.rbegin(), sorted.rend());
+      for (auto& p : mirrored) p = core::reflected(p);
+      const auto lower_reflected = cpu::upper_chain<T>(mirrored);  // as the device's lower chain
+      auto lower = lower_reflected;
+      core::unreflect_chain(lower);
+      const auto expected = core::join_chains<T>(lower, upper);
+      const auto l = static_cast<index_t>(lower_reflected.size()), u = static_cast<index_t>(upper.size());
+      const std::string what = family.name + " n=" + std::to_string(n);
+      Points<T> hull(expected.size());
+      std::vector<int> writes(expected.size(), 0);
+      const auto place = [&](bool is_lower, index_t j, const Point2<T>& p) {
+        if (!is_lower && !core::upper_point_joins(j, u)) {
+          EXPECT_TRUE(j == 0 || j == u - 1) << what << ": only the upper chain's ends stay out";
+          return;
+        }
+        const index_t at = core::joined_place(is_lower, j, l, u);
+        ASSERT_GE(at, 0) << what;
+        ASSERT_LT(at, static_cast<index_t>(hull.size())) << what;
+        hull[static_cast<std::size_t>(at)] = is_lower ? core::reflected(p) : p;
+        ++writes[static_cast<std::size_t>(at)];
+      };
+      for (index_t j = 0; j < l; ++j) place(true, j, lower_reflected[static_cast<std::size_t>(j)]);
+      for (index_t j = 0; j < u; ++j) place(false, j, upper[static_cast<std::size_t>(j)]);
+      ASSERT_EQ(hull, expected) << what;
+      ASSERT_EQ(std::count(writes.begin(), writes.end(), 1), static_cast<std::ptrdiff_t>(writes.size()))
+          << what;
+    }
+  }
+}
+
+TEST(ParallelChains, JoinedPlacesGiveTheJoinedHull) {
+  joined_places_give_the_joined_hull<double>();
+  joined_places_give_the_joined_hull<float>();
+  joined_places_give_the_joined_hull<std::int64_t>();
 }
 
 }  // namespace

@@ -57,4 +57,19 @@ std::vector<Point2<T>> join_chains(std::span<const Point2<T>> lower, std::span<c
   return hull;
 }
 
+/// Where join_chains puts a chain's point, for a join that scatters each chain's points to their
+/// places (the GPU's join from the tiles where the in-place rounds left its chains): point j of the
+/// lower chain as the upper-hull machinery returns it (the upper chain of the reflected, reversed
+/// points, l of them), reflected back, goes to l - 1 - j; point j of the upper chain (u points) to
+/// l + u - 2 - j, where upper_point_joins(j, u).
+WAGENER_HD inline index_t joined_place(bool lower, index_t j, index_t l, index_t u) {
+  return lower ? l - 1 - j : l + u - 2 - j;
+}
+
+/// Whether the upper chain's point j (of u) is in the joined hull: all but its two ends, which the
+/// lower chain holds.
+WAGENER_HD inline bool upper_point_joins(index_t j, index_t u) {
+  return j >= 1 && j + 2 <= u;
+}
+
 }  // namespace wagener::core

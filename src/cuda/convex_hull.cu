@@ -865,19 +865,19 @@ __global__ void join_chains_kernel(const Point2<T>* lower_reflected, index_t l, 
   join_chains_over_grid(lower_reflected, l, upper, u, out);
 }
 
-/// join_chains_kernel's placement of one chain's points, for a chain dense or left in its tiles by the
-/// in-place rounds (DeviceHull::in_tiles): the lower chain (`lower`, l points) gives the hull's
-/// first l points, reflected back and reversed; the upper one (u points) the last u - 2, reversed,
-/// without its two ends. A warp a tile copies the tile's live run to its place in the hull, so the
-/// hood is read once, with no compaction before it.
+/// join_chains_kernel's placement of one chain's points (core::joined_place), for a chain dense or
+/// left in its tiles by the in-place rounds (DeviceHull::in_tiles): the lower chain (`lower`, l
+/// points) gives the hull's first l points, reflected back and reversed; the upper one (u points) the
+/// last u - 2, reversed, without its two ends. A warp a tile copies the tile's live run to its place
+/// in the hull, so the hood is read once, with no compaction before it.
 template <class T>
 __global__ void place_chain_kernel(DeviceHull<T> chain, bool lower, index_t l, index_t u, Point2<T>* out) {
   constexpr int kWarp = 32;
   const auto place = [&](index_t j, const Point2<T>& p) {
     if (lower) {
-      out[l - 1 - j] = core::reflected(p);
-    } else if (j >= 1 && j + 2 <= u) {
-      out[l + u - 2 - j] = p;
+      out[core::joined_place(true, j, l, u)] = core::reflected(p);
+    } else if (core::upper_point_joins(j, u)) {
+      out[core::joined_place(false, j, l, u)] = p;
     }
   };
   const index_t thread = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x;
