@@ -1307,11 +1307,13 @@ testing::Points<T> circle_with_inner_neighbours(std::size_t n, bool both_sides, 
 
 // The join reads a chain's hood where the in-place rounds left it, in their tiles (no compaction
 // first): with those rounds lowered to test size, one chain in tiles and the other dense, then both
-// in tiles, with 8-byte coordinates; at the default threshold, the same inputs take the copying
+// in tiles, with 8-byte coordinates; at the default threshold, the same inputs take no in-place
 // rounds and a dense join. Each hull exact against the CPU's, in every coordinate type.
 template <class T>
 void chains_joined_from_their_tiles(std::mt19937_64& rng) {
-  const std::size_t n = (std::size_t{1} << 20) + 5;  // the chains above their guide filter's threshold
+  // Survivors above UpperHullPolicy::kFilterFrom: the chains take chain_and_join's path with host
+  // waits, the one that asks for hoods in tiles.
+  const std::size_t n = (std::size_t{1} << 20) + 5;
   for (const bool both_sides : {false, true}) {
     const auto pts = circle_with_inner_neighbours<T>(n, both_sides, rng);
     const std::string what = std::string(both_sides ? "both sides" : "below only") + ", " +
