@@ -100,10 +100,6 @@ inline std::uint64_t exchange(unsigned mask, std::uint64_t word, int source) {
   return got;
 }
 
-}  // namespace block_emulation
-
-namespace block_emulation {
-
 /// __syncthreads_or (any) or __syncthreads_and: every thread posts its predicate, all wait, each
 /// reduces them, all wait again.
 inline int reduce(int predicate, bool any) {
@@ -158,6 +154,24 @@ inline unsigned __ballot_sync(unsigned mask, bool predicate) {
 namespace wagener {
 namespace {
 
+/// Runs body() on Threads CPU threads, one for each GPU thread of an emulated block (threadIdx.x set),
+/// and checks that no warp intrinsic's mask left out its lane or its source.
+template <int Threads, class Body>
+void run_block(Body&& body) {
+  block_emulation::Block emulated(Threads);
+  block_emulation::block = &emulated;
+  std::vector<std::thread> threads;
+  for (int t = 0; t < Threads; ++t) {
+    threads.emplace_back([&, t] {
+      threadIdx.x = static_cast<unsigned>(t);
+      body(t);
+    });
+  }
+  for (auto& t : threads) t.join();
+  block_emulation::block = nullptr;
+  EXPECT_FALSE(emulated.misuse) << "a warp intrinsic whose mask leaves out its lane or its source";
+}
+
 /// A block's shape: the tile kernels' policies and the block finish's (src/cuda/policy.cuh,
 /// block_finish.cu), with fewer threads where that keeps the test short.
 template <int Threads, int Strip, int PeelRounds, int WalkSteps, int WalkFromHood>
@@ -188,21 +202,12 @@ std::vector<Point2<T>> block_hood(const std::vector<Point2<T>>& tile, bool peel)
   auto storage = std::make_unique<typename Hull::TempStorage>();
   std::vector<Point2<T>> out(tile.size());
   std::vector<index_t> sizes(Policy::kThreads, -1);
-  block_emulation::Block emulated(Policy::kThreads);
-  block_emulation::block = &emulated;
-  std::vector<std::thread> threads;
-  for (int t = 0; t < Policy::kThreads; ++t) {
-    threads.emplace_back([&, t] {
-      threadIdx.x = static_cast<unsigned>(t);
-      Hull hull(*storage);
-      const index_t h = hull.run(tile.data(), static_cast<int>(tile.size()), peel);
-      hull.store(out.data(), h);
-      sizes[static_cast<std::size_t>(t)] = h;
-    });
-  }
-  for (auto& t : threads) t.join();
-  block_emulation::block = nullptr;
-  EXPECT_FALSE(emulated.misuse) << "a warp intrinsic whose mask leaves out its lane or its source";
+  run_block<Policy::kThreads>([&](int t) {
+    Hull hull(*storage);
+    const index_t h = hull.run(tile.data(), static_cast<int>(tile.size()), peel);
+    hull.store(out.data(), h);
+    sizes[static_cast<std::size_t>(t)] = h;
+  });
   for (int t = 1; t < Policy::kThreads; ++t) EXPECT_EQ(sizes[static_cast<std::size_t>(t)], sizes[0]);
   out.resize(static_cast<std::size_t>(std::max<index_t>(sizes[0], 0)));
   return out;
@@ -277,18 +282,7 @@ TEST(BlockHoodEmulated, BlockFinishsOwnShapeOnSidesOfSurvivors) {
 /// block_bitonic_sort<Threads> over a[0..n) (n a power of two), a CPU thread a GPU thread.
 template <int Threads, class T>
 void block_sort(std::vector<Point2<T>>& a) {
-  block_emulation::Block emulated(Threads);
-  block_emulation::block = &emulated;
-  std::vector<std::thread> threads;
-  for (int t = 0; t < Threads; ++t) {
-    threads.emplace_back([&, t] {
-      threadIdx.x = static_cast<unsigned>(t);
-      cuda::block_bitonic_sort<Threads>(a.data(), static_cast<int>(a.size()));
-    });
-  }
-  for (auto& t : threads) t.join();
-  block_emulation::block = nullptr;
-  EXPECT_FALSE(emulated.misuse) << "a warp intrinsic whose mask leaves out its lane or its source";
+  run_block<Threads>([&](int) { cuda::block_bitonic_sort<Threads>(a.data(), static_cast<int>(a.size())); });
 }
 
 /// Every power of two from 1 to Threads * 8 (the block finish's tile at 512 threads), points with
