@@ -5,10 +5,12 @@
 //  * leave no file the arguments did not name (no temporary file of an atomic write);
 //  * leave the output file (`hull -o FILE`), when it exists, complete: exactly the serial
 //    reference's hull of the input in the requested output format; and write it when exit is 0.
-// Arguments are kept inside the folder: one holding '/' or equal to ".." is dropped, as are the other
-// subcommands' names and numbers over 4 digits (a 20000-pixel raster is slow, not wrong).
+// Arguments are kept inside the folder: one holding '/', equal to ".." or an option ending in ".." is
+// dropped, as are the other subcommands' names and numbers over 4 digits (a 20000-pixel raster is
+// slow, not wrong).
 #include <dirent.h>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
@@ -110,7 +112,10 @@ void reset_folder() {
   write_fixtures();
 }
 
+/// The bytes of the regular file at path; nullopt where there is none (a folder is no output file).
 std::optional<std::string> file_bytes(const std::string& path) {
+  struct stat info {};
+  if (::stat(path.c_str(), &info) != 0 || !S_ISREG(info.st_mode)) return std::nullopt;
   std::ifstream in(path, std::ios::binary);
   if (!in) return std::nullopt;
   return std::string(std::istreambuf_iterator<char>(in), {});
@@ -156,6 +161,8 @@ std::optional<wagener::cli::HullCommand> parse_hull(const std::vector<std::strin
 
 bool kept(const std::string& arg) {
   if (arg.find('/') != std::string::npos || arg == ".." || arg == "demo" || arg == "generate") return false;
+  // An option's value written into it ("-o..", "--output=..") can name the parent folder too.
+  if (arg.starts_with('-') && arg.ends_with("..")) return false;
   std::size_t digits = 0;
   for (const char c : arg) digits = std::isdigit(static_cast<unsigned char>(c)) ? digits + 1 : 0;
   return digits <= 4 && arg.size() <= 40;
