@@ -18,12 +18,33 @@
 #pragma once
 
 #include <cub/block/block_scan.cuh>
+#if defined(__CUDACC__)
+#include <cuda_pipeline_primitives.h>
+#endif
 
 #include "core/bridge.hpp"
 #include "core/peel.hpp"
 #include "wagener/predicates.hpp"
 
 namespace wagener::cuda {
+
+/// Starts a copy of one point from global to shared memory that holds no register (cp.async, from
+/// sm_80; a plain copy before, and on the host); await_copies() waits for the thread's copies.
+template <class T>
+__device__ void copy_point_async(Point2<T>* to_shared, const Point2<T>* from_global) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  __pipeline_memcpy_async(to_shared, from_global, sizeof(Point2<T>));
+#else
+  *to_shared = *from_global;
+#endif
+}
+
+__device__ inline void await_copies() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  __pipeline_commit();
+  __pipeline_wait_prior(0);
+#endif
+}
 
 template <class T, class Policy>
 class BlockUpperHull {
@@ -57,7 +78,7 @@ class BlockUpperHull {
   /// tiles are hoods side by side, whose dents at the seams a peel opens only a pair of points a
   /// round). Returns the hood's size; store() writes it. All threads of the block must call it.
   __device__ index_t run(const Point2<T>* tile, int count, bool peel) {
-    for (int i = threadIdx.x; i < count; i += kThreads) t_.hood[slot(i)] = tile[i];
+    load(tile, count);
     __syncthreads();
     // A tile that already turns strictly right at every inner point is its own hood: Andrew's chain
     // over it never pops (the argument of core::seam_bridge). Every point a vertex, the common case
@@ -105,6 +126,28 @@ class BlockUpperHull {
   }
 
  private:
+  /// Whether the policy asks for load()'s asynchronous copies (Policy::kLoadAsync; default no).
+  static constexpr bool loads_async() {
+    if constexpr (requires { Policy::kLoadAsync; }) {
+      return Policy::kLoadAsync;
+    } else {
+      return false;
+    }
+  }
+
+  // The tile's points into their padded slots. With kLoadAsync, on the device, every copy is in
+  // flight at once (cp.async, through no registers): a thread's plain loads wait for each other's
+  // shared stores four at a time, which held the first level's tiles to about 1.6 TB/s
+  // (bench/NOTES.md, "The tiles loaded by asynchronous copies").
+  __device__ void load(const Point2<T>* tile, int count) {
+    if constexpr (loads_async()) {
+      for (int i = threadIdx.x; i < count; i += kThreads) copy_point_async(&t_.hood[slot(i)], &tile[i]);
+      await_copies();
+    } else {
+      for (int i = threadIdx.x; i < count; i += kThreads) t_.hood[slot(i)] = tile[i];
+    }
+  }
+
   // Point i of the tile in the padded strips.
   __device__ static int slot(int i) { return (i / kStrip) * kStride + i % kStrip; }
 

@@ -26,6 +26,9 @@ struct UpperHullPolicy {
   // (bench/NOTES.md): the double circle's chains 26.1 -> 19.8 ms with 4 rounds or 16; the float
   // parabola's levels 1.21 -> 0.90 ms and the float circle's chains 1.03 -> 0.90 with 16, not 4.
   static constexpr int kPeelRounds = 16;
+  // A tile's points reach shared memory by asynchronous copies, all in flight at once
+  // (BlockUpperHull::load).
+  static constexpr bool kLoadAsync = true;
   // Steps of the walk from the seam before a merge's search (core::walk_bridge); 0: search only.
   static constexpr int kWalkSteps = 0;
   // Between levels, the tile hoods are compacted into a new, shorter point set while that at least
@@ -88,6 +91,7 @@ struct SmallLevelPolicy {
   // (with the peel on small levels too, the random rows' chains took 0.03-0.25 ms longer).
   static constexpr int kPeelRounds = 0;
   static constexpr int kWalkSteps = 0;
+  static constexpr bool kLoadAsync = true;
   static constexpr int kMaxTilesPerSm = 2;
 };
 
