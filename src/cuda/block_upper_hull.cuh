@@ -57,6 +57,7 @@ class BlockUpperHull {
   static_assert((kThreads & (kThreads - 1)) == 0, "rounds pair up threads: a power of two");
   static_assert(kStrip % 2 == 0, "a merge's threads stage at most kStrip / 2 points each");
   static_assert(kStrip <= 32, "a strip's kept points are the bits of one word");
+  static_assert(kWarp % kStrip == 0 && kThreads % kWarp == 0, "a warp stores whole strips (store())");
   using Scan = cub::BlockScan<int, kThreads, cub::BLOCK_SCAN_WARP_SCANS>;
 
   // Everything a merge touches is anchored at its own threads (hood slots, sizes, bridges),
@@ -116,10 +117,19 @@ class BlockUpperHull {
   /// Writes the hood run() found, its size h, to out[0..h); all threads of the block.
   __device__ void store(Point2<T>* out, index_t h) const {
     if (peeled_) {
-      // Each thread its own strip's kept points, from where they were loaded.
-      int at = offset_;
-      for (unsigned rest = live_; rest != 0; rest &= rest - 1u)
-        out[at++] = t_.hood[threadIdx.x * kStride + __ffs(static_cast<int>(rest)) - 1];
+      // The kept points from where they were loaded, a warp's strips in turn, kWarp / kStrip at a
+      // time: lane `bit` of a strip writes the strip's point `bit` if kept, after the strip's kept
+      // points below it. So a store writes up to a warp of consecutive points, not a thread's points
+      // one at a time at 32 places (bench/NOTES.md, "The tiles loaded by asynchronous copies").
+      const int lane = static_cast<int>(threadIdx.x) % kWarp;
+      const int warp_first = static_cast<int>(threadIdx.x) - lane;
+      const int bit = lane % kStrip, sub = lane / kStrip;
+      for (int s = 0; s < kWarp; s += kWarp / kStrip) {
+        const unsigned live = __shfl_sync(0xffffffffu, live_, s + sub);
+        const int at = __shfl_sync(0xffffffffu, offset_, s + sub);
+        if ((live >> bit & 1u) != 0)
+          out[at + __popc(live & ((1u << bit) - 1u))] = t_.hood[(warp_first + s + sub) * kStride + bit];
+      }
     } else {
       for (index_t i = threadIdx.x; i < h; i += kThreads) out[i] = t_.hood[i];
     }
