@@ -187,6 +187,11 @@ struct Shape {
 
 /// The tile kernels' first level: 16-point strips and the peel; no walk.
 using TileShape = Shape<64, 16, 16, 0, 0>;
+/// The tile kernels' first level for 8-byte coordinates: the peel judges again only the points whose
+/// neighbours changed.
+struct JudgingTileShape : TileShape {
+  static constexpr bool kPeelJudgesAgain = true;
+};
 /// The block finish's merges, on fewer threads: 8-point strips, the walk over hoods of 24 or more.
 using FinishShape = Shape<64, 8, 0, 8, 24>;
 /// A walk over hoods of 2 vertices or more, 3 steps at most: many walks fail.
@@ -242,6 +247,11 @@ void every_family(bool peel, int randoms) {
 TEST(BlockHoodEmulated, TileKernelsShapeWithAndWithoutThePeel) {
   every_family<double, TileShape>(true, 2);
   every_family<float, TileShape>(false, 1);
+}
+
+TEST(BlockHoodEmulated, TileKernelsPeelJudgingOnlyPointsWhoseNeighboursChanged) {
+  every_family<double, JudgingTileShape>(true, 2);
+  every_family<std::int64_t, JudgingTileShape>(true, 1);
 }
 
 TEST(BlockHoodEmulated, BlockFinishShapeWalksFromTheSeam) {

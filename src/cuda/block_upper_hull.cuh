@@ -93,10 +93,14 @@ class BlockUpperHull {
     const int first = static_cast<int>(threadIdx.x) * kStrip;
     const int len = min(kStrip, max(0, count - first));
     unsigned live = len == 32 ? ~0u : (1u << len) - 1u;
+    // The points a round judges: every point; with Policy::kPeelJudgesAgain, after the first round
+    // only those whose neighbours changed (to_judge_again).
+    unsigned judge = live;
     // A policy without the peel (kPeelRounds 0) compiles none of it.
     for (int round = 0; round < (peel ? Policy::kPeelRounds : 0); ++round) {
-      const unsigned kept = peel_round(first, live);
+      const unsigned kept = peel_round(first, live, judge);
       const bool dropped = kept != live;
+      if constexpr (judges_again()) judge = to_judge_again(live, kept);
       live = kept;
       // Also the barrier between this round's reads of the strips' ends and the next round's writes.
       if (!__syncthreads_or(dropped)) {
@@ -136,6 +140,16 @@ class BlockUpperHull {
   }
 
  private:
+  /// Whether the policy's peel judges again only the points whose neighbours changed
+  /// (Policy::kPeelJudgesAgain; default no).
+  static constexpr bool judges_again() {
+    if constexpr (requires { Policy::kPeelJudgesAgain; }) {
+      return Policy::kPeelJudgesAgain;
+    } else {
+      return false;
+    }
+  }
+
   /// Whether the policy asks for load()'s asynchronous copies (Policy::kLoadAsync; default no).
   static constexpr bool loads_async() {
     if constexpr (requires { Policy::kLoadAsync; }) {
@@ -186,36 +200,76 @@ class BlockUpperHull {
 
   // One round of the peel over the points still kept (bit i of live: point first + i of this
   // thread's strip); returns those it keeps. Every point is judged from the neighbours it had
-  // before the round, across strips through each strip's first and last kept point.
-  __device__ unsigned peel_round(int first, unsigned live) {
-    t_.bridge_p[threadIdx.x] = live != 0 ? first + __ffs(static_cast<int>(live)) - 1 : -1;
-    t_.bridge_q[threadIdx.x] = live != 0 ? first + 31 - __clz(static_cast<int>(live)) : -1;
+  // before the round, across strips through each strip's first and last kept point. With
+  // Policy::kPeelJudgesAgain only the points of `judge` are judged, each finding its neighbours by
+  // the bits; the others keep the verdict (kept) that the same neighbours gave them in an earlier
+  // round. Without, a walk over every kept point judges each (one shared load a point).
+  __device__ unsigned peel_round(int first, unsigned live, unsigned judge) {
+    t_.bridge_p[threadIdx.x] = live != 0 ? first + lowest_bit(live) : -1;
+    t_.bridge_q[threadIdx.x] = live != 0 ? first + highest_bit(live) : -1;
     __syncthreads();
     if (live == 0) return 0;
     int before = -1, after = -1;
     for (int u = static_cast<int>(threadIdx.x) - 1; u >= 0 && before < 0; --u) before = t_.bridge_q[u];
     for (int u = static_cast<int>(threadIdx.x) + 1; u < kThreads && after < 0; ++u) after = t_.bridge_p[u];
     const Point2<T>* strip = t_.hood + threadIdx.x * kStride;
-    bool has_a = before >= 0;
-    Point2<T> a = has_a ? t_.hood[slot(before)] : Point2<T>{};
-    unsigned rest = live;
-    int i = __ffs(static_cast<int>(rest)) - 1;
-    rest &= rest - 1u;
-    Point2<T> p = strip[i];
-    unsigned kept = 0;
-    for (;;) {
-      const int j = rest != 0 ? __ffs(static_cast<int>(rest)) - 1 : -1;
-      const bool has_b = j >= 0 || after >= 0;
-      const Point2<T> b = j >= 0 ? strip[j] : after >= 0 ? t_.hood[slot(after)] : p;
-      if (core::peel_keeps(has_a, a, p, has_b, b)) kept |= 1u << i;
-      if (j < 0) return kept;
-      a = p;
-      has_a = true;
-      p = b;
-      i = j;
+    if constexpr (judges_again()) {
+      unsigned kept = live & ~judge;
+      for (unsigned rest = judge; rest != 0; rest &= rest - 1u) {
+        const int i = lowest_bit(rest);
+        const unsigned below = live & below_bit(i), above = live & above_bit(i);
+        const bool has_a = below != 0 || before >= 0, has_b = above != 0 || after >= 0;
+        const Point2<T> p = strip[i];
+        const Point2<T> a = below != 0 ? strip[highest_bit(below)] : has_a ? t_.hood[slot(before)] : p;
+        const Point2<T> b = above != 0 ? strip[lowest_bit(above)] : has_b ? t_.hood[slot(after)] : p;
+        if (core::peel_keeps(has_a, a, p, has_b, b)) kept |= 1u << i;
+      }
+      return kept;
+    } else {
+      bool has_a = before >= 0;
+      Point2<T> a = has_a ? t_.hood[slot(before)] : Point2<T>{};
+      unsigned rest = live;
+      int i = lowest_bit(rest);
       rest &= rest - 1u;
+      Point2<T> p = strip[i];
+      unsigned kept = 0;
+      for (;;) {
+        const int j = rest != 0 ? lowest_bit(rest) : -1;
+        const bool has_b = j >= 0 || after >= 0;
+        const Point2<T> b = j >= 0 ? strip[j] : after >= 0 ? t_.hood[slot(after)] : p;
+        if (core::peel_keeps(has_a, a, p, has_b, b)) kept |= 1u << i;
+        if (j < 0) return kept;
+        a = p;
+        has_a = true;
+        p = b;
+        i = j;
+        rest &= rest - 1u;
+      }
     }
   }
+
+  // The points of a strip to judge in the next round, after one that kept `kept` of `live`: those
+  // whose nearest kept neighbours changed, each dropped point's nearest kept point below and above;
+  // and the strip's first and last kept points, whose neighbours may lie in other strips. A point
+  // judged with the same neighbours gets the same verdict.
+  __device__ static unsigned to_judge_again(unsigned live, unsigned kept) {
+    if (kept == 0) return 0;
+    unsigned judge = (1u << lowest_bit(kept)) | (1u << highest_bit(kept));
+    for (unsigned dropped = live & ~kept; dropped != 0; dropped &= dropped - 1u) {
+      const int d = lowest_bit(dropped);
+      const unsigned below = kept & below_bit(d), above = kept & above_bit(d);
+      if (below != 0) judge |= 1u << highest_bit(below);
+      if (above != 0) judge |= 1u << lowest_bit(above);
+    }
+    return judge;
+  }
+
+  // Bits of a word: those below bit i, those above it, and the lowest and highest set bit (of a
+  // nonzero word).
+  __device__ static unsigned below_bit(int i) { return (1u << i) - 1u; }
+  __device__ static unsigned above_bit(int i) { return ~((2u << i) - 1u); }  // 2u << 31 is 0
+  __device__ static int lowest_bit(unsigned word) { return __ffs(static_cast<int>(word)) - 1; }
+  __device__ static int highest_bit(unsigned word) { return 31 - __clz(static_cast<int>(word)); }
 
   // Thread level: Andrew's chain over the strip's kept points (bit i of live: point i); the chain
   // overwrites the slots already read.
