@@ -1,20 +1,21 @@
 // Block level: the hood of one tile of sorted points, built in shared memory. A tile that turns
 // strictly right everywhere is its own hood. Otherwise, on a hull's first level, the peel
 // (core/peel.hpp): rounds in which every point is judged from its nearest kept neighbours and
-// dropped, all at once, when it cannot be a vertex. A tile whose points are nearly all vertices (a
-// hull-like input, rounded) is its own hood after a few rounds, and goes out from the slots where
-// it was loaded. Otherwise (after a bounded number of rounds), the thread level: each thread chains
-// the points left in its own strip serially, in place; then log2(threads) rounds of pairwise merges
-// inside the block. A merge's threads (up to a warp of them) find its bridge together by a k-ary
-// search over P (core::kary_bridge): each thread probes one position of P with its own binary
-// search for the tangent on Q, and a ballot keeps the gap between the last probe before the bridge
-// and the first after it (the bridge's end on Q is the tangent that the last such probe found);
-// then the merge's threads move Q's kept vertices behind P's in place. (One thread a merge
-// searching by bisection left the other threads waiting at the barriers: ncu on 2^24 double
+// dropped, all at once, when it cannot be a vertex (for 8-byte coordinates, after the first round,
+// only the points whose neighbours changed are judged again). A tile whose points are nearly all
+// vertices (a hull-like input, rounded) is its own hood after a few rounds, and goes out from the
+// slots where it was loaded. Otherwise (after a bounded number of rounds), the thread level: each
+// thread chains the points left in its own strip serially, in place; then log2(threads) rounds of
+// pairwise merges inside the block. A merge's threads (up to a warp of them) find its bridge
+// together by a k-ary search over P (core::kary_bridge): each thread probes one position of P with
+// its own binary search for the tangent on Q, and a ballot keeps the gap between the last probe
+// before the bridge and the first after it (the bridge's end on Q is the tangent that the last such
+// probe found); then the merge's threads move Q's kept vertices behind P's in place. (One thread a
+// merge searching by bisection left the other threads waiting at the barriers: ncu on 2^24 double
 // parabola points put 55 % of the warp samples in that search and 27 % at the barrier, at 5 active
 // threads a warp instruction; bench/NOTES.md.) Barriers are warp barriers while a merge's threads
-// fit in one warp, block barriers after. A policy with kWalkSteps > 0 (the block finish's) first lets
-// one lane walk from the seam over large hoods (core::walk_bridge), as the in-place rounds do.
+// fit in one warp, block barriers after. A policy with kWalkSteps > 0 (the block finish's) first
+// lets one lane walk from the seam over large hoods (core::walk_bridge), as the in-place rounds do.
 #pragma once
 
 #include <cub/block/block_scan.cuh>
@@ -160,9 +161,9 @@ class BlockUpperHull {
   }
 
   // The tile's points into their padded slots. With kLoadAsync, on the device, every copy is in
-  // flight at once (cp.async, through no registers): a thread's plain loads wait for each other's
-  // shared stores four at a time, which held the first level's tiles to about 1.6 TB/s
-  // (bench/NOTES.md, "The tiles loaded by asynchronous copies").
+  // flight at once (cp.async, through no registers), where the plain loop keeps at most four loads
+  // a thread in flight (it is unrolled four times): the double circle's first-level tiles 2.65 ->
+  // 2.50 ms (bench/NOTES.md, "The tiles loaded by asynchronous copies").
   __device__ void load(const Point2<T>* tile, int count) {
     if constexpr (loads_async()) {
       for (int i = threadIdx.x; i < count; i += kThreads) copy_point_async(&t_.hood[slot(i)], &tile[i]);
