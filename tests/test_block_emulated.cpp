@@ -183,6 +183,8 @@ struct Shape {
   static constexpr int kPeelRounds = PeelRounds;
   static constexpr int kWalkSteps = WalkSteps;
   static constexpr int kWalkFromHood = WalkFromHood;
+  static constexpr bool kPeelJudgesAgain = false;
+  static constexpr bool kLoadAsync = false;  // on the host an asynchronous copy is a plain one anyway
 };
 
 /// The tile kernels' first level: 16-point strips and the peel; no walk.

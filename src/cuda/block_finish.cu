@@ -37,6 +37,9 @@ struct BlockFinishPolicy {
   static constexpr int kStride = kStrip + 1;
   static constexpr int kTile = kThreads * kStrip;
   static constexpr int kPeelRounds = 0;
+  static constexpr bool kPeelJudgesAgain = false;
+  // Plain loads: the block reads back the tile it has just written.
+  static constexpr bool kLoadAsync = false;
   // The merges' walk from the seam (core::walk_bridge), at most kWalkSteps steps, over hoods of
   // kWalkFromHood vertices or more. In a host model at 2^28 points (bench/NOTES.md), a disk's
   // survivors, mostly hull vertices, settle in 1-5 steps, against searches of 8-22 dependent tests;

@@ -101,7 +101,7 @@ class BlockUpperHull {
     for (int round = 0; round < (peel ? Policy::kPeelRounds : 0); ++round) {
       const unsigned kept = peel_round(first, live, judge);
       const bool dropped = kept != live;
-      if constexpr (judges_again()) judge = to_judge_again(live, kept);
+      if constexpr (Policy::kPeelJudgesAgain) judge = to_judge_again(live, kept);
       live = kept;
       // Also the barrier between this round's reads of the strips' ends and the next round's writes.
       if (!__syncthreads_or(dropped)) {
@@ -141,31 +141,12 @@ class BlockUpperHull {
   }
 
  private:
-  /// Whether the policy's peel judges again only the points whose neighbours changed
-  /// (Policy::kPeelJudgesAgain; default no).
-  static constexpr bool judges_again() {
-    if constexpr (requires { Policy::kPeelJudgesAgain; }) {
-      return Policy::kPeelJudgesAgain;
-    } else {
-      return false;
-    }
-  }
-
-  /// Whether the policy asks for load()'s asynchronous copies (Policy::kLoadAsync; default no).
-  static constexpr bool loads_async() {
-    if constexpr (requires { Policy::kLoadAsync; }) {
-      return Policy::kLoadAsync;
-    } else {
-      return false;
-    }
-  }
-
   // The tile's points into their padded slots. With kLoadAsync, on the device, every copy is in
   // flight at once (cp.async, through no registers), where the plain loop keeps at most four loads
   // a thread in flight (it is unrolled four times): the double circle's first-level tiles 2.65 ->
   // 2.50 ms (bench/NOTES.md, "The tiles loaded by asynchronous copies").
   __device__ void load(const Point2<T>* tile, int count) {
-    if constexpr (loads_async()) {
+    if constexpr (Policy::kLoadAsync) {
       for (int i = threadIdx.x; i < count; i += kThreads) copy_point_async(&t_.hood[slot(i)], &tile[i]);
       await_copies();
     } else {
@@ -214,7 +195,7 @@ class BlockUpperHull {
     for (int u = static_cast<int>(threadIdx.x) - 1; u >= 0 && before < 0; --u) before = t_.bridge_q[u];
     for (int u = static_cast<int>(threadIdx.x) + 1; u < kThreads && after < 0; ++u) after = t_.bridge_p[u];
     const Point2<T>* strip = t_.hood + threadIdx.x * kStride;
-    if constexpr (judges_again()) {
+    if constexpr (Policy::kPeelJudgesAgain) {
       unsigned kept = live & ~judge;
       for (unsigned rest = judge; rest != 0; rest &= rest - 1u) {
         const int i = lowest_bit(rest);

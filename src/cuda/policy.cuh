@@ -95,6 +95,7 @@ struct SmallLevelPolicy {
   // No peel: a small level's few tiles are each a block's latency, and a peel's rounds lengthen it
   // (with the peel on small levels too, the random rows' chains took 0.03-0.25 ms longer).
   static constexpr int kPeelRounds = 0;
+  static constexpr bool kPeelJudgesAgain = false;
   static constexpr int kWalkSteps = 0;
   static constexpr bool kLoadAsync = true;
   static constexpr int kMaxTilesPerSm = 2;
