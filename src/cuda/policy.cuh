@@ -34,6 +34,11 @@ struct UpperHullPolicy {
   // all along it on the float parabola) paid more for the bookkeeping than it saved (bench/NOTES.md,
   // "The peel judging again only the points whose neighbours changed").
   static constexpr bool kPeelJudgesAgain = sizeof(T) == 8;
+  // Blocks of the tile kernel a multiprocessor should hold (__launch_bounds__' second argument):
+  // shared memory allows six, where the 93-96 registers ptxas takes unbounded allow five. At six it
+  // takes 78-80 (36-48 bytes of spills): the double circle's tile kernel 1.96 -> 1.78 ms, the float
+  // parabola's largest 363 -> 329 µs (bench/NOTES.md, "The tile kernel at six blocks a multiprocessor").
+  static constexpr int kTileBlocksPerSm = 6;
   // Steps of the walk from the seam before a merge's search (core::walk_bridge); 0: search only.
   static constexpr int kWalkSteps = 0;
   // Between levels, the tile hoods are compacted into a new, shorter point set while that at least
@@ -96,6 +101,10 @@ struct SmallLevelPolicy {
   // (with the peel on small levels too, the random rows' chains took 0.03-0.25 ms longer).
   static constexpr int kPeelRounds = 0;
   static constexpr bool kPeelJudgesAgain = false;
+  // 0: no bound, ptxas' own choice (58-64 registers, two blocks a multiprocessor). A bound of one
+  // let it take 123-125 registers, one block a multiprocessor: the presorted double disk's levels
+  // 0.132-0.134 -> 0.153-0.157 ms; two gave other code than the unbounded kernel's.
+  static constexpr int kTileBlocksPerSm = 0;
   static constexpr int kWalkSteps = 0;
   static constexpr bool kLoadAsync = true;
   static constexpr int kMaxTilesPerSm = 2;

@@ -26,7 +26,7 @@ namespace {
 /// template parameter, so that the other levels' kernel is as it was). peel: a hull's first level
 /// (BlockUpperHull::run).
 template <class T, class Policy, bool kCountOnDevice>
-__global__ void __launch_bounds__(Policy::kThreads)
+__global__ void __launch_bounds__(Policy::kThreads, Policy::kTileBlocksPerSm)
     tile_hoods_kernel(const Point2<T>* points, index_t n, const index_t* device_n, Point2<T>* hood,
                       index_t* size, unsigned long long* first_bad, bool validate, bool peel) {
   using Block = BlockUpperHull<T, Policy>;
