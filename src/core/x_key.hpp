@@ -76,7 +76,8 @@ struct KeyRunAt {
   bool is_long = false;
 };
 
-WAGENER_HD inline KeyRunAt key_run_at(const std::uint32_t* keys, index_t i, index_t m) {
+template <class Keys>  // keys[i] is the i-th key: a pointer to them, or a view (cuda::KeyedPlaces)
+WAGENER_HD inline KeyRunAt key_run_at(const Keys& keys, index_t i, index_t m) {
   const std::uint32_t key = keys[i];
   if (i > 0 && keys[i - 1] == key) return {};
   if (i + 1 == m || keys[i + 1] != key) return {1, false};

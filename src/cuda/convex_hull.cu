@@ -525,8 +525,8 @@ __global__ void rewrite_long_runs_kernel(Point2<T>* p, index_t m, const RunSlot*
 
 // ---- the sort on a 32-bit key for 8-byte coordinates (core/x_key.hpp) ---------------------------
 // From min_survivors_for_key_sort() survivors with 8-byte coordinates (double, int64), finish()
-// sorts the survivors' places by core::split_x_key (four radix passes of a 4-byte key and a 4-byte
-// place, instead of eight of 16-byte points), gathers the points into that order and sorts each run
+// sorts the survivors' places by core::split_x_key (four radix passes of 8-byte words, each a key and
+// a place, instead of eight of 16-byte points), gathers the points into that order and sorts each run
 // of equal key on its own, exactly: the upper chain's points ascending, then the lower chain's
 // descending, the partition by the baseline's layout without its pass. A run too long for a block (a
 // few far points dominating x's range) sends it back to the sort on x and the partition, from the
@@ -540,6 +540,22 @@ constexpr int kWarpKeyRunThreads = 256;
 // key_words: [0] the runs listed for a warp, [1] those a warp passes to a block, [2] the runs too
 // long for a block.
 enum KeyWord { kLongRuns, kBlockRuns, kTooLong, kKeyWords };
+
+/// The sort's words: a point's key in the high 32 bits and its place in the low 32, sorted on the
+/// high bits alone (CUB's SortKeys, bits 32-64: stable, so places ascend within a key as SortPairs
+/// left them). One 8-byte word a point moves through the passes where SortPairs moved a key and a
+/// place (bench/NOTES.md, "The double circle's sort as keys alone").
+struct KeyedPlaces {
+  const std::uint64_t* words;
+  static constexpr int kKeyBit = 32;
+  __host__ __device__ static std::uint64_t word(std::uint32_t key, std::uint32_t place) {
+    return static_cast<std::uint64_t>(key) << kKeyBit | place;
+  }
+  __device__ std::uint32_t operator[](index_t i) const {
+    return static_cast<std::uint32_t>(words[i] >> kKeyBit);
+  }
+  __device__ std::uint32_t place(index_t i) const { return static_cast<std::uint32_t>(words[i]); }
+};
 
 template <class T>
 struct LexExtremesOf {
@@ -558,7 +574,7 @@ auto survivors_as_extremes(const Point2<T>* p) {
 /// filter's report, for points that took no filter: finish_unfiltered).
 template <class T>
 __global__ void split_keys_kernel(const Point2<T>* p, index_t m, const LexExtremes<T>* extremes,
-                                  std::uint32_t* keys, std::uint32_t* places, index_t* upper_count,
+                                  std::uint64_t* keyed_places, index_t* upper_count,
                                   unsigned long long* first_bad) {
   const Point2<T> lo = extremes->lo, hi = extremes->hi;
   const core::XKeyScale scale = core::x_key_scale(static_cast<double>(lo.x), static_cast<double>(hi.x));
@@ -569,8 +585,7 @@ __global__ void split_keys_kernel(const Point2<T>* p, index_t m, const LexExtrem
     if (!is_finite(q)) atomicMin(first_bad, static_cast<unsigned long long>(i));
     const bool below = orient2d(lo, hi, q) < 0;
     upper += below ? 0 : 1;
-    keys[i] = core::split_x_key(q.x, below, scale);
-    places[i] = static_cast<std::uint32_t>(i);
+    keyed_places[i] = KeyedPlaces::word(core::split_x_key(q.x, below, scale), static_cast<std::uint32_t>(i));
   }
   for (int d = kWarp / 2; d > 0; d /= 2) upper += __shfl_xor_sync(0xffffffffu, upper, d);
   static_assert(sizeof(index_t) == sizeof(unsigned long long), "the count is added as a 64-bit word");
@@ -611,9 +626,8 @@ struct SplitTargets {
 /// core::kThreadKeyRun points gathered and sorted by the thread at its head (descending below the
 /// baseline: core::split_key_descends); the heads of longer runs listed (core::key_run_at).
 template <class T>
-__global__ void gather_key_runs_kernel(const std::uint32_t* keys, const std::uint32_t* places,
-                                       const Point2<T>* from, SplitTargets<T> split, index_t m,
-                                       index_t* long_runs, unsigned long long* key_words) {
+__global__ void gather_key_runs_kernel(KeyedPlaces keys, const Point2<T>* from, SplitTargets<T> split,
+                                       index_t m, index_t* long_runs, unsigned long long* key_words) {
   for (index_t i = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < m;
        i += static_cast<index_t>(gridDim.x) * blockDim.x) {
     const core::KeyRunAt run = core::key_run_at(keys, i, m);
@@ -621,7 +635,7 @@ __global__ void gather_key_runs_kernel(const std::uint32_t* keys, const std::uin
       long_runs[atomicAdd(&key_words[kLongRuns], 1ull)] = i;
     } else if (run.length > 0) {
       const auto target = split.run(i);
-      for (int k = 0; k < run.length; ++k) target.at[k] = target.point(from[places[i + k]]);
+      for (int k = 0; k < run.length; ++k) target.at[k] = target.point(from[keys.place(i + k)]);
       if (run.length > 1) core::insertion_sort_lex(target.at, run.length, target.descends(keys[i]));
     }
   }
@@ -653,9 +667,8 @@ using BlockKeyRunSort = cub::BlockMergeSort<Point2<T>, kKeyRunThreads, kKeyRunIt
 /// a block, or counted in key_words[kTooLong] when longer than a block sorts.
 template <class T>
 __global__ void __launch_bounds__(kWarpKeyRunThreads)
-    sort_warp_key_runs_kernel(const std::uint32_t* keys, const std::uint32_t* places, const Point2<T>* from,
-                              SplitTargets<T> split, index_t m, const index_t* long_runs, KeyRun* block_runs,
-                              unsigned long long* key_words) {
+    sort_warp_key_runs_kernel(KeyedPlaces keys, const Point2<T>* from, SplitTargets<T> split, index_t m,
+                              const index_t* long_runs, KeyRun* block_runs, unsigned long long* key_words) {
   constexpr int kWarps = kWarpKeyRunThreads / kWarp;
   __shared__ typename WarpKeyRunSort<T>::TempStorage storage[kWarps];
   const int warp = static_cast<int>(threadIdx.x) / kWarp, lane = static_cast<int>(threadIdx.x) % kWarp;
@@ -687,7 +700,7 @@ __global__ void __launch_bounds__(kWarpKeyRunThreads)
 #pragma unroll
       for (int j = 0; j < kWarpKeyRunItems; ++j) {
         const index_t at = static_cast<index_t>(lane) * kWarpKeyRunItems + j;
-        items[j] = at < length ? target.point(from[places[head + at]]) : order.last<T>();
+        items[j] = at < length ? target.point(from[keys.place(head + at)]) : order.last<T>();
       }
       WarpKeyRunSort<T>(storage[warp]).Sort(items, order, static_cast<int>(length), order.last<T>());
 #pragma unroll
@@ -704,9 +717,8 @@ __global__ void __launch_bounds__(kWarpKeyRunThreads)
 /// memory (dynamic: 64 KB of points), lexicographically or in reverse (RunOrder).
 template <class T>
 __global__ void __launch_bounds__(kKeyRunThreads)
-    sort_block_key_runs_kernel(const std::uint32_t* keys, const std::uint32_t* places, const Point2<T>* from,
-                               SplitTargets<T> split, const KeyRun* block_runs,
-                               const unsigned long long* key_words) {
+    sort_block_key_runs_kernel(KeyedPlaces keys, const Point2<T>* from, SplitTargets<T> split,
+                               const KeyRun* block_runs, const unsigned long long* key_words) {
   extern __shared__ unsigned char shared_bytes[];
   auto& storage = *reinterpret_cast<typename BlockKeyRunSort<T>::TempStorage*>(shared_bytes);
   const auto runs = static_cast<index_t>(key_words[kBlockRuns]);
@@ -718,7 +730,7 @@ __global__ void __launch_bounds__(kKeyRunThreads)
 #pragma unroll
     for (int j = 0; j < kKeyRunItems; ++j) {
       const index_t at = static_cast<index_t>(threadIdx.x) * kKeyRunItems + j;
-      items[j] = at < run.length ? target.point(from[places[run.head + at]]) : order.last<T>();
+      items[j] = at < run.length ? target.point(from[keys.place(run.head + at)]) : order.last<T>();
     }
     BlockKeyRunSort<T>(storage).Sort(items, order, static_cast<int>(run.length), order.last<T>());
 #pragma unroll
@@ -731,29 +743,28 @@ __global__ void __launch_bounds__(kKeyRunThreads)
 }
 
 /// Whether finish() sorts m survivors by key: 8-byte coordinates, many of them (but places fit 32
-/// bits), and room on the device for the keys and places (four 4-byte arrays) besides what is
-/// allocated already.
+/// bits), and room on the device for the keyed places (two 8-byte arrays) besides what is allocated
+/// already.
 template <class T>
 bool sort_by_key_pays(FullHullWorkspace<T>& ws, index_t m) {
   if (sizeof(T) != 8 || m < min_survivors_for_key_sort_now.load(std::memory_order_relaxed) ||
       m > index_t{0xffffffff})
     return false;
-  if (ws.x_keys[0].size() >= static_cast<std::size_t>(m) &&
-      ws.key_places[0].size() >= static_cast<std::size_t>(m))
-    return true;
-  const auto needed = 4 * static_cast<std::size_t>(m) * sizeof(std::uint32_t);
+  if (ws.keyed_places[0].size() >= static_cast<std::size_t>(m)) return true;
+  const auto needed = 2 * static_cast<std::size_t>(m) * sizeof(std::uint64_t);
   std::size_t free_bytes = 0, total_bytes = 0;
   WAGENER_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
   return needed + needed / 4 < free_bytes;  // a margin for the chains' workspaces
 }
 
 /// CUB's temporary bytes for sort_and_split_by_key: the reduction to the survivors' extremes, and the
-/// SortPairs of m keys and places.
+/// SortKeys of m keyed places.
 template <class T>
 std::size_t sort_by_key_temp_bytes(index_t m, cudaStream_t stream) {
   std::size_t sort_bytes = 0, reduce_bytes = 0;
-  cub::DoubleBuffer<std::uint32_t> keys(nullptr, nullptr), places(nullptr, nullptr);
-  WAGENER_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, sort_bytes, keys, places, m, 0, 32, stream));
+  cub::DoubleBuffer<std::uint64_t> sorted(nullptr, nullptr);
+  WAGENER_CUDA_CHECK(
+      cub::DeviceRadixSort::SortKeys(nullptr, sort_bytes, sorted, m, KeyedPlaces::kKeyBit, 64, stream));
   WAGENER_CUDA_CHECK(cub::DeviceReduce::Reduce(nullptr, reduce_bytes, survivors_as_extremes<T>(nullptr),
                                                static_cast<LexExtremes<T>*>(nullptr), m, WidenLexExtremes{},
                                                no_extremes<T>(), stream));
@@ -783,10 +794,7 @@ __global__ void lower_input_ends_kernel(const Point2<T>* to, index_t m, const in
 template <class T>
 bool sort_and_split_by_key(FullHullWorkspace<T>& ws, const Point2<T>* from, Point2<T>* to, index_t m,
                            std::size_t temp_bytes, cudaStream_t stream, Point2<T>* lower = nullptr) {
-  for (int b = 0; b < 2; ++b) {
-    FullHullWorkspace<T>::grow(ws.x_keys[b], m);
-    FullHullWorkspace<T>::grow(ws.key_places[b], m);
-  }
+  for (auto& buffer : ws.keyed_places) FullHullWorkspace<T>::grow(buffer, m);
   FullHullWorkspace<T>::grow(ws.long_key_runs, m / (core::kThreadKeyRun + 1) + 1);
   FullHullWorkspace<T>::grow(ws.block_key_runs, m / (core::kWarpKeyRun + 1) + 1);
   unsigned long long* words = ws.key_words.data();
@@ -795,26 +803,24 @@ bool sort_and_split_by_key(FullHullWorkspace<T>& ws, const Point2<T>* from, Poin
   LexExtremes<T>* extremes = ws.key_extremes.data();
   WAGENER_CUDA_CHECK(cub::DeviceReduce::Reduce(ws.sort_temp.data(), temp_bytes, survivors_as_extremes(from),
                                                extremes, m, WidenLexExtremes{}, no_extremes<T>(), stream));
-  split_keys_kernel<T><<<stride_grid(m), 256, 0, stream>>>(from, m, extremes, ws.x_keys[0].data(),
-                                                           ws.key_places[0].data(), ws.upper_count.data(),
-                                                           ws.counters.data() + 1);
+  split_keys_kernel<T><<<stride_grid(m), 256, 0, stream>>>(from, m, extremes, ws.keyed_places[0].data(),
+                                                           ws.upper_count.data(), ws.counters.data() + 1);
   WAGENER_CUDA_CHECK_LAUNCH();
-  cub::DoubleBuffer<std::uint32_t> keys(ws.x_keys[0].data(), ws.x_keys[1].data());
-  cub::DoubleBuffer<std::uint32_t> places(ws.key_places[0].data(), ws.key_places[1].data());
-  WAGENER_CUDA_CHECK(
-      cub::DeviceRadixSort::SortPairs(ws.sort_temp.data(), temp_bytes, keys, places, m, 0, 32, stream));
+  cub::DoubleBuffer<std::uint64_t> sorted(ws.keyed_places[0].data(), ws.keyed_places[1].data());
+  WAGENER_CUDA_CHECK(cub::DeviceRadixSort::SortKeys(ws.sort_temp.data(), temp_bytes, sorted, m,
+                                                    KeyedPlaces::kKeyBit, 64, stream));
+  const KeyedPlaces keys{sorted.Current()};
   const SplitTargets<T> split{to, lower, ws.upper_count.data()};
-  gather_key_runs_kernel<T><<<stride_grid(m), 256, 0, stream>>>(keys.Current(), places.Current(), from, split,
-                                                                m, ws.long_key_runs.data(), words);
+  gather_key_runs_kernel<T>
+      <<<stride_grid(m), 256, 0, stream>>>(keys, from, split, m, ws.long_key_runs.data(), words);
   WAGENER_CUDA_CHECK_LAUNCH();
   sort_warp_key_runs_kernel<T><<<4 * multiprocessors(), kWarpKeyRunThreads, 0, stream>>>(
-      keys.Current(), places.Current(), from, split, m, ws.long_key_runs.data(), ws.block_key_runs.data(),
-      words);
+      keys, from, split, m, ws.long_key_runs.data(), ws.block_key_runs.data(), words);
   WAGENER_CUDA_CHECK_LAUNCH();
   constexpr auto kBlockSortBytes = static_cast<int>(sizeof(typename BlockKeyRunSort<T>::TempStorage));
   allow_dynamic_shared<sort_block_key_runs_kernel<T>>(kBlockSortBytes);
   sort_block_key_runs_kernel<T><<<multiprocessors(), kKeyRunThreads, kBlockSortBytes, stream>>>(
-      keys.Current(), places.Current(), from, split, ws.block_key_runs.data(), words);
+      keys, from, split, ws.block_key_runs.data(), words);
   WAGENER_CUDA_CHECK_LAUNCH();
   if (lower != nullptr) {
     lower_input_ends_kernel<T>

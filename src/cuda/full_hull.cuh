@@ -395,11 +395,11 @@ struct FullHullWorkspace {
   PinnedBuffer<unsigned char> fan_staging{kDirections * (sizeof(Point2<double>) + sizeof(double)) +
                                           kMaxFanBuckets * (sizeof(double) + sizeof(int))};
   PinnedBuffer<unsigned long long> counters_host{kCounters};
-  // The sort on a 32-bit key (finish(), core/x_key.hpp): the keys and the points' places (each with
-  // the sort's other buffer), the heads of the runs of equal key a warp sorts, the runs a block
-  // sorts, the baseline's ends, and those runs' numbers and whether one was too long for a block.
-  DeviceBuffer<std::uint32_t> x_keys[2];
-  DeviceBuffer<std::uint32_t> key_places[2];
+  // The sort on a 32-bit key (finish(), core/x_key.hpp): each point's key and place as one word
+  // (KeyedPlaces; with the sort's other buffer), the heads of the runs of equal key a warp sorts, the
+  // runs a block sorts, the baseline's ends, and those runs' numbers and whether one was too long for
+  // a block.
+  DeviceBuffer<std::uint64_t> keyed_places[2];
   DeviceBuffer<index_t> long_key_runs;
   DeviceBuffer<KeyRun> block_key_runs;
   DeviceBuffer<LexExtremes<T>> key_extremes{1};
