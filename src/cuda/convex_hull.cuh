@@ -22,6 +22,17 @@ inline constexpr index_t kDefaultMinPointsForGuide = index_t{1} << 22;
 index_t min_points_for_guide();
 void set_min_points_for_guide(index_t n);
 
+/// From this many points the dense guide's hull takes the star of its sample (dense_guide.cu): the
+/// sample point farthest from the centre in each narrow angle bucket, about a quarter of the sample.
+/// Below it, the whole sample: there the nested hull's time is its levels' latency, which a quarter
+/// of the points does not shorten, and the star loses more of the sample's hull vertices
+/// (bench/NOTES.md).
+inline constexpr index_t kDefaultMinPointsForGuideStar = index_t{1} << 26;
+/// The current threshold (per process): kDefaultMinPointsForGuideStar unless set, as tests and the
+/// benchmark do to take the star, or the sample, at any size.
+index_t min_points_for_guide_star();
+void set_min_points_for_guide_star(index_t n);
+
 /// The fewest survivors with 8-byte coordinates (double, int64) that the full hull sorts on a 32-bit
 /// key monotone in x (four radix passes of the key and each survivor's place, then each run of equal
 /// key exactly) instead of on all of x: below it, the sort on x is short and the key's passes over

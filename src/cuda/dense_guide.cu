@@ -1,9 +1,11 @@
 // The dense guide of the full hull (convex_hull.cu): where the inner polygon leaves most of a large
-// input (a float circle: all of it), the exact hull of a sample of the input, computed by the same
-// pipeline, and its fan (core::ChordFanView), which the streaming filter then tests every point
+// input (a float circle: all of it), the exact hull of a sample of the input (of the sample's star:
+// its farthest point in each narrow angle bucket around the centre), computed by the same pipeline,
+// and its fan (core::ChordFanView), which the streaming filter then tests every point
 // against. First a check that the guide would pay: a small sample's points sorted by angle, and how
 // many of them are in convex position (core/angular_convexity.hpp).
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <cub/block/block_reduce.cuh>
 #include <cub/device/device_radix_sort.cuh>
@@ -47,7 +49,54 @@ __global__ void gather_runs_kernel(Points points, index_t period, index_t m, Poi
   }
 }
 
-/// The check's first step: the run sample (as gather_runs_kernel) to sample[0 .. m), each point's key
+/// A star word: the top 64 - place_bits bits of d's (non-negative) double, above the sample place s
+/// (s < 2^place_bits, place_bits in [1, 32]). Words order as the distances do, then as the places:
+/// with 24 place bits (2^28 points), 29 bits of the mantissa stay. A float distance (23 bits) could
+/// not tell a float circle's points apart: their squared radii differ by about one of its units, and
+/// a bucket kept one of its points at random (measured: a quarter more survivors at 2^28).
+__device__ unsigned long long star_word(double d, index_t s, int place_bits) {
+  const auto bits = static_cast<unsigned long long>(__double_as_longlong(d));  // d >= 0: sign bit 0
+  return (bits >> (place_bits - 1)) << place_bits | static_cast<unsigned long long>(s);
+}
+
+/// The star's first step: for each run sample point s < m (points[run_sample_point(s, period)]) that is
+/// finite and exact in double, its pseudo-angle bucket around (cx, cy) of `buckets`, and into
+/// farthest[bucket] by atomicMax its star_word (its squared distance from the centre above s; ties go
+/// to the larger s). The distance is rounded, and that is safe: which sample point a bucket keeps only
+/// shapes the guide, whose hull is exact whichever it holds. (m <= 2^place_bits: star_period.)
+template <class T, class Points>
+__global__ void star_farthest_kernel(Points points, index_t period, index_t m, double cx, double cy,
+                                     int buckets, int place_bits, unsigned long long* farthest) {
+  const double scale = static_cast<double>(buckets) / 4;
+  for (index_t s = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x; s < m;
+       s += static_cast<index_t>(gridDim.x) * blockDim.x) {
+    const Point2<T> p = points[run_sample_point(s, period)];
+    if (!is_finite(p) || !converts_exactly(p)) continue;
+    const double dx = static_cast<double>(p.x) - cx, dy = static_cast<double>(p.y) - cy;
+    const double a = core::pseudo_angle(dx, dy);
+    if (!(a >= 0 && a <= 4)) continue;  // p == c, or a difference that overflowed
+    const int b = min(buckets - 1, static_cast<int>(a * scale));
+    // (A distance that overflows to infinity still orders: its bits are above every finite one's.)
+    atomicMax(&farthest[b], star_word(dx * dx + dy * dy, s, place_bits));
+  }
+}
+
+/// The star's second step: star[b] = the sample point that farthest[b] names, or `stand_in` (another
+/// input point, exact in double) for an empty bucket (a word of 0: no point, or one at the centre at
+/// s = 0, which no guide needs). The guide's hull then takes the star: a duplicate changes no hull.
+template <class T, class Points>
+__global__ void star_points_kernel(Points points, index_t period, const unsigned long long* farthest,
+                                   int buckets, int place_bits, Point2<T> stand_in, Point2<T>* star) {
+  const unsigned long long place_mask = (1ull << place_bits) - 1;
+  for (index_t b = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x; b < buckets;
+       b += static_cast<index_t>(gridDim.x) * blockDim.x) {
+    const unsigned long long word = farthest[b];
+    star[b] =
+        word == 0 ? stand_in : points[run_sample_point(static_cast<index_t>(word & place_mask), period)];
+  }
+}
+
+/// The check's first step: the run sample (run_sample_point) to sample[0 .. m), each point's key
 /// around (cx, cy) (core::angle_key) to key[0 .. m), and *non_finite = 1 when a sample point is not
 /// finite (every writer writes 1: no atomics).
 template <class T, class Points>
@@ -151,6 +200,44 @@ index_t gather_runs(Points points, index_t n, index_t period, FullHullWorkspace<
   return m;
 }
 
+/// The star's sample period: kGuidePeriod, doubled until the sample's places fit 32 bits of a star
+/// word (from 2^36 points on).
+index_t star_period(index_t n) {
+  index_t period = kGuidePeriod;
+  while (run_sample_size(n, period) > (index_t{1} << 32)) period *= 2;
+  return period;
+}
+
+/// The bits a star word gives the places of m sample points (m <= 2^32): enough for m - 1, at least 1.
+int star_place_bits(index_t m) {
+  int bits = 1;
+  while (bits < 32 && (index_t{1} << bits) < m) ++bits;
+  return bits;
+}
+
+/// The star of the run sample of `points` with this period: its farthest point from (cx, cy) in each
+/// of star_buckets(m) pseudo-angle buckets, into ws.guide_sample[0 ...); returns the number written
+/// (one a bucket). A bucket keeps the one of about kStarSamplesPerBucket sample points that lies
+/// farthest out, so the star holds nearly every vertex of the sample's hull (where a bucket holds two,
+/// it loses one), and its hull, the guide, costs a fraction of the sample's: bench/NOTES.md.
+template <class T, class Points>
+index_t gather_star(Points points, index_t n, index_t period, double cx, double cy, FullHullWorkspace<T>& ws,
+                    cudaStream_t stream) {
+  const index_t m = run_sample_size(n, period);
+  const int buckets = star_buckets(m), place_bits = star_place_bits(m);
+  FullHullWorkspace<T>::grow(ws.guide_star, buckets);
+  WAGENER_CUDA_CHECK(cudaMemsetAsync(ws.guide_star.data(), 0,
+                                     static_cast<std::size_t>(buckets) * sizeof(unsigned long long), stream));
+  star_farthest_kernel<T><<<stride_grid(m), 256, 0, stream>>>(points, period, m, cx, cy, buckets, place_bits,
+                                                              ws.guide_star.data());
+  WAGENER_CUDA_CHECK_LAUNCH();
+  star_points_kernel<T>
+      <<<stride_grid(buckets), 256, 0, stream>>>(points, period, ws.guide_star.data(), buckets, place_bits,
+                                                 ws.polygon_host.data()[0], ws.guide_sample.data());
+  WAGENER_CUDA_CHECK_LAUNCH();
+  return buckets;
+}
+
 /// What the dense guide's check found: its sample's size, how many of those points are in convex
 /// position by angle, and whether one is not finite.
 struct AngularCheck {
@@ -198,9 +285,9 @@ AngularCheck check_by_angle(Points points, index_t n, index_t period, double cx,
 }  // namespace
 
 /// The dense guide: a fan (core::ChordFanView, tables in ws.guide_corner) certifying points strictly
-/// inside the exact hull of a sample of the input, or nothing when the check says a guide would not
-/// pay or a sample point is not finite (the filter then reports it by its index in the input).
-/// `coarse`: the coarse polygon's view (enabled), whose centre becomes the fan's centre and whose
+/// inside the exact hull of a sample of the input (its star, gather_star), or nothing when the check says a
+/// guide would not pay or a sample point is not finite (the filter then reports it by its index in the
+/// input). `coarse`: the coarse polygon's view (enabled), whose centre becomes the fan's centre and whose
 /// vertices (ws.polygon_host) join the sample, so that the guide holds the coarse polygon and so
 /// its centre; the centre is still checked exactly on the device.
 template <class T, class Points>
@@ -221,9 +308,13 @@ std::optional<core::ChordFanView> build_guide(Points points, index_t n, const co
   if (!ws.nested) ws.nested = std::make_unique<FullHullWorkspace<T>>();
   FullHullWorkspace<T>& nested = *ws.nested;
   bool non_finite = false;
-  // The guide's hull, of the run sample and the coarse polygon's vertices (uploaded from pinned
-  // memory written before the last synchronisation; the next write waits for this call's end).
-  const index_t sampled = gather_runs(points, n, kGuidePeriod, ws, stream);
+  // The guide's hull, of the run sample (or, from min_points_for_guide_star(), its star) and the coarse
+  // polygon's vertices (uploaded from pinned memory written before the last synchronisation; the next
+  // write waits for this call's end). Sample points not finite are left out of the star, and make the
+  // sample's hull return none; either way the filter names them.
+  const index_t sampled = n >= min_points_for_guide_star()
+                              ? gather_star(points, n, star_period(n), coarse.cx, coarse.cy, ws, stream)
+                              : gather_runs(points, n, kGuidePeriod, ws, stream);
   WAGENER_CUDA_CHECK(cudaMemcpyAsync(ws.guide_sample.data() + sampled, ws.polygon_host.data(),
                                      static_cast<std::size_t>(ws.polygon_vertices) * sizeof(Point2<T>),
                                      cudaMemcpyHostToDevice, stream));
@@ -286,3 +377,18 @@ WAGENER_INSTANTIATE(std::int64_t)
 #undef WAGENER_INSTANTIATE
 
 }  // namespace wagener::cuda::full_hull
+
+namespace wagener::cuda {
+namespace {
+std::atomic<index_t> min_points_for_guide_star_now{kDefaultMinPointsForGuideStar};
+}  // namespace
+
+index_t min_points_for_guide_star() {
+  return min_points_for_guide_star_now.load(std::memory_order_relaxed);
+}
+
+void set_min_points_for_guide_star(index_t n) {
+  min_points_for_guide_star_now.store(n, std::memory_order_relaxed);
+}
+
+}  // namespace wagener::cuda

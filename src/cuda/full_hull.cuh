@@ -68,7 +68,8 @@ constexpr int kWarp = 32;
 // circle 56-57 %, a double circle whose points come 8 times in a row 0 %, convex runs of 1000
 // collinear points 13 %; the 3/4 line sits 18 points above the float circle and 25 below the double
 // one, where circles rounded to a grid put the hull vertex share of the sample, the earlier check's
-// statistic, at about 72 % (bench/NOTES.md). Then the guide: the hull of every kGuidePeriod-th run.
+// statistic, at about 72 % (bench/NOTES.md). Then the guide: the hull of the star of every
+// kGuidePeriod-th run (below).
 // Heuristics only: correctness never depends on them. The fewest points for a guide is
 // min_points_for_guide() (tests lower it).
 constexpr index_t kOutsideShare = 8;
@@ -85,6 +86,20 @@ constexpr double kMinUnfilteredShare = 0.99;
 constexpr int kCheckThreads = 256;  // the check's kernels (grids: stride_grid)
 constexpr int kCheckKeyBits = 32;   // the sort takes all of core::angle_key (std::uint32_t)
 constexpr index_t kGuidePeriod = 16;
+// The guide's hull is not the whole run sample's but its star's (dense_guide.cu, gather_star): the
+// farthest sample point from the centre in each of about one pseudo-angle bucket for every
+// kStarSamplesPerBucket sample points, at most kMaxStarBuckets (a word each). Heuristics only: the
+// guide's hull is exact whatever points it holds.
+constexpr index_t kStarSamplesPerBucket = 4;
+constexpr index_t kMaxStarBuckets = index_t{1} << 23;
+
+/// The star's buckets over m sample points: the largest power of two at most m / kStarSamplesPerBucket
+/// and kMaxStarBuckets, at least 1 (so never more than m, for m >= 1).
+inline int star_buckets(index_t m) {
+  index_t buckets = 1;
+  while (2 * buckets <= m / kStarSamplesPerBucket && 2 * buckets <= kMaxStarBuckets) buckets *= 2;
+  return static_cast<int>(buckets);
+}
 // The survivors' polygon (survivor_polygon.cu): where the inner polygon leaves more survivors than a
 // chain's tile, their own extremes in kSurvivorDirections directions (each survivor scored in the
 // 2 kSurvivorWindow + 1 directions nearest its own around the centre), peeled to about their hull,
@@ -412,8 +427,9 @@ struct FullHullWorkspace {
   // The dense guide (build_guide).
   PinnedBuffer<Point2<T>> polygon_host{kDirections};  ///< the coarse polygon's vertices (inner_polygon)
   index_t polygon_vertices = 0;
-  DeviceBuffer<Point2<T>> guide_sample;  ///< the check's, then the guide's sample
-  DeviceBuffer<double> guide_angle;      ///< the guide's vertex angles, then (at + k) sorted
+  DeviceBuffer<Point2<T>> guide_sample;         ///< the check's sample, then the guide's star (or sample)
+  DeviceBuffer<unsigned long long> guide_star;  ///< per star bucket, its farthest point's word
+  DeviceBuffer<double> guide_angle;             ///< the guide's vertex angles, then (at + k) sorted
   DeviceBuffer<unsigned char> guide_scan_temp;
   DeviceBuffer<unsigned long long> guide_words{3};  ///< smallest angle's bits, first vertex, centre flag
   DeviceBuffer<Point2<double>> guide_corner;        ///< the fan's corners, two per bucket

@@ -744,6 +744,8 @@ struct ThresholdAt {
 using KeySortFrom = ThresholdAt<cuda::min_survivors_for_key_sort, cuda::set_min_survivors_for_key_sort>;
 /// The dense guide from `n` points.
 using GuideFrom = ThresholdAt<cuda::min_points_for_guide, cuda::set_min_points_for_guide>;
+/// The dense guide's hull of its sample's star (rather than of the whole sample) from `n` points.
+using GuideStarFrom = ThresholdAt<cuda::min_points_for_guide_star, cuda::set_min_points_for_guide_star>;
 
 // The sort on a 32-bit key (core/x_key.hpp, convex_hull.cu), for survivors with 8-byte
 // coordinates: n points on a circle (at 2^22, runs of one key of up to some tens of points near
@@ -1089,10 +1091,16 @@ testing::Points<T> repeated_in_runs(const testing::Points<T>& pts, std::size_t c
 // 100 % on a double one, on the host: test_angular_convexity). A float circle takes it, and the
 // guide must cut the survivors (at 2^22, about 17 % survive it on the host, against all without it);
 // the odd size ends with a partial run of the samples.
+// The guide's hull of the whole sample (the default at these sizes) and, from a lowered threshold, of
+// the sample's star (dense_guide.cu, gather_star). The star needs a larger circle than the sample to
+// cut as much: at 2^22 points a sixth of the sample are its hull's vertices, too many for a bucket
+// each (bench/NOTES.md).
 TEST_F(CudaTest, GuidedFullHullOfAFloatCircle) {
   const GuideFrom guide_from(index_t{1} << 22);
   SCOPED_TRACE("seed " + std::to_string(seed_));
-  for (std::size_t n : {std::size_t{1} << 22, (std::size_t{1} << 22) + 3}) {
+  const std::size_t star_from = std::size_t{1} << 24;
+  const GuideStarFrom guide_star_from(static_cast<index_t>(star_from));
+  for (std::size_t n : {std::size_t{1} << 22, (std::size_t{1} << 22) + 3, star_from - 1, star_from}) {
     const auto pts = testing::circle<float>(n, rng_);
     const auto expected = cpu::convex_hull_serial<float>(pts);
     const auto run = device_hull_with_profile(pts);
@@ -1105,7 +1113,27 @@ TEST_F(CudaTest, GuidedFullHullOfAFloatCircle) {
   }
 }
 
-// Inputs that take the guide's decisions other ways; all exact.
+// The guide's star where most of its angle buckets are empty: a float circle folded onto its upper
+// half, whose coarse polygon's centre lies above the diameter, so that the buckets of the directions
+// down to the diameter hold no sample point. Exact, and the guide still cuts the survivors.
+TEST_F(CudaTest, GuidedFullHullOfAFloatHalfCircle) {
+  const GuideFrom guide_from(index_t{1} << 22);
+  const GuideStarFrom guide_star_from(0);
+  SCOPED_TRACE("seed " + std::to_string(seed_));
+  for (std::size_t n : {(std::size_t{1} << 24) + 5}) {
+    auto pts = testing::circle<float>(n, rng_);
+    for (auto& p : pts) p.y = std::fabs(p.y);
+    const auto expected = cpu::convex_hull_serial<float>(pts);
+    const auto run = device_hull_with_profile(pts);
+    ASSERT_EQ(run.hull, expected) << n;
+    EXPECT_GE(run.profile.guide_vertices, 3) << n << ": the guide did not run";
+    EXPECT_LT(run.survivors, static_cast<index_t>(n / 4)) << n << ": the guide did not cut the survivors";
+  }
+}
+
+// Inputs that take the guide's decisions other ways; all exact. (The guide's hull of the whole
+// sample, as by default at these sizes; GuidedFullHullOfAFloatCircle and the tests after take its
+// star too.)
 TEST_F(CudaTest, GuidedFullHullExactOnEveryKindOfInput) {
   const GuideFrom guide_from(index_t{1} << 22);
   SCOPED_TRACE("seed " + std::to_string(seed_));
@@ -1350,16 +1378,21 @@ TEST_F(CudaTest, FullHullJoinsChainsFromTheirTiles) {
 }
 
 // A non-finite point in the guide's samples (point 0: in every sample) or only in the guided pass
-// (point 5): the error names the point of the input, not of a sample.
+// (point 5): the error names the point of the input, not of a sample; with the guide's hull of the
+// whole sample (which sees the point) and of its star (which leaves it out).
 TEST_F(CudaTest, GuidedFullHullNamesTheNonFinitePoint) {
   const GuideFrom guide_from(index_t{1} << 22);
   const std::size_t n = std::size_t{1} << 22;
   const auto circle = testing::circle<float>(n, rng_);
-  for (std::size_t bad : {std::size_t{0}, std::size_t{5}, n - 1}) {
-    auto pts = circle;
-    pts[bad].x = bad == 5 ? INFINITY : NAN;
-    if (bad + 1 < n) pts[bad + 1].y = NAN;  // a second one: the first is reported
-    expect_names_non_finite([&] { DevicePoints<float>(pts).convex_hull(false); }, bad, "guided");
+  for (const index_t star_from : {cuda::kDefaultMinPointsForGuideStar, index_t{0}}) {
+    const GuideStarFrom guide_star_from(star_from);
+    for (std::size_t bad : {std::size_t{0}, std::size_t{5}, n - 1}) {
+      auto pts = circle;
+      pts[bad].x = bad == 5 ? INFINITY : NAN;
+      if (bad + 1 < n) pts[bad + 1].y = NAN;  // a second one: the first is reported
+      expect_names_non_finite([&] { DevicePoints<float>(pts).convex_hull(false); }, bad,
+                              star_from == 0 ? "guided by the star" : "guided");
+    }
   }
 }
 
@@ -1553,20 +1586,29 @@ TEST_F(CudaTest, Int64FilterAndGuideNeverCertifyARoundedPoint) {
     ASSERT_EQ(run.hull, testing::reference_hull(pts)) << "disk with far points";
     EXPECT_LT(run.survivors, static_cast<index_t>(n / 100)) << "the filter did not run";
   }
+  // The guide's hull of the whole sample (whose gather replaces rounded points) and of its star
+  // (which leaves them out).
   std::uniform_real_distribution<double> angle(0, 2 * M_PI);
-  for (const double radius : {0x1p60, 0x1p40}) {
-    std::vector<Point2<std::int64_t>> pts(n);
-    for (auto& p : pts) {
-      const double a = angle(rng_);
-      p = {static_cast<std::int64_t>(radius * std::cos(a)), static_cast<std::int64_t>(radius * std::sin(a))};
+  for (const index_t star_from : {cuda::kDefaultMinPointsForGuideStar, index_t{0}}) {
+    const GuideStarFrom guide_star_from(star_from);
+    for (const double radius : {0x1p60, 0x1p40}) {
+      std::vector<Point2<std::int64_t>> pts(n);
+      for (auto& p : pts) {
+        const double a = angle(rng_);
+        p = {static_cast<std::int64_t>(radius * std::cos(a)),
+             static_cast<std::int64_t>(radius * std::sin(a))};
+      }
+      if (radius < 0x1p53) {
+        for (int k = 0; k < 100; ++k) pts[at(rng_)] = {far + unit(rng_), far};
+      }
+      const std::string what =
+          "circle of radius " + std::to_string(radius) + (star_from == 0 ? ", star" : "");
+      const auto run = device_hull_with_profile(pts);
+      ASSERT_EQ(run.hull, testing::reference_hull(pts)) << what;
+      EXPECT_GE(run.survivors, static_cast<index_t>(run.hull.size())) << what;
+      ASSERT_EQ(convex_hull<std::int64_t>(pts, {Backend::cuda, nullptr}), run.hull)
+          << what << ", from the host";
     }
-    if (radius < 0x1p53) {
-      for (int k = 0; k < 100; ++k) pts[at(rng_)] = {far + unit(rng_), far};
-    }
-    const auto run = device_hull_with_profile(pts);
-    ASSERT_EQ(run.hull, testing::reference_hull(pts)) << "circle of radius " << radius;
-    EXPECT_GE(run.survivors, static_cast<index_t>(run.hull.size()));
-    ASSERT_EQ(convex_hull<std::int64_t>(pts, {Backend::cuda, nullptr}), run.hull) << "from the host";
   }
 }
 
