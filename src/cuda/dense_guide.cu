@@ -81,19 +81,50 @@ __global__ void star_farthest_kernel(Points points, index_t period, index_t m, d
   }
 }
 
-/// The star's second step: star[b] = the sample point that farthest[b] names, or `stand_in` (another
-/// input point, exact in double) for an empty bucket (a word of 0: no point, or one at the centre at
-/// s = 0, which no guide needs). The guide's hull then takes the star: a duplicate changes no hull.
+/// The star's second step: thread t takes the points of buckets [t S, t S + S) (S = kStarChainBuckets),
+/// in angle order around (cx, cy), and keeps their chain convex as seen from there (a Graham scan: a
+/// point goes while it makes no left turn between the one before and the one after). A point that goes
+/// lies in a triangle of the centre and two star points, so inside the guide's hull, which holds the
+/// centre: no vertex of it. The turns are tested in plain double: which points stay only shapes the
+/// guide, whose hull is exact whichever it holds. The chains go to star[...] in no set order, a warp's
+/// at one atomicAdd on *count. A bucket's span is a few millionths of a turn, so S of them never reach
+/// half a turn, as the scan needs, where the star is taken (2^26 points and up).
 template <class T, class Points>
-__global__ void star_points_kernel(Points points, index_t period, const unsigned long long* farthest,
-                                   int buckets, int place_bits, Point2<T> stand_in, Point2<T>* star) {
+__global__ void __launch_bounds__(kStarChainThreads)
+    star_chains_kernel(Points points, index_t period, const unsigned long long* farthest, int buckets,
+                       int place_bits, double cx, double cy, Point2<T>* star, unsigned long long* count) {
   const unsigned long long place_mask = (1ull << place_bits) - 1;
-  for (index_t b = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x; b < buckets;
-       b += static_cast<index_t>(gridDim.x) * blockDim.x) {
+  const index_t first = (static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x) * kStarChainBuckets;
+  const index_t last = std::min<index_t>(first + kStarChainBuckets, buckets);
+  Point2<T> chain[kStarChainBuckets];
+  int top = 0;
+  for (index_t b = first; b < last; ++b) {
     const unsigned long long word = farthest[b];
-    star[b] =
-        word == 0 ? stand_in : points[run_sample_point(static_cast<index_t>(word & place_mask), period)];
+    if (word == 0) continue;  // an empty bucket
+    const Point2<T> p = points[run_sample_point(static_cast<index_t>(word & place_mask), period)];
+    const double px = static_cast<double>(p.x) - cx, py = static_cast<double>(p.y) - cy;
+    while (top >= 2) {
+      const double ax = static_cast<double>(chain[top - 2].x) - cx,
+                   ay = static_cast<double>(chain[top - 2].y) - cy;
+      const double bx = static_cast<double>(chain[top - 1].x) - cx,
+                   by = static_cast<double>(chain[top - 1].y) - cy;
+      if ((bx - ax) * (py - ay) - (by - ay) * (px - ax) > 0) break;  // a left turn at chain[top - 1]
+      --top;
+    }
+    chain[top++] = p;
   }
+  // The warp's chains, back to back from one reservation (every thread of the block gets here).
+  constexpr unsigned kAll = 0xffffffffu;
+  const int lane = static_cast<int>(threadIdx.x % 32);
+  int below = top;  // inclusive, then exclusive, prefix sum of the warp's chain lengths
+  for (int d = 1; d < 32; d *= 2) {
+    const int other = __shfl_up_sync(kAll, below, d);
+    if (lane >= d) below += other;
+  }
+  unsigned long long at = 0;
+  if (lane == 31) at = atomicAdd(count, static_cast<unsigned long long>(below));
+  at = __shfl_sync(kAll, at, 31) + static_cast<unsigned long long>(below - top);
+  for (int i = 0; i < top; ++i) star[at + i] = chain[i];
 }
 
 /// The check's first step: the run sample (run_sample_point) to sample[0 .. m), each point's key
@@ -216,26 +247,34 @@ int star_place_bits(index_t m) {
 }
 
 /// The star of the run sample of `points` with this period: its farthest point from (cx, cy) in each
-/// of star_buckets(m) pseudo-angle buckets, into ws.guide_sample[0 ...); returns the number written
-/// (one a bucket). A bucket keeps the one of about kStarSamplesPerBucket sample points that lies
-/// farthest out, so the star holds nearly every vertex of the sample's hull (where a bucket holds two,
-/// it loses one), and its hull, the guide, costs a fraction of the sample's: bench/NOTES.md.
+/// of star_buckets(m) pseudo-angle buckets, each run of kStarChainBuckets of them cut to its convex
+/// chain, into ws.guide_sample[0 ...); returns the number written (one host round trip). A bucket
+/// keeps the one of about kStarSamplesPerBucket sample points that lies farthest out, so the star
+/// holds nearly every vertex of the sample's hull (where a bucket holds two, it loses one), and its
+/// chains a few points a vertex; their hull, the guide, costs a fraction of the sample's
+/// (bench/NOTES.md).
 template <class T, class Points>
 index_t gather_star(Points points, index_t n, index_t period, double cx, double cy, FullHullWorkspace<T>& ws,
                     cudaStream_t stream) {
   const index_t m = run_sample_size(n, period);
   const int buckets = star_buckets(m), place_bits = star_place_bits(m);
   FullHullWorkspace<T>::grow(ws.guide_star, buckets);
+  unsigned long long* count = ws.check_words.data();  // the check's words are read by now
   WAGENER_CUDA_CHECK(cudaMemsetAsync(ws.guide_star.data(), 0,
                                      static_cast<std::size_t>(buckets) * sizeof(unsigned long long), stream));
+  WAGENER_CUDA_CHECK(cudaMemsetAsync(count, 0, sizeof(unsigned long long), stream));
   star_farthest_kernel<T><<<stride_grid(m), 256, 0, stream>>>(points, period, m, cx, cy, buckets, place_bits,
                                                               ws.guide_star.data());
   WAGENER_CUDA_CHECK_LAUNCH();
-  star_points_kernel<T>
-      <<<stride_grid(buckets), 256, 0, stream>>>(points, period, ws.guide_star.data(), buckets, place_bits,
-                                                 ws.polygon_host.data()[0], ws.guide_sample.data());
+  const index_t segments = ceil_div(index_t{buckets}, index_t{kStarChainBuckets});
+  star_chains_kernel<T><<<static_cast<unsigned>(ceil_div(segments, index_t{kStarChainThreads})),
+                          kStarChainThreads, 0, stream>>>(points, period, ws.guide_star.data(), buckets,
+                                                          place_bits, cx, cy, ws.guide_sample.data(), count);
   WAGENER_CUDA_CHECK_LAUNCH();
-  return buckets;
+  WAGENER_CUDA_CHECK(cudaMemcpyAsync(ws.check_words_host.data(), count, sizeof(unsigned long long),
+                                     cudaMemcpyDeviceToHost, stream));
+  WAGENER_CUDA_CHECK(cudaStreamSynchronize(stream));
+  return static_cast<index_t>(ws.check_words_host.data()[0]);
 }
 
 /// What the dense guide's check found: its sample's size, how many of those points are in convex

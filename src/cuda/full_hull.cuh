@@ -92,6 +92,10 @@ constexpr index_t kGuidePeriod = 16;
 // guide's hull is exact whatever points it holds.
 constexpr index_t kStarSamplesPerBucket = 4;
 constexpr index_t kMaxStarBuckets = index_t{1} << 23;
+// Then each run of kStarChainBuckets buckets keeps its chain convex as seen from the centre, a thread
+// a run (kStarChainThreads a block): what its hull needs, a few points of the 32.
+constexpr int kStarChainBuckets = 32;
+constexpr int kStarChainThreads = 256;
 
 /// The star's buckets over m sample points: the largest power of two at most m / kStarSamplesPerBucket
 /// and kMaxStarBuckets, at least 1 (so never more than m, for m >= 1).
