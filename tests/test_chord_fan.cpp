@@ -115,6 +115,53 @@ TEST(ChordFan, ExtremeScales) {
   }
 }
 
+// A star polygon (the dense guide's from 2^26 points): vertices in angle order around the centre at
+// random radii, so with dents, some deep. Where the fan is enabled (the centre strictly left of every
+// edge), every point it certifies is strictly inside the hull of the vertices, decided exactly; and it
+// certifies most points of the polygon's inner disk.
+TEST(ChordFan, StarPolygonCertifiesOnlyPointsStrictlyInsideItsHull) {
+  const auto seed = testing::fresh_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> unit(0, 1);
+  int enabled = 0;
+  for (int trial = 0; trial < 200; ++trial) {
+    const Point2<double> centre{unit(rng) - 0.5, unit(rng) - 0.5};
+    const int k = 3 + static_cast<int>(unit(rng) * (trial % 2 ? 40 : 2000));
+    const double dent = trial % 3 == 0 ? 0.9 : 0.05;  // how far a vertex may sit inside the unit circle
+    std::vector<double> angles(static_cast<std::size_t>(k));
+    for (auto& a : angles) a = unit(rng) * 2 * M_PI;
+    std::sort(angles.begin(), angles.end());
+    std::vector<Point2<double>> poly;
+    for (const double a : angles) {
+      const double r = 1 - dent * unit(rng);
+      poly.push_back({centre.x + r * std::cos(a), centre.y + r * std::sin(a)});
+    }
+    const core::ChordFan fan(poly, centre);
+    if (!fan.enabled()) continue;  // an angle gap of half a turn or more
+    ++enabled;
+    const auto hull = cpu::convex_hull_serial<double>(poly);
+    std::size_t certified = 0, near = 0;
+    for (int i = 0; i < 4000; ++i) {
+      const Point2<double> p{centre.x + 2.4 * unit(rng) - 1.2, centre.y + 2.4 * unit(rng) - 1.2};
+      if (fan.view().certainly_inside(p.x, p.y)) {
+        ++certified;
+        ASSERT_TRUE(strictly_inside_exact(hull, p))
+            << "trial " << trial << ": (" << p.x << ", " << p.y << ")";
+      }
+    }
+    for (int i = 0; i < 1000; ++i) {
+      const double a = unit(rng) * 2 * M_PI, r = 0.09 * unit(rng);  // inside every dent
+      near += fan.view().certainly_inside(centre.x + r * std::cos(a), centre.y + r * std::sin(a));
+    }
+    if (k >= 100) {
+      EXPECT_GT(near, 900u) << "trial " << trial << ": the fan certifies little near its centre";
+    }
+    EXPECT_GT(certified, 0u) << "trial " << trial;
+  }
+  EXPECT_GT(enabled, 100) << "most star polygons are around their centre";
+}
+
 TEST(ChordFan, CentreNotStrictlyInsideCertifiesNothing) {
   const std::vector<Point2<double>> square{{0, 0}, {4, 0}, {4, 4}, {0, 4}};
   for (const Point2<double> centre : {Point2<double>{0, 2}, Point2<double>{5, 5}, Point2<double>{4, 4}}) {

@@ -1,9 +1,12 @@
 // The guide's interior test of the full hull on the GPU: a fan of triangles (c, q_b, q_b+1) around a
-// centre c strictly inside a convex polygon G whose vertices are input points, one triangle per
-// pseudo-angle bucket b. Its corners q_b are where the bucket's bounding rays leave G (computed, then
-// checked exactly to lie in the closed polygon; a vertex of G where the check fails), so each
-// triangle lies in G, and a point certified strictly inside one is strictly inside G: never a hull
-// vertex.
+// centre c strictly inside the input's hull, one triangle per pseudo-angle bucket b, over a polygon G
+// whose vertices are input points in angle order around c, c strictly left of each of its edges (a
+// convex G with c strictly inside; or the dense guide's star polygon, which need not be convex). Its
+// corners q_b are where the bucket's bounding rays cross G's edges (computed, then checked exactly to
+// lie in the closed triangle of c and that edge, which lies in the input's hull; the edge's first
+// vertex where the check fails), so each triangle lies in the input's hull, and a point certified
+// strictly inside one is strictly inside it (c is): never a hull vertex. (Where G is convex, each
+// triangle also lies in G.)
 //
 // Why not the fan of InnerPolygonView (the polygon's own triangles, found through a bucket table and
 // an angle walk)? For a guide of ~10^5 vertices its tables take megabytes, out of L1, and each point
@@ -100,8 +103,8 @@ WAGENER_HD inline index_t chord_fan_edge(const double* sorted_angle, index_t k, 
   return lo < 0 ? k - 1 : lo;
 }
 
-/// Is q in the closed triangle (c, v, w)? Exact. (c, v, w) is counter-clockwise (an edge v->w of a
-/// convex counter-clockwise polygon with c strictly inside), so the three orientations, which sum to
+/// Is q in the closed triangle (c, v, w)? Exact. (c, v, w) is counter-clockwise (c strictly left of the
+/// edge v->w, as chord_fan_corner's caller checks), so the three orientations, which sum to
 /// orient(c, v, w) > 0, are all >= 0 exactly for the points of that triangle and no other.
 WAGENER_HD inline bool in_closed_triangle(const Point2<double>& c, const Point2<double>& v,
                                           const Point2<double>& w, const Point2<double>& q) {
@@ -112,9 +115,11 @@ WAGENER_HD inline bool in_closed_triangle(const Point2<double>& c, const Point2<
 
 /// The corner of the fan at pseudo-angle a: where the ray from c in that direction crosses the edge
 /// chosen by chord_fan_edge, if that point (or the same pulled toward c by 2^-30 of its distance)
-/// lies in the closed triangle (c, v, w), which lies in G; else the vertex v itself. `vertex`: G,
-/// strictly convex and counter-clockwise, k >= 3 vertices, c strictly inside (the caller checks it:
-/// without it the triangle (c, v, w) need not lie in G).
+/// lies in the closed triangle (c, v, w), which lies in the input's hull (and in G where G is convex);
+/// else the vertex v itself. `vertex`: G, k >= 3 input points in angle order around c (strictly convex
+/// and counter-clockwise around it, or a star polygon), c strictly left of every edge (the caller
+/// checks it exactly: otherwise a triangle (c, v, w) could be clockwise or flat, and in_closed_triangle
+/// would not describe it).
 template <class T>
 WAGENER_HD Point2<double> chord_fan_corner(const Point2<T>* vertex, index_t k, index_t first,
                                            const double* sorted_angle, double cx, double cy, double a) {
@@ -137,8 +142,9 @@ WAGENER_HD Point2<double> chord_fan_corner(const Point2<T>* vertex, index_t k, i
 }
 
 /// Host builder of the same tables (for tests; the GPU builds them in kernels from the same
-/// functions). `poly`: strictly convex, counter-clockwise, finite. The fan is disabled (certifies
-/// nothing) unless `centre` is strictly inside `poly` (checked exactly) and poly has 3 vertices.
+/// functions). `poly`: finite, in angle order around `centre` (strictly convex and counter-clockwise,
+/// or a star polygon). The fan is disabled (certifies nothing) unless `centre` is strictly left of
+/// every edge of `poly` (checked exactly) and poly has 3 vertices.
 class ChordFan {
  public:
   ChordFan(const std::vector<Point2<double>>& poly, Point2<double> centre,

@@ -22,12 +22,13 @@ inline constexpr index_t kDefaultMinPointsForGuide = index_t{1} << 22;
 index_t min_points_for_guide();
 void set_min_points_for_guide(index_t n);
 
-/// From this many points the dense guide's hull takes the star of its sample (dense_guide.cu): the
-/// sample point farthest from the centre in each narrow angle bucket, about a quarter of the sample.
-/// Below it, the whole sample: there the nested hull's time is its levels' latency, which a quarter
-/// of the points does not shorten, and the star loses more of the sample's hull vertices
-/// (bench/NOTES.md).
-inline constexpr index_t kDefaultMinPointsForGuideStar = index_t{1} << 26;
+/// From this many points the dense guide is a polygon of its sample's star (dense_guide.cu,
+/// star_polygon): the sample point farthest from the centre in each narrow angle bucket, about a
+/// quarter of the sample, cut to convex chains; no hull of its own. Below it, the exact hull of the
+/// whole sample: at 2^22 points a sixth of the sample are that hull's vertices, too many for a bucket
+/// each (modelled, bench/NOTES.md); from 2^24 the star keeps as many points out of the filter's
+/// survivors, and the float circle takes 0.3-0.4 ms less at 2^24 and 1.6 ms less at 2^28 (H200).
+inline constexpr index_t kDefaultMinPointsForGuideStar = index_t{1} << 24;
 /// The current threshold (per process): kDefaultMinPointsForGuideStar unless set, as tests and the
 /// benchmark do to take the star, or the sample, at any size.
 index_t min_points_for_guide_star();

@@ -77,31 +77,72 @@ __global__ void star_farthest_kernel(Points points, index_t period, index_t m, d
     if (!(a >= 0 && a <= 4)) continue;  // p == c, or a difference that overflowed
     const int b = min(buckets - 1, static_cast<int>(a * scale));
     // (A distance that overflows to infinity still orders: its bits are above every finite one's.)
+    // One atomic a point: reading the word first to skip the atomics that cannot win measured the
+    // same (bench/NOTES.md), the read costing what it saved.
     atomicMax(&farthest[b], star_word(dx * dx + dy * dy, s, place_bits));
   }
 }
 
-/// The star's second step: thread t takes the points of buckets [t S, t S + S) (S = kStarChainBuckets),
-/// in angle order around (cx, cy), and keeps their chain convex as seen from there (a Graham scan: a
-/// point goes while it makes no left turn between the one before and the one after). A point that goes
-/// lies in a triangle of the centre and two star points, so inside the guide's hull, which holds the
-/// centre: no vertex of it. The turns are tested in plain double: which points stay only shapes the
-/// guide, whose hull is exact whichever it holds. The chains go to star[...] in no set order, a warp's
-/// at one atomicAdd on *count. A bucket's span is a few millionths of a turn, so S of them never reach
-/// half a turn, as the scan needs, where the star is taken (2^26 points and up).
+/// The star's buckets as a chain level's input: item i is bucket i's point, if it has one.
 template <class T, class Points>
+struct StarBuckets {
+  Points points;
+  index_t period;
+  const unsigned long long* farthest;
+  unsigned long long place_mask;
+  index_t buckets;
+  __device__ index_t size() const { return buckets; }
+  __device__ bool at(index_t i, Point2<T>* p) const {
+    const unsigned long long word = farthest[i];
+    if (word == 0) return false;  // an empty bucket
+    *p = points[run_sample_point(static_cast<index_t>(word & place_mask), period)];
+    return true;
+  }
+};
+
+/// The chains of the level before as the next level's input: *count points.
+template <class T>
+struct ChainedPoints {
+  const Point2<T>* point;
+  const unsigned long long* count;
+  __device__ index_t size() const { return static_cast<index_t>(*count); }
+  __device__ bool at(index_t i, Point2<T>* p) const {
+    *p = point[i];
+    return true;
+  }
+};
+
+/// A chain level: thread t < segments takes the points of items [t S - shift, t S - shift + S) of
+/// `source` (S = kStarChainBuckets; within the source), in angle order around (cx, cy), and keeps
+/// their chain convex as seen from there (a Graham scan: a point goes while it makes no left turn
+/// between the one before and the one after), into chains[t S ...], its length into lengths[t] (0
+/// past the source's end). A run's first and last points always stay, though few are the hull's; the
+/// next level, shifted by half a run, takes them in the middle of its runs. The turns are
+/// tested in plain double: which points stay only shapes the guide (build_guide says why any polygon of
+/// input points in angle order is safe). A level's runs span a small angle where the star is taken
+/// (2^24 points and up: 2^18 buckets or more), as the scan needs.
+template <class T, class Source>
 __global__ void __launch_bounds__(kStarChainThreads)
-    star_chains_kernel(Points points, index_t period, const unsigned long long* farthest, int buckets,
-                       int place_bits, double cx, double cy, Point2<T>* star, unsigned long long* count) {
-  const unsigned long long place_mask = (1ull << place_bits) - 1;
-  const index_t first = (static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x) * kStarChainBuckets;
-  const index_t last = std::min<index_t>(first + kStarChainBuckets, buckets);
+    star_chains_kernel(Source source, index_t segments, int shift, double cx, double cy, Point2<T>* chains,
+                       int* lengths) {
+  const index_t t = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (t >= segments) return;
+  const index_t start = t * kStarChainBuckets - shift;
+  const index_t last = std::min<index_t>(start + kStarChainBuckets, source.size());
+  // The run's points first, all their reads in flight at once (a bucket's word, then its point at a
+  // random place of the input: one after another, they were most of this kernel's time).
+  Point2<T> item[kStarChainBuckets];
+  bool present[kStarChainBuckets];
+#pragma unroll
+  for (int j = 0; j < kStarChainBuckets; ++j) {
+    const index_t i = start + j;
+    present[j] = i >= 0 && i < last && source.at(i, &item[j]);
+  }
   Point2<T> chain[kStarChainBuckets];
   int top = 0;
-  for (index_t b = first; b < last; ++b) {
-    const unsigned long long word = farthest[b];
-    if (word == 0) continue;  // an empty bucket
-    const Point2<T> p = points[run_sample_point(static_cast<index_t>(word & place_mask), period)];
+  for (int j = 0; j < kStarChainBuckets; ++j) {
+    if (!present[j]) continue;
+    const Point2<T> p = item[j];
     const double px = static_cast<double>(p.x) - cx, py = static_cast<double>(p.y) - cy;
     while (top >= 2) {
       const double ax = static_cast<double>(chain[top - 2].x) - cx,
@@ -113,18 +154,21 @@ __global__ void __launch_bounds__(kStarChainThreads)
     }
     chain[top++] = p;
   }
-  // The warp's chains, back to back from one reservation (every thread of the block gets here).
-  constexpr unsigned kAll = 0xffffffffu;
-  const int lane = static_cast<int>(threadIdx.x % 32);
-  int below = top;  // inclusive, then exclusive, prefix sum of the warp's chain lengths
-  for (int d = 1; d < 32; d *= 2) {
-    const int other = __shfl_up_sync(kAll, below, d);
-    if (lane >= d) below += other;
+  for (int i = 0; i < top; ++i) chains[t * kStarChainBuckets + i] = chain[i];
+  lengths[t] = top;
+}
+
+/// A chain level's end: chain t to out[offsets[t] ...] (offsets: the exclusive sum of the lengths),
+/// and *count = all their points, in order.
+template <class T>
+__global__ void gather_chains_kernel(const Point2<T>* chains, const int* lengths, const int* offsets,
+                                     index_t segments, Point2<T>* out, unsigned long long* count) {
+  for (index_t t = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x; t < segments;
+       t += static_cast<index_t>(gridDim.x) * blockDim.x) {
+    const int at = offsets[t], length = lengths[t];
+    for (int i = 0; i < length; ++i) out[at + i] = chains[t * kStarChainBuckets + i];
+    if (t == segments - 1) *count = static_cast<unsigned long long>(at + length);
   }
-  unsigned long long at = 0;
-  if (lane == 31) at = atomicAdd(count, static_cast<unsigned long long>(below));
-  at = __shfl_sync(kAll, at, 31) + static_cast<unsigned long long>(below - top);
-  for (int i = 0; i < top; ++i) star[at + i] = chain[i];
 }
 
 /// The check's first step: the run sample (run_sample_point) to sample[0 .. m), each point's key
@@ -161,19 +205,27 @@ __global__ void __launch_bounds__(kCheckThreads)
   if (threadIdx.x == 0 && total > 0) atomicAdd(convex, static_cast<unsigned long long>(total));
 }
 
-/// Per guide vertex i (the guide: k >= 3 vertices, strictly convex, counter-clockwise): its
-/// pseudo-angle around c (0 where it overflows: any value only costs filtering), the smallest angle
-/// as bits in *min_bits (atomicMin: non-negative doubles order as their bit patterns; pseudo_angle
+/// Per guide vertex i (the guide: k >= 3 input points in angle order around c): its pseudo-angle
+/// around c (0 where it overflows: any value only costs filtering), the smallest angle as bits in
+/// *min_bits (atomicMin, one a warp: non-negative doubles order as their bit patterns; pseudo_angle
 /// never gives -0), and *centre_inside = 0 unless c is strictly left of the edge from vertex i
 /// (exact). Every vertex writes 0 or nothing, so the flag needs no atomics.
 template <class T>
 __global__ void guide_angles_kernel(const Point2<T>* guide, index_t k, double cx, double cy, double* angle,
                                     unsigned long long* min_bits, unsigned long long* centre_inside) {
+  // This thread's smallest, then its warp's: one atomic a warp (10^5 on one word took most of this
+  // kernel's 86 us at 2^28 points).
+  unsigned long long smallest = ~0ull;
   for (index_t i = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < k;
        i += static_cast<index_t>(gridDim.x) * blockDim.x) {
-    if (!chord_fan_vertex(guide[i], guide[i + 1 == k ? 0 : i + 1], cx, cy, &angle[i], min_bits))
-      *centre_inside = 0;
+    if (!chord_fan_vertex(guide[i], guide[i + 1 == k ? 0 : i + 1], cx, cy, &angle[i])) *centre_inside = 0;
+    smallest = std::min(smallest, angle_bits(angle[i]));
   }
+  for (int offset = 16; offset > 0; offset /= 2) {
+    const unsigned long long other = __shfl_xor_sync(0xffffffffu, smallest, offset);
+    smallest = other < smallest ? other : smallest;
+  }
+  if (threadIdx.x % 32 == 0 && smallest != ~0ull) atomicMin(min_bits, smallest);
 }
 
 /// *first = the smallest vertex index whose angle is the smallest (zeroed to ULLONG_MAX before).
@@ -246,31 +298,59 @@ int star_place_bits(index_t m) {
   return bits;
 }
 
-/// The star of the run sample of `points` with this period: its farthest point from (cx, cy) in each
-/// of star_buckets(m) pseudo-angle buckets, each run of kStarChainBuckets of them cut to its convex
-/// chain, into ws.guide_sample[0 ...); returns the number written (one host round trip). A bucket
-/// keeps the one of about kStarSamplesPerBucket sample points that lies farthest out, so the star
-/// holds nearly every vertex of the sample's hull (where a bucket holds two, it loses one), and its
-/// chains a few points a vertex; their hull, the guide, costs a fraction of the sample's
-/// (bench/NOTES.md).
+/// The guide from the star of the run sample of `points` with this period: its farthest point from
+/// (cx, cy) in each of star_buckets(m) pseudo-angle buckets, then kStarChainLevels levels of convex
+/// chains over runs of kStarChainBuckets of them (star_chains_kernel), into ws.guide_chain[0 ...) in
+/// angle order; returns how many (one host round trip). A bucket keeps the one of about
+/// kStarSamplesPerBucket sample points that lies farthest out, so the star holds nearly every vertex
+/// of the sample's hull (where a bucket holds two, it loses one), and the chains drop the points in
+/// its dents but where two runs meet (bench/NOTES.md).
 template <class T, class Points>
-index_t gather_star(Points points, index_t n, index_t period, double cx, double cy, FullHullWorkspace<T>& ws,
-                    cudaStream_t stream) {
+index_t star_polygon(Points points, index_t n, index_t period, double cx, double cy, FullHullWorkspace<T>& ws,
+                     cudaStream_t stream) {
   const index_t m = run_sample_size(n, period);
   const int buckets = star_buckets(m), place_bits = star_place_bits(m);
+  // One run more than the buckets fill, for the levels shifted by half a run.
+  const index_t segments = ceil_div(index_t{buckets}, index_t{kStarChainBuckets}) + 1;
   FullHullWorkspace<T>::grow(ws.guide_star, buckets);
+  FullHullWorkspace<T>::grow(ws.guide_chain, segments * kStarChainBuckets);
+  FullHullWorkspace<T>::grow(ws.guide_chain_lengths, 2 * segments);
+  int* lengths = ws.guide_chain_lengths.data();
+  int* offsets = lengths + segments;
+  Point2<T>* chains = ws.guide_sample.data();  // segments * kStarChainBuckets <= m + kDirections points
   unsigned long long* count = ws.check_words.data();  // the check's words are read by now
+  std::size_t scan_bytes = 0;
+  WAGENER_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, scan_bytes, lengths, offsets, segments, stream));
+  FullHullWorkspace<T>::grow(ws.guide_scan_temp, static_cast<index_t>(std::max<std::size_t>(scan_bytes, 1)));
+  scan_bytes = ws.guide_scan_temp.size();
+
   WAGENER_CUDA_CHECK(cudaMemsetAsync(ws.guide_star.data(), 0,
                                      static_cast<std::size_t>(buckets) * sizeof(unsigned long long), stream));
-  WAGENER_CUDA_CHECK(cudaMemsetAsync(count, 0, sizeof(unsigned long long), stream));
   star_farthest_kernel<T><<<stride_grid(m), 256, 0, stream>>>(points, period, m, cx, cy, buckets, place_bits,
                                                               ws.guide_star.data());
   WAGENER_CUDA_CHECK_LAUNCH();
-  const index_t segments = ceil_div(index_t{buckets}, index_t{kStarChainBuckets});
-  star_chains_kernel<T><<<static_cast<unsigned>(ceil_div(segments, index_t{kStarChainThreads})),
-                          kStarChainThreads, 0, stream>>>(points, period, ws.guide_star.data(), buckets,
-                                                          place_bits, cx, cy, ws.guide_sample.data(), count);
-  WAGENER_CUDA_CHECK_LAUNCH();
+  const auto grid = static_cast<unsigned>(ceil_div(segments, index_t{kStarChainThreads}));
+  for (int level = 0; level < kStarChainLevels; ++level) {
+    // Level 0 reads the buckets; each later one the chains before it (at most `buckets` points, so
+    // `segments` threads still cover them), its runs shifted by half a run from the level before's.
+    const int shift = level % 2 == 0 ? 0 : kStarChainBuckets / 2;
+    if (level == 0) {
+      const StarBuckets<T, Points> source{points, period, ws.guide_star.data(), (1ull << place_bits) - 1,
+                                          buckets};
+      star_chains_kernel<T>
+          <<<grid, kStarChainThreads, 0, stream>>>(source, segments, shift, cx, cy, chains, lengths);
+    } else {
+      const ChainedPoints<T> source{ws.guide_chain.data(), count};
+      star_chains_kernel<T>
+          <<<grid, kStarChainThreads, 0, stream>>>(source, segments, shift, cx, cy, chains, lengths);
+    }
+    WAGENER_CUDA_CHECK_LAUNCH();
+    WAGENER_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(ws.guide_scan_temp.data(), scan_bytes, lengths, offsets,
+                                                     segments, stream));
+    gather_chains_kernel<T><<<stride_grid(segments), 256, 0, stream>>>(chains, lengths, offsets, segments,
+                                                                       ws.guide_chain.data(), count);
+    WAGENER_CUDA_CHECK_LAUNCH();
+  }
   WAGENER_CUDA_CHECK(cudaMemcpyAsync(ws.check_words_host.data(), count, sizeof(unsigned long long),
                                      cudaMemcpyDeviceToHost, stream));
   WAGENER_CUDA_CHECK(cudaStreamSynchronize(stream));
@@ -324,11 +404,12 @@ AngularCheck check_by_angle(Points points, index_t n, index_t period, double cx,
 }  // namespace
 
 /// The dense guide: a fan (core::ChordFanView, tables in ws.guide_corner) certifying points strictly
-/// inside the exact hull of a sample of the input (its star, gather_star), or nothing when the check says a
-/// guide would not pay or a sample point is not finite (the filter then reports it by its index in the
-/// input). `coarse`: the coarse polygon's view (enabled), whose centre becomes the fan's centre and whose
-/// vertices (ws.polygon_host) join the sample, so that the guide holds the coarse polygon and so
-/// its centre; the centre is still checked exactly on the device.
+/// inside the input's hull, over a polygon of input points (the exact hull of a sample of the input,
+/// or from min_points_for_guide_star() the sample's star: star_polygon), or nothing when the check
+/// says a guide would not pay or a sample point is not finite (the filter then reports it by its index
+/// in the input). `coarse`: the coarse polygon's view (enabled), whose centre c becomes the fan's
+/// centre; its vertices (ws.polygon_host) join the sample, so that the sample's hull holds c. Either
+/// way the centre is checked exactly on the device against every edge of the guide.
 template <class T, class Points>
 std::optional<core::ChordFanView> build_guide(Points points, index_t n, const core::InnerPolygonView& coarse,
                                               FullHullWorkspace<T>& ws, cudaStream_t stream,
@@ -344,24 +425,36 @@ std::optional<core::ChordFanView> build_guide(Points points, index_t n, const co
                                             kMaxCheckConvexShare * static_cast<double>(check.samples);
   if (check.non_finite || *mostly_convex) return std::nullopt;
 
-  if (!ws.nested) ws.nested = std::make_unique<FullHullWorkspace<T>>();
-  FullHullWorkspace<T>& nested = *ws.nested;
-  bool non_finite = false;
-  // The guide's hull, of the run sample (or, from min_points_for_guide_star(), its star) and the coarse
-  // polygon's vertices (uploaded from pinned memory written before the last synchronisation; the next
-  // write waits for this call's end). Sample points not finite are left out of the star, and make the
-  // sample's hull return none; either way the filter names them.
-  const index_t sampled = n >= min_points_for_guide_star()
-                              ? gather_star(points, n, star_period(n), coarse.cx, coarse.cy, ws, stream)
-                              : gather_runs(points, n, kGuidePeriod, ws, stream);
-  WAGENER_CUDA_CHECK(cudaMemcpyAsync(ws.guide_sample.data() + sampled, ws.polygon_host.data(),
-                                     static_cast<std::size_t>(ws.polygon_vertices) * sizeof(Point2<T>),
-                                     cudaMemcpyHostToDevice, stream));
-  const JoinedHull<T> guide =
-      hull_of_device_points<T>(nested, AosPoints<T>{ws.guide_sample.data()}, sampled + ws.polygon_vertices,
-                               stream, nullptr, nullptr, nullptr, false, &non_finite);
-  if (non_finite || guide.size < 3) return std::nullopt;
-  const index_t k = guide.size;
+  // The guide: from min_points_for_guide_star(), the star's chains (star_polygon); below, the exact hull
+  // of the run sample and the coarse polygon's vertices (uploaded from pinned memory written before
+  // the last synchronisation; the next write waits for this call's end), by this same pipeline. Sample
+  // points not finite are left out of the star, and make the sample's hull return none; either way
+  // the filter names them. Either polygon is safe for the fan: its vertices are input points in angle
+  // order around the coarse centre c, which the coarse polygon certified strictly inside itself, so
+  // strictly inside the input's hull; and the fan's centre check below keeps the fan only if c is
+  // strictly left of every edge (exact). Then each fan triangle lies in a closed triangle of c and two
+  // input points (core::chord_fan_corner checks each corner exactly), so in the input's hull, and a
+  // point strictly inside it is strictly inside that hull. The polygon need not be convex: convexity
+  // only shapes how much the fan certifies.
+  const Point2<T>* guide = nullptr;
+  index_t k = 0;
+  if (n >= min_points_for_guide_star()) {
+    k = star_polygon(points, n, star_period(n), coarse.cx, coarse.cy, ws, stream);
+    guide = ws.guide_chain.data();
+  } else {
+    if (!ws.nested) ws.nested = std::make_unique<FullHullWorkspace<T>>();
+    const index_t sampled = gather_runs(points, n, kGuidePeriod, ws, stream);
+    WAGENER_CUDA_CHECK(cudaMemcpyAsync(ws.guide_sample.data() + sampled, ws.polygon_host.data(),
+                                       static_cast<std::size_t>(ws.polygon_vertices) * sizeof(Point2<T>),
+                                       cudaMemcpyHostToDevice, stream));
+    bool non_finite = false;
+    const JoinedHull<T> hull = hull_of_device_points<T>(*ws.nested, AosPoints<T>{ws.guide_sample.data()},
+                                                        sampled + ws.polygon_vertices, stream, nullptr,
+                                                        nullptr, nullptr, false, &non_finite);
+    if (non_finite) return std::nullopt;
+    guide = hull.data, k = hull.size;
+  }
+  if (k < 3) return std::nullopt;
 
   // Its fan around the coarse centre: angles, the first vertex, the angles from it made
   // non-decreasing, then the corners. No host round trip: a failed centre check zeroes a flag that
@@ -377,7 +470,7 @@ std::optional<core::ChordFanView> build_guide(Points points, index_t n, const co
   WAGENER_CUDA_CHECK(cudaMemsetAsync(min_bits, 0xff, 3 * sizeof(unsigned long long), stream));
   const int vertex_grid = stride_grid(k);
   guide_angles_kernel<T>
-      <<<vertex_grid, 256, 0, stream>>>(guide.data, k, coarse.cx, coarse.cy, angle, min_bits, centre_inside);
+      <<<vertex_grid, 256, 0, stream>>>(guide, k, coarse.cx, coarse.cy, angle, min_bits, centre_inside);
   WAGENER_CUDA_CHECK_LAUNCH();
   guide_first_kernel<<<vertex_grid, 256, 0, stream>>>(angle, k, min_bits, first);
   WAGENER_CUDA_CHECK_LAUNCH();
@@ -396,7 +489,7 @@ std::optional<core::ChordFanView> build_guide(Points points, index_t n, const co
   fan.buckets = static_cast<int>(buckets);
   fan.bucket_scale = static_cast<double>(buckets) / 4;
   guide_corners_kernel<T><<<stride_grid(buckets + 1), 256, 0, stream>>>(
-      guide.data, k, first, sorted, fan.cx, fan.cy, fan.buckets, centre_inside, ws.guide_corner.data());
+      guide, k, first, sorted, fan.cx, fan.cy, fan.buckets, centre_inside, ws.guide_corner.data());
   WAGENER_CUDA_CHECK_LAUNCH();
   if (profile) profile->guide_vertices = k;
   return fan;

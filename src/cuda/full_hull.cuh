@@ -86,16 +86,19 @@ constexpr double kMinUnfilteredShare = 0.99;
 constexpr int kCheckThreads = 256;  // the check's kernels (grids: stride_grid)
 constexpr int kCheckKeyBits = 32;   // the sort takes all of core::angle_key (std::uint32_t)
 constexpr index_t kGuidePeriod = 16;
-// The guide's hull is not the whole run sample's but its star's (dense_guide.cu, gather_star): the
-// farthest sample point from the centre in each of about one pseudo-angle bucket for every
-// kStarSamplesPerBucket sample points, at most kMaxStarBuckets (a word each). Heuristics only: the
-// guide's hull is exact whatever points it holds.
+// From min_points_for_guide_star() the guide is not the run sample's hull but a polygon of its star
+// (dense_guide.cu, star_polygon): the farthest sample point from the centre in each of about one
+// pseudo-angle bucket for every kStarSamplesPerBucket sample points, at most kMaxStarBuckets (a word
+// each). Heuristics only: any polygon of input points in angle order is a safe guide (build_guide).
 constexpr index_t kStarSamplesPerBucket = 4;
 constexpr index_t kMaxStarBuckets = index_t{1} << 23;
 // Then each run of kStarChainBuckets buckets keeps its chain convex as seen from the centre, a thread
-// a run (kStarChainThreads a block): what its hull needs, a few points of the 32.
+// a run (kStarChainThreads a block), and so again over the chains, in runs shifted by half a run from
+// the level before's, kStarChainLevels levels in all: the guide's polygon, with dents left only where
+// two runs of the last level meet.
 constexpr int kStarChainBuckets = 32;
 constexpr int kStarChainThreads = 256;
+constexpr int kStarChainLevels = 4;
 
 /// The star's buckets over m sample points: the largest power of two at most m / kStarSamplesPerBucket
 /// and kMaxStarBuckets, at least 1 (so never more than m, for m >= 1).
@@ -186,18 +189,21 @@ __device__ Point2<double> gather_extremes(Points points, index_t samples, index_
 }
 
 /// A chord fan's vertex v, followed by w, around the centre (cx, cy): returns whether the centre is
-/// strictly left of the edge v->w (exact); sets *angle to v's angle (core::chord_fan_angle), and
-/// lowers *smallest_bits (global or shared memory) to its bits where smaller, for the fan's first
-/// vertex. The dense guide's vertices and the survivors' polygon's.
+/// strictly left of the edge v->w (exact), and sets *angle to v's angle (core::chord_fan_angle), whose
+/// bits (angle_bits) the caller takes the least of, for the fan's first vertex. The dense guide's
+/// vertices and the survivors' polygon's.
 template <class T>
-__device__ bool chord_fan_vertex(const Point2<T>& v, const Point2<T>& w, double cx, double cy, double* angle,
-                                 unsigned long long* smallest_bits) {
+__device__ bool chord_fan_vertex(const Point2<T>& v, const Point2<T>& w, double cx, double cy,
+                                 double* angle) {
   const double vx = static_cast<double>(v.x), vy = static_cast<double>(v.y);
   const bool centred = orient2d(vx, vy, static_cast<double>(w.x), static_cast<double>(w.y), cx, cy) > 0;
-  const double a = core::chord_fan_angle(vx, vy, cx, cy);
-  *angle = a;
-  atomicMin(smallest_bits, static_cast<unsigned long long>(__double_as_longlong(a)));
+  *angle = core::chord_fan_angle(vx, vy, cx, cy);
   return centred;
+}
+
+/// An angle's bits, which order as the angles do (non-negative doubles; pseudo_angle never gives -0).
+inline __device__ unsigned long long angle_bits(double a) {
+  return static_cast<unsigned long long>(__double_as_longlong(a));
 }
 
 /// A grid's share of a chord fan's corners (core::ChordFanView): corner b for b in [0, buckets]
@@ -433,6 +439,8 @@ struct FullHullWorkspace {
   index_t polygon_vertices = 0;
   DeviceBuffer<Point2<T>> guide_sample;         ///< the check's sample, then the guide's star (or sample)
   DeviceBuffer<unsigned long long> guide_star;  ///< per star bucket, its farthest point's word
+  DeviceBuffer<Point2<T>> guide_chain;          ///< the star's chains, then the guide's polygon
+  DeviceBuffer<int> guide_chain_lengths;        ///< a chain level's lengths, then their offsets
   DeviceBuffer<double> guide_angle;             ///< the guide's vertex angles, then (at + k) sorted
   DeviceBuffer<unsigned char> guide_scan_temp;
   DeviceBuffer<unsigned long long> guide_words{3};  ///< smallest angle's bits, first vertex, centre flag

@@ -122,8 +122,10 @@ __global__ void __launch_bounds__(kFanThreads)
   const Point2<T> p = live ? kept[extreme_index(key)] : Point2<T>{};
   const int k = peel_in_order<kFanThreads>(p, live, vertex, temp.count);
   bool outside = k < 3;
-  if (t < k && !chord_fan_vertex(vertex[t], vertex[t + 1 == k ? 0 : t + 1], cx, cy, &angle[t], &smallest))
-    outside = true;
+  if (t < k) {
+    if (!chord_fan_vertex(vertex[t], vertex[t + 1 == k ? 0 : t + 1], cx, cy, &angle[t])) outside = true;
+    atomicMin(&smallest, angle_bits(angle[t]));
+  }
   if (__syncthreads_or(outside)) {
     if (t == 0) *used = 0;
     return;
