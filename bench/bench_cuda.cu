@@ -14,7 +14,7 @@
 //                   [--sample-shift S] [--filter-from-log2 N]   (the upper hull's guide filter)
 //                   [--small-level-tiles-per-sm N]   (which levels use SmallLevelPolicy; 0: none)
 //                   [--guide-from N]   (the full hull's dense guide from 2^N points)
-//                   [--guide-star-from N]   (that guide's hull of its sample's star from 2^N points)
+//                   [--guide-star-from N]   (that guide a polygon of its sample's star from 2^N points)
 //                   [--key-sort-from N]   (the full hull's sort on a key from 2^N survivors)
 //                   [--survivor-polygon-from N]   (the full hull's survivors' polygon from 2^N points)
 //                   [--block-finish-up-to N]      (the full hull's block finish up to N survivors; 0: off)

@@ -27,7 +27,7 @@ void set_min_points_for_guide(index_t n);
 /// quarter of the sample, cut to convex chains; no hull of its own. Below it, the exact hull of the
 /// whole sample: at 2^22 points a sixth of the sample are that hull's vertices, too many for a bucket
 /// each (modelled, bench/NOTES.md); from 2^24 the star keeps as many points out of the filter's
-/// survivors, and the float circle takes 0.3-0.4 ms less at 2^24 and 1.6 ms less at 2^28 (H200).
+/// survivors, and the float circle takes 0.3-0.7 ms less at 2^24 and 1.4-1.6 ms less at 2^28 (H200).
 inline constexpr index_t kDefaultMinPointsForGuideStar = index_t{1} << 24;
 /// The current threshold (per process): kDefaultMinPointsForGuideStar unless set, as tests and the
 /// benchmark do to take the star, or the sample, at any size.

@@ -1,9 +1,10 @@
 // The dense guide of the full hull (convex_hull.cu): where the inner polygon leaves most of a large
-// input (a float circle: all of it), the exact hull of a sample of the input (of the sample's star:
-// its farthest point in each narrow angle bucket around the centre), computed by the same pipeline,
-// and its fan (core::ChordFanView), which the streaming filter then tests every point
-// against. First a check that the guide would pay: a small sample's points sorted by angle, and how
-// many of them are in convex position (core/angular_convexity.hpp).
+// input (a float circle: all of it), a polygon of input points around the coarse centre (the exact
+// hull of a sample of the input, computed by the same pipeline; from 2^24 points, the convex chains
+// of the sample's star, its farthest point in each narrow angle bucket), and its fan
+// (core::ChordFanView), which the streaming filter then tests every point against. First a check that the
+// guide would pay: a small sample's points sorted by angle, and how many of them are in convex position
+// (core/angular_convexity.hpp).
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
@@ -63,7 +64,7 @@ __device__ unsigned long long star_word(double d, index_t s, int place_bits) {
 /// finite and exact in double, its pseudo-angle bucket around (cx, cy) of `buckets`, and into
 /// farthest[bucket] by atomicMax its star_word (its squared distance from the centre above s; ties go
 /// to the larger s). The distance is rounded, and that is safe: which sample point a bucket keeps only
-/// shapes the guide, whose hull is exact whichever it holds. (m <= 2^place_bits: star_period.)
+/// shapes the guide, which is safe whichever it holds (build_guide). (m <= 2^place_bits: star_period.)
 template <class T, class Points>
 __global__ void star_farthest_kernel(Points points, index_t period, index_t m, double cx, double cy,
                                      int buckets, int place_bits, unsigned long long* farthest) {

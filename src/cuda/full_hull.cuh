@@ -68,8 +68,8 @@ constexpr int kWarp = 32;
 // circle 56-57 %, a double circle whose points come 8 times in a row 0 %, convex runs of 1000
 // collinear points 13 %; the 3/4 line sits 18 points above the float circle and 25 below the double
 // one, where circles rounded to a grid put the hull vertex share of the sample, the earlier check's
-// statistic, at about 72 % (bench/NOTES.md). Then the guide: the hull of the star of every
-// kGuidePeriod-th run (below).
+// statistic, at about 72 % (bench/NOTES.md). Then the guide, from a sample of every kGuidePeriod-th
+// run: its exact hull, or its star's chains (below).
 // Heuristics only: correctness never depends on them. The fewest points for a guide is
 // min_points_for_guide() (tests lower it).
 constexpr index_t kOutsideShare = 8;
@@ -437,7 +437,7 @@ struct FullHullWorkspace {
   // The dense guide (build_guide).
   PinnedBuffer<Point2<T>> polygon_host{kDirections};  ///< the coarse polygon's vertices (inner_polygon)
   index_t polygon_vertices = 0;
-  DeviceBuffer<Point2<T>> guide_sample;         ///< the check's sample, then the guide's star (or sample)
+  DeviceBuffer<Point2<T>> guide_sample;  ///< the check's sample, then the guide's (or the star's chains)
   DeviceBuffer<unsigned long long> guide_star;  ///< per star bucket, its farthest point's word
   DeviceBuffer<Point2<T>> guide_chain;          ///< the star's chains, then the guide's polygon
   DeviceBuffer<int> guide_chain_lengths;        ///< a chain level's lengths, then their offsets
