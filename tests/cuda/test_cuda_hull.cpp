@@ -744,7 +744,7 @@ struct ThresholdAt {
 using KeySortFrom = ThresholdAt<cuda::min_survivors_for_key_sort, cuda::set_min_survivors_for_key_sort>;
 /// The dense guide from `n` points.
 using GuideFrom = ThresholdAt<cuda::min_points_for_guide, cuda::set_min_points_for_guide>;
-/// The dense guide's hull of its sample's star (rather than of the whole sample) from `n` points.
+/// The dense guide as a polygon of its sample's star (rather than the whole sample's hull) from `n` points.
 using GuideStarFrom = ThresholdAt<cuda::min_points_for_guide_star, cuda::set_min_points_for_guide_star>;
 
 // The sort on a 32-bit key (core/x_key.hpp, convex_hull.cu), for survivors with 8-byte
@@ -1091,10 +1091,10 @@ testing::Points<T> repeated_in_runs(const testing::Points<T>& pts, std::size_t c
 // 100 % on a double one, on the host: test_angular_convexity). A float circle takes it, and the
 // guide must cut the survivors (at 2^22, about 17 % survive it on the host, against all without it);
 // the odd size ends with a partial run of the samples.
-// The guide's hull of the whole sample (the default at these sizes) and, from a lowered threshold, of
-// the sample's star (dense_guide.cu, gather_star). The star needs a larger circle than the sample to
-// cut as much: at 2^22 points a sixth of the sample are its hull's vertices, too many for a bucket
-// each (bench/NOTES.md).
+// The guide as the hull of the whole sample (below 2^24 points) and as a polygon of the sample's star
+// (dense_guide.cu, star_polygon), either side of the star's threshold (its default, set here so that
+// the test keeps its sizes). The star needs a larger circle than the sample to cut as much: at 2^22
+// points a sixth of the sample are its hull's vertices, too many for a bucket each (bench/NOTES.md).
 TEST_F(CudaTest, GuidedFullHullOfAFloatCircle) {
   const GuideFrom guide_from(index_t{1} << 22);
   SCOPED_TRACE("seed " + std::to_string(seed_));
@@ -1131,9 +1131,9 @@ TEST_F(CudaTest, GuidedFullHullOfAFloatHalfCircle) {
   }
 }
 
-// Inputs that take the guide's decisions other ways; all exact. (The guide's hull of the whole
-// sample, as by default at these sizes; GuidedFullHullOfAFloatCircle and the tests after take its
-// star too.)
+// Inputs that take the guide's decisions other ways; all exact. (The guide as the hull of the whole
+// sample, as by default at these sizes; GuidedFullHullOfAFloatCircle and the tests after take the
+// star's polygon too.)
 TEST_F(CudaTest, GuidedFullHullExactOnEveryKindOfInput) {
   const GuideFrom guide_from(index_t{1} << 22);
   SCOPED_TRACE("seed " + std::to_string(seed_));
@@ -1378,8 +1378,8 @@ TEST_F(CudaTest, FullHullJoinsChainsFromTheirTiles) {
 }
 
 // A non-finite point in the guide's samples (point 0: in every sample) or only in the guided pass
-// (point 5): the error names the point of the input, not of a sample; with the guide's hull of the
-// whole sample (which sees the point) and of its star (which leaves it out).
+// (point 5): the error names the point of the input, not of a sample; with the guide as the hull of
+// the whole sample (which sees the point) and as the star's polygon (which leaves it out).
 TEST_F(CudaTest, GuidedFullHullNamesTheNonFinitePoint) {
   const GuideFrom guide_from(index_t{1} << 22);
   const std::size_t n = std::size_t{1} << 22;
@@ -1586,8 +1586,8 @@ TEST_F(CudaTest, Int64FilterAndGuideNeverCertifyARoundedPoint) {
     ASSERT_EQ(run.hull, testing::reference_hull(pts)) << "disk with far points";
     EXPECT_LT(run.survivors, static_cast<index_t>(n / 100)) << "the filter did not run";
   }
-  // The guide's hull of the whole sample (whose gather replaces rounded points) and of its star
-  // (which leaves them out).
+  // The guide as the hull of the whole sample (whose gather replaces rounded points) and as the
+  // star's polygon (which leaves them out).
   std::uniform_real_distribution<double> angle(0, 2 * M_PI);
   for (const index_t star_from : {cuda::kDefaultMinPointsForGuideStar, index_t{0}}) {
     const GuideStarFrom guide_star_from(star_from);
