@@ -15,6 +15,7 @@
 //                   [--small-level-tiles-per-sm N]   (which levels use SmallLevelPolicy; 0: none)
 //                   [--guide-from N]   (the full hull's dense guide from 2^N points)
 //                   [--guide-star-from N]   (that guide a polygon of its sample's star from 2^N points)
+//                   [--no-guide-ring]   (that guide's fan without its ring of radii)
 //                   [--key-sort-from N]   (the full hull's sort on a key from 2^N survivors)
 //                   [--survivor-polygon-from N]   (the full hull's survivors' polygon from 2^N points)
 //                   [--block-finish-up-to N]      (the full hull's block finish up to N survivors; 0: off)
@@ -554,6 +555,7 @@ int main(int argc, char** argv) {
       wcuda::set_min_points_for_guide(index_t{1} << std::atoi(argv[++i]));
     if (!std::strcmp(argv[i], "--guide-star-from") && i + 1 < argc)
       wcuda::set_min_points_for_guide_star(index_t{1} << std::atoi(argv[++i]));
+    if (!std::strcmp(argv[i], "--no-guide-ring")) wcuda::set_guide_ring_enabled(false);
     if (!std::strcmp(argv[i], "--key-sort-from") && i + 1 < argc)
       wcuda::set_min_survivors_for_key_sort(index_t{1} << std::atoi(argv[++i]));
     if (!std::strcmp(argv[i], "--survivor-polygon-from") && i + 1 < argc)

@@ -40,21 +40,79 @@ WAGENER_HD inline index_t chord_fan_buckets(index_t vertices,
   return buckets;
 }
 
+/// The ring's buckets (chord_fan_ring_span): 16 KB of squared radii, which stay in L1 where the
+/// fan's records (32 bytes a bucket, megabytes) are read from L2.
+inline constexpr int kChordFanRingBuckets = 2048;
+
 /// The test, trivially copyable for a kernel: the corners live wherever the builder put them.
+///
+/// Optionally first a ring: per pseudo-angle bucket of the ring (coarser than the fan's), a squared
+/// radius around c; a point whose squared distance from c is below its bucket's is strictly inside G.
+/// Most points near a round G (a circle) are then decided by a read that L1 holds, not by their fan
+/// record's 32-byte read from L2. Each radius is the least of edge_distance_bound (InnerPolygon::
+/// build_disk's bound) over the edges of G whose angle range, widened by 2^-40 each side
+/// (chord_fan_ring_span), meets the bucket; the ring is off (no table, or every radius 0) unless
+/// every edge has a bound and c is strictly left of every edge. Why a point p with computed
+/// s = (px - cx)^2 + (py - cy)^2 < ring[b], b its ring bucket, is strictly inside G (the argument of
+/// InnerPolygon::build_ring, for a G star-shaped around c):
+///  - c is strictly left of every edge of G, whose vertices go once around c in angle order, so each
+///    edge turns the direction from c by less than half a turn, and every ray from c leaves G through
+///    exactly one edge (or a vertex, the end of two); the points of the ray before that edge's line
+///    are inside G, and strictly inside where strictly before it;
+///  - let D be the least bound over all edges (>= 2^-800: each is). If s < D, the disk test's
+///    argument (build_disk) puts p strictly on c's side of every edge line, so of the one its ray
+///    leaves G through: p is strictly inside G. Otherwise s >= D, so p - c is not tiny, and p's
+///    computed pseudo-angle is within 2^-50 of the exact one, as each vertex's is (made
+///    non-decreasing, which moves none further from the exact angles); so the edge p's ray leaves
+///    through is among bucket b's, s < ring[b] <= its bound, and the same argument holds for it.
+/// G lies in the input's hull (its vertices are input points), so p is strictly inside that hull.
 struct ChordFanView {
   double cx = 0, cy = 0;
   const Point2<double>* corner = nullptr;  // bucket b's corners: corner[2 b], corner[2 b + 1]
   int buckets = 0;                         // 0: certifies nothing
   double bucket_scale = 0;                 // buckets / 4: pseudo-angle to bucket
+  const double* ring = nullptr;            // ring_buckets squared radii; nullptr: no ring test
+  int ring_buckets = 0;
+  double ring_scale = 0;  // ring_buckets / 4
 
-  /// True only if (px, py) is certified strictly inside its bucket's triangle (c, q_b, q_b+1): strictly
-  /// left of its three edges, each certified by orient2d's filter. Which triangle is tried is a guess
-  /// (the rounded pseudo-angle), which is enough: a point inside any of them is inside G. False for a
-  /// NaN or infinite coordinate, and for p == c.
+  /// True only if (px, py) is certified strictly inside G: by the ring, else strictly inside its
+  /// bucket's triangle (c, q_b, q_b+1), strictly left of its three edges, each certified by orient2d's
+  /// filter. Which triangle is tried is a guess (the rounded pseudo-angle), which is enough: a point
+  /// inside any of them is inside the input's hull. False for a NaN or infinite coordinate, and for
+  /// p == c.
   WAGENER_HD bool certainly_inside(double px, double py) const {
     if (buckets == 0) return false;
-    const double a = pseudo_angle(px - cx, py - cy);
+    const double ex = px - cx, ey = py - cy;
+    const double a = pseudo_angle(ex, ey);
     if (!(a >= 0 && a <= 4)) return false;
+    return in_ring(ex, ey, a) || in_triangle(px, py, a);
+  }
+
+  /// The ring's test alone (false without a ring): the streaming filter's quick test, whose doubted
+  /// points a warp gathers for triangle_inside.
+  WAGENER_HD bool ring_inside(double px, double py) const {
+    if (buckets == 0 || ring == nullptr) return false;
+    const double ex = px - cx, ey = py - cy;
+    const double a = pseudo_angle(ex, ey);
+    return a >= 0 && a <= 4 && in_ring(ex, ey, a);
+  }
+
+  /// The triangles' test alone.
+  WAGENER_HD bool triangle_inside(double px, double py) const {
+    if (buckets == 0) return false;
+    const double a = pseudo_angle(px - cx, py - cy);
+    return a >= 0 && a <= 4 && in_triangle(px, py, a);
+  }
+
+ private:
+  // (ex, ey) = p - c, a its pseudo-angle in [0, 4].
+  WAGENER_HD bool in_ring(double ex, double ey, double a) const {
+    if (ring == nullptr) return false;
+    const int scaled = static_cast<int>(a * ring_scale);
+    return ex * ex + ey * ey < ring[scaled < ring_buckets ? scaled : ring_buckets - 1];
+  }
+  // a: p's pseudo-angle around c, in [0, 4].
+  WAGENER_HD bool in_triangle(double px, double py, double a) const {
     const int scaled = static_cast<int>(a * bucket_scale);
     const int b = scaled < buckets ? scaled : buckets - 1;
     const Point2<double> q0 = corner[2 * b], q1 = corner[2 * b + 1];
@@ -103,6 +161,29 @@ WAGENER_HD inline index_t chord_fan_edge(const double* sorted_angle, index_t k, 
   return lo < 0 ? k - 1 : lo;
 }
 
+/// The ring buckets that edge r of the fan's polygon meets: the edge from the vertex at sorted_angle[r]
+/// to the next (the last edge's end taken past 4, where the angles wrap), its angle range widened by
+/// 2^-40 each side. Calls visit(b) for each such bucket b in [0, ring_buckets), and for the last
+/// bucket too where b is 0 (a = 4 exactly falls in the last bucket, not past the wrap in bucket 0).
+/// (ChordFanView says why this covers the edge a point's ray leaves through.)
+template <class Visit>
+WAGENER_HD void chord_fan_ring_span(const double* sorted_angle, index_t k, index_t r, int ring_buckets,
+                                    Visit visit) {
+  constexpr double kWiden = 0x1p-40;
+  const double scale = static_cast<double>(ring_buckets) / 4;
+  const double from = sorted_angle[r] - kWiden;
+  const double to = (r + 1 < k ? sorted_angle[r + 1] : sorted_angle[0] + 4) + kWiden;
+  const auto first = static_cast<long long>(floor(from * scale));
+  // A range of more than a turn (none of a polygon around c) meets every bucket once.
+  const auto last =
+      static_cast<long long>(fmin(floor(to * scale), static_cast<double>(first + ring_buckets)));
+  int b = static_cast<int>((first % ring_buckets + ring_buckets) % ring_buckets);
+  for (long long step = first; step <= last; ++step, b = b + 1 == ring_buckets ? 0 : b + 1) {
+    visit(b);
+    if (b == 0) visit(ring_buckets - 1);
+  }
+}
+
 /// Is q in the closed triangle (c, v, w)? Exact. (c, v, w) is counter-clockwise (c strictly left of the
 /// edge v->w, as chord_fan_corner's caller checks), so the three orientations, which sum to
 /// orient(c, v, w) > 0, are all >= 0 exactly for the points of that triangle and no other.
@@ -147,8 +228,9 @@ WAGENER_HD Point2<double> chord_fan_corner(const Point2<T>* vertex, index_t k, i
 /// every edge of `poly` (checked exactly) and poly has 3 vertices.
 class ChordFan {
  public:
+  /// `ring_buckets`: 0 for no ring test, else the ring's buckets (ChordFanView).
   ChordFan(const std::vector<Point2<double>>& poly, Point2<double> centre,
-           index_t buckets_per_vertex = kChordFanBucketsPerVertex) {
+           index_t buckets_per_vertex = kChordFanBucketsPerVertex, int ring_buckets = 0) {
     const auto k = static_cast<index_t>(poly.size());
     if (k < 3) return;
     for (index_t i = 0; i < k; ++i) {
@@ -180,6 +262,7 @@ class ChordFan {
       if (b > 0) corner_[static_cast<std::size_t>(2 * b - 1)] = q;
     }
     view_.corner = corner_.data();
+    if (ring_buckets > 0) build_ring(poly, first, sorted, ring_buckets);
   }
   ChordFan(const ChordFan&) = delete;
   ChordFan& operator=(const ChordFan&) = delete;
@@ -188,8 +271,34 @@ class ChordFan {
   const ChordFanView& view() const { return view_; }
 
  private:
+  // The ring (ChordFanView): off, with no table, unless every edge has a bound.
+  void build_ring(const std::vector<Point2<double>>& poly, index_t first, const std::vector<double>& sorted,
+                  int ring_buckets) {
+    const auto k = static_cast<index_t>(poly.size());
+    std::vector<double> ring(static_cast<std::size_t>(ring_buckets), INFINITY);
+    for (index_t r = 0; r < k; ++r) {
+      const auto& v = poly[static_cast<std::size_t>((first + r) % k)];
+      const auto& w = poly[static_cast<std::size_t>((first + r + 1) % k)];
+      const double q = edge_distance_bound(v, w, view_.cx, view_.cy);
+      if (!(q >= 0)) return;
+      chord_fan_ring_span(sorted.data(), k, r, ring_buckets, [&](int b) {
+        ring[static_cast<std::size_t>(b)] = std::fmin(ring[static_cast<std::size_t>(b)], q);
+      });
+    }
+    // Every bucket is met (the edges' ranges cover the turn); one that were not would stay infinite,
+    // which would certify any finite point: checked all the same.
+    for (double& r : ring) {
+      if (!(r < INFINITY)) r = 0;
+    }
+    ring_ = std::move(ring);
+    view_.ring = ring_.data();
+    view_.ring_buckets = ring_buckets;
+    view_.ring_scale = static_cast<double>(ring_buckets) / 4;
+  }
+
   ChordFanView view_;
   std::vector<Point2<double>> corner_;
+  std::vector<double> ring_;
 };
 
 }  // namespace wagener::core

@@ -188,6 +188,12 @@ __global__ void __launch_bounds__(kDirections)
   gather_extremes<T>(points, samples, stride, decision, best, extreme);
 }
 
+/// Whether filter_kernel queues the points that `Test`'s quick tests leave, whatever their size.
+template <class Test>
+inline constexpr bool queues_doubts = requires {
+  requires Test::kQueueDoubts;
+};
+
 /// filter_kernel's tests: given by value, or read from the device polygon.
 template <class Test>
 __device__ bool skips_filter(const Test&) {
@@ -272,8 +278,10 @@ __global__ void __launch_bounds__(kFilterThreads)
   // Where the quick tests leave few points in doubt (a disk: about one in a hundred), a warp of
   // 16-byte points queues them and runs the fan test on 32 at a time, once for every 32 rather than
   // once for every run of 32 points that holds one; at most 31 wait while up to 32 arrive. For
-  // 8-byte points the queue was measured slower (bench/NOTES.md): each lane tests its own.
-  constexpr bool kQueue = sizeof(Point2<T>) == 16;
+  // 8-byte points behind the inner polygon the queue was measured slower (bench/NOTES.md): each lane
+  // tests its own. Behind the dense guide (a test with kQueueDoubts), which leaves the fan's record
+  // reads to a few points after its ring, they are queued whatever their size.
+  constexpr bool kQueue = sizeof(Point2<T>) == 16 || queues_doubts<std::remove_cvref_t<decltype(test)>>;
   const int lane = threadIdx.x % kWarp;
   const unsigned lanes_below = (1u << lane) - 1;
   __shared__ Point2<T> queues[kQueue ? kFilterThreads / kWarp : 1][2 * kWarp];
@@ -298,7 +306,7 @@ __global__ void __launch_bounds__(kFilterThreads)
   // 8-byte points: each step's loads are issued before the step before is tested, so that a warp
   // held up by a fan test still has reads in flight (16-byte points have twice the bytes in flight
   // a step, and the queue keeps their warps from waiting).
-  constexpr bool kPrefetch = !kQueue;
+  constexpr bool kPrefetch = sizeof(Point2<T>) == 8;
   static_assert(!kFloatFirst || kPrefetch, "the float vote reads every place of p (next's: zeros at first)");
   const auto load = [&](index_t at, Point2<T>* into) {
 #pragma unroll

@@ -34,6 +34,11 @@ inline constexpr index_t kDefaultMinPointsForGuideStar = index_t{1} << 24;
 index_t min_points_for_guide_star();
 void set_min_points_for_guide_star(index_t n);
 
+/// Whether the dense guide's fan first tries its ring (core::ChordFanView: a squared radius per
+/// angle bucket, read from L1), on unless set off, as tests and the benchmark do to compare.
+bool guide_ring_enabled();
+void set_guide_ring_enabled(bool on);
+
 /// The fewest survivors with 8-byte coordinates (double, int64) that the full hull sorts on a 32-bit
 /// key monotone in x (four radix passes of the key and each survivor's place, then each run of equal
 /// key exactly) instead of on all of x: below it, the sort on x is short and the key's passes over
@@ -86,6 +91,9 @@ struct FullHullProfile {
   index_t polygon_survivors = 0;  ///< the points the (inner or guide) polygon's filter kept
   index_t check_convex = 0;  ///< the check sample's points in convex position by angle (0: no check or none)
   index_t guide_vertices = 0;  ///< vertices of the guide whose fan filtered the input (0: no guide)
+  /// Whether that fan took its ring (core::ChordFanView), read back from the device: one round trip,
+  /// only where a profile is asked for.
+  bool guide_ring = false;
   /// Whether the chains could take their own guide filters: not where the check found most of its
   /// sample in convex position (nearly every survivor a vertex).
   bool chain_guides = true;

@@ -402,6 +402,39 @@ AngularCheck check_by_angle(Points points, index_t n, index_t period, double cx,
   return {m, static_cast<index_t>(ws.check_words_host.data()[0]), ws.check_words_host.data()[1] != 0};
 }
 
+/// The fan's ring (core::ChordFanView), edge r a thread: its bound (core::edge_distance_bound) as
+/// bits, taken the least of by atomicMin in each ring bucket its angle range meets (non-negative
+/// doubles order as their bits; the words start at ~0, above every bound), or *ring_ok = 0 where it
+/// has none. Edge r runs from vertex (first + r) mod k to the next, as sorted[r] is the first's angle.
+template <class T>
+__global__ void guide_ring_kernel(const Point2<T>* guide, index_t k, const unsigned long long* first,
+                                  const double* sorted, double cx, double cy, unsigned long long* ring,
+                                  unsigned long long* ring_ok) {
+  const index_t f = fan_first(first, k);
+  for (index_t r = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x; r < k;
+       r += static_cast<index_t>(gridDim.x) * blockDim.x) {
+    const Point2<T> v = guide[(f + r) % k], w = guide[(f + r + 1) % k];
+    const double q = core::edge_distance_bound({static_cast<double>(v.x), static_cast<double>(v.y)},
+                                               {static_cast<double>(w.x), static_cast<double>(w.y)}, cx, cy);
+    if (!(q >= 0)) {
+      *ring_ok = 0;
+      continue;
+    }
+    const auto bits = static_cast<unsigned long long>(__double_as_longlong(q));
+    core::chord_fan_ring_span(sorted, k, r, core::kChordFanRingBuckets,
+                              [&](int b) { atomicMin(&ring[b], bits); });
+  }
+}
+
+/// The ring's words as the doubles the fan reads: each bucket's bound, or 0 (certifies nothing) for
+/// every bucket unless the centre check and every edge's bound passed, and for a bucket no edge met.
+__global__ void guide_ring_finish_kernel(const unsigned long long* centre_inside,
+                                         const unsigned long long* ring_ok, unsigned long long* ring) {
+  const int b = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+  if (b >= core::kChordFanRingBuckets) return;
+  if (*centre_inside == 0 || *ring_ok == 0 || ring[b] == ~0ull) ring[b] = 0;
+}
+
 }  // namespace
 
 /// The dense guide: a fan (core::ChordFanView, tables in ws.guide_corner) certifying points strictly
@@ -468,7 +501,10 @@ std::optional<core::ChordFanView> build_guide(Points points, index_t n, const co
   unsigned long long* min_bits = ws.guide_words.data();
   unsigned long long* first = min_bits + 1;
   unsigned long long* centre_inside = min_bits + 2;
-  WAGENER_CUDA_CHECK(cudaMemsetAsync(min_bits, 0xff, 3 * sizeof(unsigned long long), stream));
+  unsigned long long* ring_ok = min_bits + 3;
+  WAGENER_CUDA_CHECK(cudaMemsetAsync(min_bits, 0xff, 4 * sizeof(unsigned long long), stream));
+  WAGENER_CUDA_CHECK(cudaMemsetAsync(ws.guide_ring.data(), 0xff,
+                                     core::kChordFanRingBuckets * sizeof(unsigned long long), stream));
   const int vertex_grid = stride_grid(k);
   guide_angles_kernel<T>
       <<<vertex_grid, 256, 0, stream>>>(guide, k, coarse.cx, coarse.cy, angle, min_bits, centre_inside);
@@ -492,7 +528,24 @@ std::optional<core::ChordFanView> build_guide(Points points, index_t n, const co
   guide_corners_kernel<T><<<stride_grid(buckets + 1), 256, 0, stream>>>(
       guide, k, first, sorted, fan.cx, fan.cy, fan.buckets, centre_inside, ws.guide_corner.data());
   WAGENER_CUDA_CHECK_LAUNCH();
-  if (profile) profile->guide_vertices = k;
+  guide_ring_kernel<T><<<vertex_grid, 256, 0, stream>>>(guide, k, first, sorted, fan.cx, fan.cy,
+                                                        ws.guide_ring.data(), ring_ok);
+  WAGENER_CUDA_CHECK_LAUNCH();
+  guide_ring_finish_kernel<<<ceil_div(core::kChordFanRingBuckets, 256), 256, 0, stream>>>(
+      centre_inside, ring_ok, ws.guide_ring.data());
+  WAGENER_CUDA_CHECK_LAUNCH();
+  if (guide_ring_enabled()) {
+    fan.ring = reinterpret_cast<const double*>(ws.guide_ring.data());
+    fan.ring_buckets = core::kChordFanRingBuckets;
+    fan.ring_scale = static_cast<double>(core::kChordFanRingBuckets) / 4;
+  }
+  if (profile) {
+    profile->guide_vertices = k;
+    unsigned long long flags[2] = {};  // the centre's and the ring's
+    WAGENER_CUDA_CHECK(cudaMemcpyAsync(flags, centre_inside, sizeof flags, cudaMemcpyDeviceToHost, stream));
+    WAGENER_CUDA_CHECK(cudaStreamSynchronize(stream));
+    profile->guide_ring = fan.ring != nullptr && flags[0] != 0 && flags[1] != 0;
+  }
   return fan;
 }
 
@@ -514,7 +567,16 @@ WAGENER_INSTANTIATE(std::int64_t)
 namespace wagener::cuda {
 namespace {
 std::atomic<index_t> min_points_for_guide_star_now{kDefaultMinPointsForGuideStar};
+std::atomic<bool> guide_ring_now{true};
 }  // namespace
+
+bool guide_ring_enabled() {
+  return guide_ring_now.load(std::memory_order_relaxed);
+}
+
+void set_guide_ring_enabled(bool on) {
+  guide_ring_now.store(on, std::memory_order_relaxed);
+}
 
 index_t min_points_for_guide_star() {
   return min_points_for_guide_star_now.load(std::memory_order_relaxed);

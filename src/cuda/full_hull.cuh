@@ -239,17 +239,25 @@ struct SoaPoints {
   __device__ Point2<T> operator[](index_t i) const { return {x[i], y[i]}; }
 };
 
-/// The guided filter's test: the coarse polygon's quick tests (disk and cross), then the guide's fan.
-/// Both certify strictly inside a polygon whose vertices are input points (the guide's are its
-/// sample's hull vertices and the coarse polygon's), so either drops a point that is no hull vertex.
-/// The coarse fan is left out: the guide holds the coarse polygon (its sample includes that
-/// polygon's vertices), and its fan covers all of it but thin slivers.
+/// The guided filter's test: the coarse polygon's quick tests (disk and cross) and the guide fan's
+/// ring, then the fan's triangles. Each certifies strictly inside a polygon whose vertices are input
+/// points (the guide's: its sample's hull vertices, or its star's), so each drops only points that
+/// are no hull vertex. The coarse fan is left out: the guide's polygon holds nearly all of the
+/// coarse polygon, and its fan and ring cover that.
 struct GuideTest {
   core::InnerPolygonView coarse;
   core::ChordFanView guide;
-  /// The filter's two stages, as core::InnerPolygonView names them.
-  __device__ bool quick_inside(double px, double py) const { return coarse.quick_inside(px, py); }
-  __device__ bool fan_inside(double px, double py) const { return guide.certainly_inside(px, py); }
+  /// The filter's warps gather the points the quick tests leave and test them 32 at a time, whatever
+  /// their size (filter_kernel): the fan's ring leaves few (a float circle at 2^28: a few in a
+  /// hundred, modelled), and a warp whose lanes each test their own waits on one record read for
+  /// every run that holds one (bench/NOTES.md, "The guide's fan with a ring of radii").
+  static constexpr bool kQueueDoubts = true;
+  /// The filter's two stages, as core::InnerPolygonView names them: the coarse polygon's disk and
+  /// cross, then the fan's ring (an L1 read); then the fan's triangles (a record read from L2).
+  __device__ bool quick_inside(double px, double py) const {
+    return coarse.quick_inside(px, py) || guide.ring_inside(px, py);
+  }
+  __device__ bool fan_inside(double px, double py) const { return guide.triangle_inside(px, py); }
 };
 
 inline int stride_grid(index_t n) {
@@ -443,9 +451,10 @@ struct FullHullWorkspace {
   DeviceBuffer<int> guide_chain_lengths;        ///< a chain level's lengths, then their offsets
   DeviceBuffer<double> guide_angle;             ///< the guide's vertex angles, then (at + k) sorted
   DeviceBuffer<unsigned char> guide_scan_temp;
-  DeviceBuffer<unsigned long long> guide_words{3};  ///< smallest angle's bits, first vertex, centre flag
+  DeviceBuffer<unsigned long long> guide_words{4};  ///< least angle's bits, first vertex, centre, ring
   DeviceBuffer<Point2<double>> guide_corner;        ///< the fan's corners, two per bucket
-  std::unique_ptr<FullHullWorkspace> nested;        ///< the guide's hull (no guide)
+  DeviceBuffer<unsigned long long> guide_ring{core::kChordFanRingBuckets};  ///< the fan's ring, as bits
+  std::unique_ptr<FullHullWorkspace> nested;                                ///< the guide's hull (no guide)
   // The check (check_by_angle): the sort's other point buffer, its two key buffers back to back, the
   // convex count and the non-finite flag, and the size of the sort's temp storage (in sort_temp) for
   // check_sort_items items (queried again only when that number changes).

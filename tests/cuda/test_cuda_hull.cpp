@@ -746,6 +746,14 @@ using KeySortFrom = ThresholdAt<cuda::min_survivors_for_key_sort, cuda::set_min_
 using GuideFrom = ThresholdAt<cuda::min_points_for_guide, cuda::set_min_points_for_guide>;
 /// The dense guide as a polygon of its sample's star (rather than the whole sample's hull) from `n` points.
 using GuideStarFrom = ThresholdAt<cuda::min_points_for_guide_star, cuda::set_min_points_for_guide_star>;
+/// The dense guide's ring on or off for as long as it lives.
+struct GuideRing {
+  bool saved = cuda::guide_ring_enabled();
+  explicit GuideRing(bool on) { cuda::set_guide_ring_enabled(on); }
+  ~GuideRing() { cuda::set_guide_ring_enabled(saved); }
+  GuideRing(const GuideRing&) = delete;
+  GuideRing& operator=(const GuideRing&) = delete;
+};
 
 // The sort on a 32-bit key (core/x_key.hpp, convex_hull.cu), for survivors with 8-byte
 // coordinates: n points on a circle (at 2^22, runs of one key of up to some tens of points near
@@ -1103,13 +1111,29 @@ TEST_F(CudaTest, GuidedFullHullOfAFloatCircle) {
   for (std::size_t n : {std::size_t{1} << 22, (std::size_t{1} << 22) + 3, star_from - 1, star_from}) {
     const auto pts = testing::circle<float>(n, rng_);
     const auto expected = cpu::convex_hull_serial<float>(pts);
+    // With the fan's ring (by default) and without it.
+    for (const bool ring : {true, false}) {
+      SCOPED_TRACE(ring ? "with the ring" : "without the ring");
+      const GuideRing guide_ring(ring);
+      const auto run = device_hull_with_profile(pts);
+      ASSERT_EQ(run.hull, expected) << n;
+      EXPECT_GT(run.profile.check_convex, 0) << n;
+      EXPECT_GE(run.profile.guide_vertices, 3) << n << ": the guide did not run";
+      EXPECT_EQ(run.profile.guide_ring, ring) << n;
+      EXPECT_LT(run.survivors, static_cast<index_t>(n / 4)) << n << ": the guide did not cut the survivors";
+      EXPECT_GE(run.survivors, static_cast<index_t>(expected.size())) << n;
+      EXPECT_EQ(DevicePoints<float>(pts).convex_hull(true), expected) << n << " (x and y arrays)";
+    }
+  }
+  // Scaled far from 1: at 1e35 the ring's bounds' products pass 2^200, so the fan goes without it,
+  // exact all the same; at 1e-15 it has one.
+  for (const float scale : {1e35f, 1e-15f}) {
+    auto pts = testing::circle<float>(std::size_t{1} << 22, rng_);
+    for (auto& p : pts) p = {p.x * scale, p.y * scale};
     const auto run = device_hull_with_profile(pts);
-    ASSERT_EQ(run.hull, expected) << n;
-    EXPECT_GT(run.profile.check_convex, 0) << n;
-    EXPECT_GE(run.profile.guide_vertices, 3) << n << ": the guide did not run";
-    EXPECT_LT(run.survivors, static_cast<index_t>(n / 4)) << n << ": the guide did not cut the survivors";
-    EXPECT_GE(run.survivors, static_cast<index_t>(expected.size())) << n;
-    EXPECT_EQ(DevicePoints<float>(pts).convex_hull(true), expected) << n << " (x and y arrays)";
+    ASSERT_EQ(run.hull, cpu::convex_hull_serial<float>(pts)) << scale;
+    EXPECT_GE(run.profile.guide_vertices, 3) << scale << ": the guide did not run";
+    EXPECT_EQ(run.profile.guide_ring, scale < 1) << scale;
   }
 }
 
@@ -1131,62 +1155,70 @@ TEST_F(CudaTest, GuidedFullHullOfAFloatHalfCircle) {
   }
 }
 
-// Inputs that take the guide's decisions other ways; all exact. (The guide as the hull of the whole
-// sample, as by default at these sizes; GuidedFullHullOfAFloatCircle and the tests after take the
-// star's polygon too.)
+// Inputs that take the guide's decisions other ways; all exact. The guide as the hull of the whole
+// sample, as by default at these sizes, and as the star's polygon (set from 0 points); its fan with
+// its ring, by default.
 TEST_F(CudaTest, GuidedFullHullExactOnEveryKindOfInput) {
   const GuideFrom guide_from(index_t{1} << 22);
   SCOPED_TRACE("seed " + std::to_string(seed_));
-  const std::size_t n = std::size_t{1} << 22;
-  // A double circle: every point is a vertex (and in convex position by angle), so the check refuses
-  // the guide.
-  {
-    const auto pts = testing::circle<double>(n, rng_);
-    const auto run = device_hull_with_profile(pts);
-    ASSERT_EQ(run.hull, cpu::convex_hull_serial<double>(pts)) << "double circle";
-    EXPECT_GT(run.profile.check_convex, 0);
-    EXPECT_EQ(run.profile.guide_vertices, 0);
-    EXPECT_FALSE(run.profile.device_polygon) << "the device polygon left the decision to the host";
-    // Nor do the chains (2^21 points each, past their own guides' 2^20) compute guides of their own.
-    EXPECT_FALSE(run.profile.chain_guides);
-  }
-  // A circle with many duplicates: each point 8 times in a row (the guide runs: its vertices' copies
-  // lie on its boundary, never strictly inside), and a float circle with every point twice, shuffled.
-  {
-    const auto pts = repeated_in_runs(testing::circle<double>(n / 8, rng_), 8);
-    const auto run = device_hull_with_profile(pts);
-    ASSERT_EQ(run.hull, cpu::convex_hull_serial<double>(pts)) << "double circle, runs of 8 copies";
-    EXPECT_GE(run.profile.guide_vertices, 3);
-    EXPECT_TRUE(run.profile.chain_guides);
-    auto twice = repeated_in_runs(testing::circle<float>(n / 2, rng_), 2);
-    std::shuffle(twice.begin(), twice.end(), rng_);
-    ASSERT_EQ(device_hull_with_profile(twice).hull, cpu::convex_hull_serial<float>(twice))
-        << "float circle, every point twice";
-  }
-  // Convex position with collinear runs of 1000 points (only the runs' ends are vertices), in any
-  // order: the guide runs, and keeps the points on its edges.
-  {
-    auto pts = convex_runs<double>(n, 1000);
-    std::shuffle(pts.begin(), pts.end(), rng_);
-    const auto run = device_hull_with_profile(pts);
-    ASSERT_EQ(run.hull, cpu::convex_hull_serial<double>(pts)) << "convex runs";
-    EXPECT_GE(run.profile.guide_vertices, 3);
-  }
-  // A random disk: the coarse polygon leaves almost nothing, the guide is not tried.
-  for (bool single : {true, false}) {
-    if (single) {
-      const auto pts = testing::uniform_disk<float>(n, rng_);
+  const auto every_kind = [&] {
+    const std::size_t n = std::size_t{1} << 22;
+    // A double circle: every point is a vertex (and in convex position by angle), so the check refuses
+    // the guide.
+    {
+      const auto pts = testing::circle<double>(n, rng_);
       const auto run = device_hull_with_profile(pts);
-      ASSERT_EQ(run.hull, cpu::convex_hull_serial<float>(pts)) << "float disk";
-      EXPECT_EQ(run.profile.check_convex, 0);
+      ASSERT_EQ(run.hull, cpu::convex_hull_serial<double>(pts)) << "double circle";
+      EXPECT_GT(run.profile.check_convex, 0);
       EXPECT_EQ(run.profile.guide_vertices, 0);
-    } else {
-      const auto pts = testing::uniform_disk<double>(n, rng_);
-      const auto run = device_hull_with_profile(pts);
-      ASSERT_EQ(run.hull, cpu::convex_hull_serial<double>(pts)) << "double disk";
-      EXPECT_EQ(run.profile.guide_vertices, 0);
-      EXPECT_TRUE(run.profile.chain_guides);
+      EXPECT_FALSE(run.profile.device_polygon) << "the device polygon left the decision to the host";
+      // Nor do the chains (2^21 points each, past their own guides' 2^20) compute guides of their own.
+      EXPECT_FALSE(run.profile.chain_guides);
     }
+    // A circle with many duplicates: each point 8 times in a row (the guide runs: its vertices' copies
+    // lie on its boundary, never strictly inside), and a float circle with every point twice, shuffled.
+    {
+      const auto pts = repeated_in_runs(testing::circle<double>(n / 8, rng_), 8);
+      const auto run = device_hull_with_profile(pts);
+      ASSERT_EQ(run.hull, cpu::convex_hull_serial<double>(pts)) << "double circle, runs of 8 copies";
+      EXPECT_GE(run.profile.guide_vertices, 3);
+      EXPECT_TRUE(run.profile.chain_guides);
+      auto twice = repeated_in_runs(testing::circle<float>(n / 2, rng_), 2);
+      std::shuffle(twice.begin(), twice.end(), rng_);
+      ASSERT_EQ(device_hull_with_profile(twice).hull, cpu::convex_hull_serial<float>(twice))
+          << "float circle, every point twice";
+    }
+    // Convex position with collinear runs of 1000 points (only the runs' ends are vertices), in any
+    // order: the guide runs, and keeps the points on its edges.
+    {
+      auto pts = convex_runs<double>(n, 1000);
+      std::shuffle(pts.begin(), pts.end(), rng_);
+      const auto run = device_hull_with_profile(pts);
+      ASSERT_EQ(run.hull, cpu::convex_hull_serial<double>(pts)) << "convex runs";
+      EXPECT_GE(run.profile.guide_vertices, 3);
+    }
+    // A random disk: the coarse polygon leaves almost nothing, the guide is not tried.
+    for (bool single : {true, false}) {
+      if (single) {
+        const auto pts = testing::uniform_disk<float>(n, rng_);
+        const auto run = device_hull_with_profile(pts);
+        ASSERT_EQ(run.hull, cpu::convex_hull_serial<float>(pts)) << "float disk";
+        EXPECT_EQ(run.profile.check_convex, 0);
+        EXPECT_EQ(run.profile.guide_vertices, 0);
+      } else {
+        const auto pts = testing::uniform_disk<double>(n, rng_);
+        const auto run = device_hull_with_profile(pts);
+        ASSERT_EQ(run.hull, cpu::convex_hull_serial<double>(pts)) << "double disk";
+        EXPECT_EQ(run.profile.guide_vertices, 0);
+        EXPECT_TRUE(run.profile.chain_guides);
+      }
+    }
+  };
+  for (const index_t star_from : {cuda::kDefaultMinPointsForGuideStar, index_t{0}}) {
+    SCOPED_TRACE(star_from == 0 ? "the star's polygon" : "the sample's hull");
+    const GuideStarFrom guide_star_from(star_from);
+    every_kind();
+    if (HasFatalFailure()) return;
   }
 }
 
