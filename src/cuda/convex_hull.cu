@@ -1104,12 +1104,6 @@ void filter(Points points, index_t n, index_t first_index, const Test& test, Ful
     filter_kernel<T, Points, Test, true, kFloatFilterUnroll>
         <<<filter_grid(n, kFloatFilterUnroll), kFilterThreads, 0, stream>>>(
             points, n, first_index, test, quick, ws.kept.data(), ws.counters.data(), ws.counters.data() + 1);
-  } else if constexpr (sizeof(Point2<T>) == 8 && !kPolygon) {
-    // Behind the guide most 8-byte points take the fan test: a longer step keeps more reads in flight.
-    filter_kernel<T, Points, Test, false, kGuidedFilterUnroll>
-        <<<filter_grid(n, kGuidedFilterUnroll), kFilterThreads, 0, stream>>>(
-            points, n, first_index, test, core::FloatQuickTests(), ws.kept.data(), ws.counters.data(),
-            ws.counters.data() + 1);
   } else {
     filter_kernel<T><<<filter_grid(n), kFilterThreads, 0, stream>>>(
         points, n, first_index, test, core::FloatQuickTests(), ws.kept.data(), ws.counters.data(),

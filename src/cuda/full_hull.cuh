@@ -42,11 +42,11 @@ constexpr index_t kHostSampleSize = index_t{1} << 15;
 constexpr index_t kMinPointsToFilter = index_t{1} << 14;
 // The streaming filter: threads per block, and points per thread per step (loads in flight).
 constexpr int kFilterThreads = 256;
+// Behind the dense guide too (a float circle), 8-byte points take 4 runs a step: with the fan's ring
+// and its queue, 4 measured faster than 8 (the float circle's filter 1.53 against 1.75 ms at 2^28),
+// where without the ring 8 is (2.81 against 3.06 ms: every point then reads a fan record;
+// bench/NOTES.md, "The guided filter at four runs a step, with the ring").
 constexpr int kFilterUnroll = 4;
-// Behind the dense guide (a float circle), 8-byte points take 4 runs a step: with the fan's ring and
-// its queue, 4 measured faster than 8 (the float circle's filter 1.53 against 1.75 ms at 2^28), where
-// without the ring 8 is (2.81 against 3.06 ms: every point then reads a fan record; bench/NOTES.md).
-constexpr int kGuidedFilterUnroll = 4;
 // Float points behind the inner polygon (one vote a step, filter_kernel's kFloatFirst) take 8 runs
 // a step too: at 4, the vote made the disk's filter, near its read, 3 % slower. At 8, 72 registers
 // (3 blocks a multiprocessor, against 4 at 58) keep half as many bytes again in flight
