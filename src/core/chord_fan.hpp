@@ -40,8 +40,8 @@ WAGENER_HD inline index_t chord_fan_buckets(index_t vertices,
   return buckets;
 }
 
-/// The ring's buckets (chord_fan_ring_span): 16 KB of squared radii, which stay in L1 where the
-/// fan's records (32 bytes a bucket, megabytes) are read from L2.
+/// The ring's buckets (chord_fan_ring_span): 16 KB of squared radii, small enough for L1, where the
+/// fan's records (32 bytes a bucket, megabytes) come from L2.
 inline constexpr int kChordFanRingBuckets = 2048;
 
 /// The test, trivially copyable for a kernel: the corners live wherever the builder put them.

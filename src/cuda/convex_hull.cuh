@@ -35,7 +35,8 @@ index_t min_points_for_guide_star();
 void set_min_points_for_guide_star(index_t n);
 
 /// Whether the dense guide's fan first tries its ring (core::ChordFanView: a squared radius per
-/// angle bucket, read from L1), on unless set off, as tests and the benchmark do to compare.
+/// angle bucket, a table small enough for L1), on unless set off, as tests and the benchmark do to
+/// compare.
 bool guide_ring_enabled();
 void set_guide_ring_enabled(bool on);
 
