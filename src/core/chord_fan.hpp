@@ -40,7 +40,7 @@ WAGENER_HD inline index_t chord_fan_buckets(index_t vertices,
   return buckets;
 }
 
-/// The ring's buckets (chord_fan_ring_span): 16 KB of squared radii, small enough for L1, where the
+/// The ring's buckets (ring_span): 16 KB of squared radii, small enough for L1, where the
 /// fan's records (32 bytes a bucket, megabytes) come from L2.
 inline constexpr int kChordFanRingBuckets = 2048;
 
@@ -51,7 +51,7 @@ inline constexpr int kChordFanRingBuckets = 2048;
 /// Most points near a round G (a circle) are then decided by a read that L1 holds, not by their fan
 /// record's 32-byte read from L2. Each radius is the least of edge_distance_bound (InnerPolygon::
 /// build_disk's bound) over the edges of G whose angle range, widened by 2^-40 each side
-/// (chord_fan_ring_span), meets the bucket; the ring is off (no table, or every radius 0) unless
+/// (ring_span), meets the bucket; the ring is off (no table, or every radius 0) unless
 /// every edge has a bound and c is strictly left of every edge. Why a point p with computed
 /// s = (px - cx)^2 + (py - cy)^2 < ring[b], b its ring bucket, is strictly inside G (the argument of
 /// InnerPolygon::build_ring, for a G star-shaped around c):
@@ -161,29 +161,6 @@ WAGENER_HD inline index_t chord_fan_edge(const double* sorted_angle, index_t k, 
   return lo < 0 ? k - 1 : lo;
 }
 
-/// The ring buckets that edge r of the fan's polygon meets: the edge from the vertex at sorted_angle[r]
-/// to the next (the last edge's end taken past 4, where the angles wrap), its angle range widened by
-/// 2^-40 each side. Calls visit(b) for each such bucket b in [0, ring_buckets), and for the last
-/// bucket too where b is 0 (a = 4 exactly falls in the last bucket, not past the wrap in bucket 0).
-/// (ChordFanView says why this covers the edge a point's ray leaves through.)
-template <class Visit>
-WAGENER_HD void chord_fan_ring_span(const double* sorted_angle, index_t k, index_t r, int ring_buckets,
-                                    Visit visit) {
-  constexpr double kWiden = 0x1p-40;
-  const double scale = static_cast<double>(ring_buckets) / 4;
-  const double from = sorted_angle[r] - kWiden;
-  const double to = (r + 1 < k ? sorted_angle[r + 1] : sorted_angle[0] + 4) + kWiden;
-  const auto first = static_cast<long long>(floor(from * scale));
-  // A range of more than a turn (none of a polygon around c) meets every bucket once.
-  const auto last =
-      static_cast<long long>(fmin(floor(to * scale), static_cast<double>(first + ring_buckets)));
-  int b = static_cast<int>((first % ring_buckets + ring_buckets) % ring_buckets);
-  for (long long step = first; step <= last; ++step, b = b + 1 == ring_buckets ? 0 : b + 1) {
-    visit(b);
-    if (b == 0) visit(ring_buckets - 1);
-  }
-}
-
 /// Is q in the closed triangle (c, v, w)? Exact. (c, v, w) is counter-clockwise (c strictly left of the
 /// edge v->w, as chord_fan_corner's caller checks), so the three orientations, which sum to
 /// orient(c, v, w) > 0, are all >= 0 exactly for the points of that triangle and no other.
@@ -281,7 +258,7 @@ class ChordFan {
       const auto& w = poly[static_cast<std::size_t>((first + r + 1) % k)];
       const double q = edge_distance_bound(v, w, view_.cx, view_.cy);
       if (!(q >= 0)) return;
-      chord_fan_ring_span(sorted.data(), k, r, ring_buckets, [&](int b) {
+      ring_span(sorted.data(), k, r, ring_buckets, [&](int b) {
         ring[static_cast<std::size_t>(b)] = std::fmin(ring[static_cast<std::size_t>(b)], q);
       });
     }

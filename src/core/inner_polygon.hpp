@@ -26,6 +26,29 @@ WAGENER_HD inline double pseudo_angle(double x, double y) {
   return y >= 0 ? 2 - t : 2 + t;
 }
 
+/// The ring buckets that edge r of a polygon around its centre meets (InnerPolygon's ring, the chord
+/// fan's): the edge from the vertex at angle[r] to the next (angle: the vertices' pseudo-angles, made
+/// non-decreasing from the smallest; the last edge's end taken past 4, where the angles wrap), its
+/// angle range widened by 2^-40 each side, past the errors of the computed angles. Calls visit(b) for
+/// each such bucket b in [0, buckets) (bucket b: pseudo-angles [4 b / buckets, 4 (b + 1) / buckets)),
+/// and for the last bucket too where b is 0 (a = 4 exactly falls in the last bucket, not past the
+/// wrap in bucket 0).
+template <class Visit>
+WAGENER_HD void ring_span(const double* angle, index_t k, index_t r, int buckets, Visit visit) {
+  constexpr double kWiden = 0x1p-40;
+  const double scale = static_cast<double>(buckets) / 4;
+  const double from = angle[r] - kWiden;
+  const double to = (r + 1 < k ? angle[r + 1] : angle[0] + 4) + kWiden;
+  const auto first = static_cast<long long>(floor(from * scale));
+  // A range of more than a turn (the last edge's, widened) meets every bucket once.
+  const auto last = static_cast<long long>(fmin(floor(to * scale), static_cast<double>(first + buckets)));
+  int b = static_cast<int>((first % buckets + buckets) % buckets);
+  for (long long step = first; step <= last; ++step, b = b + 1 == buckets ? 0 : b + 1) {
+    visit(b);
+    if (b == 0) visit(buckets - 1);
+  }
+}
+
 /// The disk and cross tests of `t` (InnerPolygonView in double, FloatQuickTests in float): whether
 /// (px, py) is strictly inside the disk of squared radius t.disk around (t.cx, t.cy), or strictly
 /// inside one of the two boxes. A NaN or infinity makes the sum NaN or infinite, and fails the box
@@ -350,22 +373,13 @@ class InnerPolygon {
   void build_ring() {
     if (!(scalars_.disk > 0) || vertex_.empty()) return;
     const std::size_t k = vertex_.size(), buckets = bucket_.size();
-    const double scale = scalars_.bucket_scale, widen = 0x1p-40;
     std::vector<double> ring(buckets, INFINITY);
     for (std::size_t j = 0; j < k; ++j) {
       const double q = squared_distance_bound(vertex_[j], vertex_[(j + 1) % k]);
       if (!(q >= 0)) return;
-      // The edge's angle range, the last edge's past 4 (where the angles wrap around to 0).
-      const double from = angle_[j] - widen, to = (j + 1 < k ? angle_[j + 1] : angle_[0] + 4) + widen;
-      const auto first = static_cast<long long>(std::floor(from * scale));
-      const auto last = static_cast<long long>(std::floor(to * scale));
-      const auto count = static_cast<long long>(buckets);
-      auto b = static_cast<std::size_t>((first % count + count) % count);
-      for (long long step = first; step <= last; ++step, b = b + 1 == buckets ? 0 : b + 1) {
-        ring[b] = std::min(ring[b], q);
-        // a = 4 exactly lands in the last bucket, not in bucket 0 past the wrap.
-        if (b == 0) ring[buckets - 1] = std::min(ring[buckets - 1], q);
-      }
+      ring_span(
+          angle_.data(), static_cast<index_t>(k), static_cast<index_t>(j), static_cast<int>(buckets),
+          [&](int b) { ring[static_cast<std::size_t>(b)] = std::min(ring[static_cast<std::size_t>(b)], q); });
     }
     // The edges' ranges cover every angle, so every bucket has a bound; checked all the same, since
     // an infinite one would certify any finite point.

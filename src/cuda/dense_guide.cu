@@ -421,8 +421,7 @@ __global__ void guide_ring_kernel(const Point2<T>* guide, index_t k, const unsig
       continue;
     }
     const auto bits = static_cast<unsigned long long>(__double_as_longlong(q));
-    core::chord_fan_ring_span(sorted, k, r, core::kChordFanRingBuckets,
-                              [&](int b) { atomicMin(&ring[b], bits); });
+    core::ring_span(sorted, k, r, core::kChordFanRingBuckets, [&](int b) { atomicMin(&ring[b], bits); });
   }
 }
 
