@@ -730,12 +730,13 @@ testing::Points<T> disk_and_circle_runs(std::size_t n, double scale, std::mt1993
   return pts;
 }
 
-/// A size threshold of the full hull (read by Get, set by Set) at `n` for as long as it lives, so
-/// that inputs of test size reach the step it guards whatever the default.
-template <index_t (*Get)(), void (*Set)(index_t)>
+/// A setting of the full hull (read by Get, set by Set; a size threshold, or a switch) at a value for
+/// as long as it lives, so that inputs of test size reach the step it guards whatever the default.
+template <auto Get, auto Set>
 struct ThresholdAt {
-  index_t saved = Get();
-  explicit ThresholdAt(index_t n) { Set(n); }
+  using Value = decltype(Get());
+  Value saved = Get();
+  explicit ThresholdAt(Value v) { Set(v); }
   ~ThresholdAt() { Set(saved); }
   ThresholdAt(const ThresholdAt&) = delete;
   ThresholdAt& operator=(const ThresholdAt&) = delete;
@@ -746,14 +747,8 @@ using KeySortFrom = ThresholdAt<cuda::min_survivors_for_key_sort, cuda::set_min_
 using GuideFrom = ThresholdAt<cuda::min_points_for_guide, cuda::set_min_points_for_guide>;
 /// The dense guide as a polygon of its sample's star (rather than the whole sample's hull) from `n` points.
 using GuideStarFrom = ThresholdAt<cuda::min_points_for_guide_star, cuda::set_min_points_for_guide_star>;
-/// The dense guide's ring on or off for as long as it lives.
-struct GuideRing {
-  bool saved = cuda::guide_ring_enabled();
-  explicit GuideRing(bool on) { cuda::set_guide_ring_enabled(on); }
-  ~GuideRing() { cuda::set_guide_ring_enabled(saved); }
-  GuideRing(const GuideRing&) = delete;
-  GuideRing& operator=(const GuideRing&) = delete;
-};
+/// The dense guide's ring on or off.
+using GuideRing = ThresholdAt<cuda::guide_ring_enabled, cuda::set_guide_ring_enabled>;
 
 // The sort on a 32-bit key (core/x_key.hpp, convex_hull.cu), for survivors with 8-byte
 // coordinates: n points on a circle (at 2^22, runs of one key of up to some tens of points near
