@@ -194,6 +194,16 @@ inline constexpr bool queues_doubts = requires {
   requires Test::kQueueDoubts;
 };
 
+/// The runs a warp takes a step in filter_kernel behind `Test`: its own kUnroll, else kFilterUnroll.
+template <class Test>
+constexpr int filter_unroll() {
+  if constexpr (requires { Test::kUnroll; }) {
+    return Test::kUnroll;
+  } else {
+    return kFilterUnroll;
+  }
+}
+
 /// filter_kernel's tests: given by value, or read from the device polygon.
 template <class Test>
 __device__ bool skips_filter(const Test&) {
@@ -201,6 +211,12 @@ __device__ bool skips_filter(const Test&) {
 }
 __device__ bool skips_filter(const DevicePolygon* polygon) {
   return polygon->leaves_many != 0;
+}
+__device__ bool skips_filter(const GuideTest& test) {
+  return test.skips();
+}
+__device__ bool skips_filter(const GuideFanTest& test) {
+  return test.skips();
 }
 /// The device polygon's tests staged in shared memory, read there at each use (held in registers,
 /// they took the float filter from 58 registers to 103 and halved its blocks per multiprocessor).
@@ -1087,7 +1103,7 @@ inline SurvivorCentre centre_of(const CoarsePolygon& coarse) {
 }
 
 /// Step 2 over points[0..n), whose first point has index first_index in the whole input; `test`:
-/// the polygon's view, or GuideTest.
+/// the polygon's view, GuideTest or GuideFanTest.
 template <class T, class Points, class Test>
 void filter(Points points, index_t n, index_t first_index, const Test& test, FullHullWorkspace<T>& ws,
             cudaStream_t stream) {
@@ -1105,7 +1121,8 @@ void filter(Points points, index_t n, index_t first_index, const Test& test, Ful
         <<<filter_grid(n, kFloatFilterUnroll), kFilterThreads, 0, stream>>>(
             points, n, first_index, test, quick, ws.kept.data(), ws.counters.data(), ws.counters.data() + 1);
   } else {
-    filter_kernel<T><<<filter_grid(n), kFilterThreads, 0, stream>>>(
+    constexpr int kUnroll = filter_unroll<Test>();
+    filter_kernel<T, Points, Test, false, kUnroll><<<filter_grid(n, kUnroll), kFilterThreads, 0, stream>>>(
         points, n, first_index, test, core::FloatQuickTests(), ws.kept.data(), ws.counters.data(),
         ws.counters.data() + 1);
   }
@@ -1539,8 +1556,13 @@ JoinedHull<T> hull_of_device_points(FullHullWorkspace<T>& ws, Points points, ind
       }
     }
   }
-  if (fan) {
-    filter<T>(points, n, 0, GuideTest{coarse.view, *fan}, ws, stream);
+  if (fan && fan->ring != nullptr) {
+    // Whether the ring is on is known on the device only: both forms, one of which returns at once.
+    const unsigned long long* ring_words = guide_ring_words(ws);
+    filter<T>(points, n, 0, GuideTest{coarse.view, *fan, ring_words}, ws, stream);
+    filter<T>(points, n, 0, GuideFanTest{coarse.view, *fan, ring_words}, ws, stream);
+  } else if (fan) {
+    filter<T>(points, n, 0, GuideFanTest{coarse.view, *fan}, ws, stream);
   } else {
     filter<T>(points, n, 0, coarse.view, ws, stream);
   }

@@ -42,10 +42,10 @@ constexpr index_t kHostSampleSize = index_t{1} << 15;
 constexpr index_t kMinPointsToFilter = index_t{1} << 14;
 // The streaming filter: threads per block, and points per thread per step (loads in flight).
 constexpr int kFilterThreads = 256;
-// Behind the dense guide too (a float circle), 8-byte points take 4 runs a step: with the fan's ring
-// and its queue, 4 measured faster than 8 (the float circle's filter 1.53 against 1.75 ms at 2^28),
-// where without the ring 8 is (2.81 against 3.06 ms: every point then reads a fan record;
-// bench/NOTES.md, "The guided filter at four runs a step, with the ring").
+// Behind the dense guide's fan with its ring too (a float circle), 8-byte points take 4 runs a step:
+// with the ring and its queue, 4 measured faster than 8 (the float circle's filter 1.53 against
+// 1.75 ms at 2^28); without the ring 8 is faster (GuideFanTest; bench/NOTES.md, "The guided filter
+// at four runs a step, with the ring").
 constexpr int kFilterUnroll = 4;
 // Float points behind the inner polygon (one vote a step, filter_kernel's kFloatFirst) take 8 runs
 // a step too: at 4, the vote made the disk's filter, near its read, 3 % slower. At 8, 72 registers
@@ -246,20 +246,46 @@ struct SoaPoints {
 /// points (the guide's: its sample's hull vertices, or its star's), so each drops only points that
 /// are no hull vertex. The coarse fan is left out: the guide's polygon holds nearly all of the
 /// coarse polygon, and its fan and ring cover that.
+///
+/// The ring is known to be on only on the device (dense_guide.cu zeroes it where the centre check or
+/// an edge's bound fails), and the filter that suits it is slower without it (bench/NOTES.md, "The
+/// guided filter at four runs a step, with the ring"). So the host launches both forms, GuideTest
+/// and GuideFanTest, each with `ring_words` (the guide's centre and ring flags, both non-zero where
+/// the ring is on), and the grid of the form that does not suit returns at once.
 struct GuideTest {
   core::InnerPolygonView coarse;
   core::ChordFanView guide;
+  const unsigned long long* ring_words = nullptr;  ///< nullptr: run, whatever the ring's state
   /// The filter's warps gather the points the quick tests leave and test them 32 at a time, whatever
   /// their size (filter_kernel): the fan's ring leaves few (a float circle at 2^28: a few in a
   /// hundred, modelled), and a warp whose lanes each test their own waits on one record read for
   /// every run that holds one (bench/NOTES.md, "The guide's fan with a ring of radii").
   static constexpr bool kQueueDoubts = true;
+  static constexpr int kUnroll = kFilterUnroll;
   /// The filter's two stages, as core::InnerPolygonView names them: the coarse polygon's disk and
   /// cross, then the fan's ring (an L1 read); then the fan's triangles (a record read from L2).
   __device__ bool quick_inside(double px, double py) const {
     return coarse.quick_inside(px, py) || guide.ring_inside(px, py);
   }
   __device__ bool fan_inside(double px, double py) const { return guide.triangle_inside(px, py); }
+  /// The grid returns at once where the ring is off.
+  __device__ bool skips() const {
+    return ring_words != nullptr && !(ring_words[0] != 0 && ring_words[1] != 0);
+  }
+};
+
+/// GuideTest's form for a fan without its ring: nearly every point reaches the fan's triangles, so
+/// 8-byte points each test their own (no queue) and a warp takes 8 runs a step, as measured fastest
+/// there (a float circle's filter at 2^28: 2.67-2.73 ms, against 3.05-3.06 in GuideTest's form).
+struct GuideFanTest {
+  core::InnerPolygonView coarse;
+  core::ChordFanView guide;
+  const unsigned long long* ring_words = nullptr;  ///< nullptr: run, whatever the ring's state
+  static constexpr int kUnroll = 8;
+  __device__ bool quick_inside(double px, double py) const { return coarse.quick_inside(px, py); }
+  __device__ bool fan_inside(double px, double py) const { return guide.triangle_inside(px, py); }
+  /// The grid returns at once where the ring is on.
+  __device__ bool skips() const { return ring_words != nullptr && ring_words[0] != 0 && ring_words[1] != 0; }
 };
 
 inline int stride_grid(index_t n) {
@@ -513,6 +539,13 @@ template <class T, class Points>
 std::optional<core::ChordFanView> build_guide(Points points, index_t n, const core::InnerPolygonView& coarse,
                                               FullHullWorkspace<T>& ws, cudaStream_t stream,
                                               FullHullProfile* profile, bool* mostly_convex);
+
+/// The words a guided filter's two forms read after build_guide (GuideTest::ring_words): whether the
+/// centre check passed, then whether every edge of the guide had a bound for the ring.
+template <class T>
+const unsigned long long* guide_ring_words(FullHullWorkspace<T>& ws) {
+  return ws.guide_words.data() + 2;
+}
 
 /// Enqueues (no host wait) the survivors' polygon after the filter: the survivors' own extremes
 /// peeled to about their hull, its fan around the inner polygon's centre (`centre`), certified
