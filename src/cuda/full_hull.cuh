@@ -241,11 +241,13 @@ struct SoaPoints {
   __device__ Point2<T> operator[](index_t i) const { return {x[i], y[i]}; }
 };
 
-/// The guided filter's test: the coarse polygon's quick tests (disk and cross) and the guide fan's
-/// ring, then the fan's triangles. Each certifies strictly inside a polygon whose vertices are input
-/// points (the guide's: its sample's hull vertices, or its star's), so each drops only points that
-/// are no hull vertex. The coarse fan is left out: the guide's polygon holds nearly all of the
-/// coarse polygon, and its fan and ring cover that.
+/// The guided filter's test: the guide fan's ring, then its triangles. Each certifies strictly inside
+/// a polygon whose vertices are input points (the guide's: its sample's hull vertices, or its
+/// star's), so each drops only points that are no hull vertex. The coarse polygon's tests are left
+/// out: the guide is built only where they leave most decision samples in doubt, and where the guide
+/// is the sample's hull it holds the coarse polygon's vertices, so its ring holds most of their disk.
+/// Without them this filter, bound by its instructions, took 11 % less time (bench/NOTES.md, "The
+/// guided filter's quick test as the ring alone").
 ///
 /// The ring is known to be on only on the device (dense_guide.cu zeroes it where the centre check or
 /// an edge's bound fails), and the filter that suits it is slower without it (bench/NOTES.md, "The
@@ -253,6 +255,9 @@ struct SoaPoints {
 /// and GuideFanTest, each with `ring_words` (the guide's centre and ring flags, both non-zero where
 /// the ring is on), and the grid of the form that does not suit returns at once.
 struct GuideTest {
+  /// Not read by the tests. A build without it measured 1.46 ms for the float circle's filter at
+  /// 2^28, against this form's 1.35-1.37, though not in turn with it (bench/NOTES.md, "The guided
+  /// filter's quick test as the ring alone"); kept, as measured, until that is settled.
   core::InnerPolygonView coarse;
   core::ChordFanView guide;
   const unsigned long long* ring_words = nullptr;  ///< nullptr: run, whatever the ring's state
@@ -262,11 +267,9 @@ struct GuideTest {
   /// every run that holds one (bench/NOTES.md, "The guide's fan with a ring of radii").
   static constexpr bool kQueueDoubts = true;
   static constexpr int kUnroll = kFilterUnroll;
-  /// The filter's two stages, as core::InnerPolygonView names them: the coarse polygon's disk and
-  /// cross, then the fan's ring (an L1 read); then the fan's triangles (a record read from L2).
-  __device__ bool quick_inside(double px, double py) const {
-    return coarse.quick_inside(px, py) || guide.ring_inside(px, py);
-  }
+  /// The filter's two stages, as core::InnerPolygonView names them: the fan's ring (an L1 read);
+  /// then the fan's triangles (a record read from L2).
+  __device__ bool quick_inside(double px, double py) const { return guide.ring_inside(px, py); }
   __device__ bool fan_inside(double px, double py) const { return guide.triangle_inside(px, py); }
   /// The grid returns at once where the ring is off.
   __device__ bool skips() const {
@@ -274,9 +277,10 @@ struct GuideTest {
   }
 };
 
-/// GuideTest's form for a fan without its ring: nearly every point reaches the fan's triangles, so
-/// 8-byte points each test their own (no queue) and a warp takes 8 runs a step, as measured fastest
-/// there (a float circle's filter at 2^28: 2.67-2.73 ms, against 3.05-3.06 in GuideTest's form).
+/// GuideTest's form for a fan without its ring, after the coarse polygon's quick tests (disk and
+/// cross): nearly every point reaches the fan's triangles, so 8-byte points each test their own (no
+/// queue) and a warp takes 8 runs a step, as measured fastest there (a float circle's filter at
+/// 2^28: 2.67-2.73 ms, against 3.05-3.06 in GuideTest's form).
 struct GuideFanTest {
   core::InnerPolygonView coarse;
   core::ChordFanView guide;
