@@ -255,9 +255,11 @@ struct SoaPoints {
 /// and GuideFanTest, each with `ring_words` (the guide's centre and ring flags, both non-zero where
 /// the ring is on), and the grid of the form that does not suit returns at once.
 struct GuideTest {
-  /// Not read by the tests. A build without it measured 1.46 ms for the float circle's filter at
-  /// 2^28, against this form's 1.35-1.37, though not in turn with it (bench/NOTES.md, "The guided
-  /// filter's quick test as the ring alone"); kept, as measured, until that is settled.
+  /// Not read by the tests. With it the kernel's parameters are large enough that the compiler reads
+  /// the fan's fields from the parameter bank at each use; without it they are loaded into registers
+  /// once, and that build measured 1.46 ms for the float circle's filter at 2^28 against this
+  /// form's 1.35-1.37, though not in turn with it (bench/NOTES.md, "The guided filter's quick test
+  /// as the ring alone"). Kept, as measured, until the two are compared in turn.
   core::InnerPolygonView coarse;
   core::ChordFanView guide;
   const unsigned long long* ring_words = nullptr;  ///< nullptr: run, whatever the ring's state
