@@ -499,7 +499,7 @@ std::optional<core::ChordFanView> build_guide(Points points, index_t n, const co
   double* sorted = angle + k;
   unsigned long long* min_bits = ws.guide_words.data();
   unsigned long long* first = min_bits + 1;
-  unsigned long long* centre_inside = min_bits + 2;
+  unsigned long long* centre_inside = min_bits + 2;  // with ring_ok, the filter's guide_ring_words
   unsigned long long* ring_ok = min_bits + 3;
   WAGENER_CUDA_CHECK(cudaMemsetAsync(min_bits, 0xff, 4 * sizeof(unsigned long long), stream));
   WAGENER_CUDA_CHECK(cudaMemsetAsync(ws.guide_ring.data(), 0xff,
