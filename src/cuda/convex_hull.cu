@@ -212,10 +212,11 @@ __device__ bool skips_filter(const Test&) {
 __device__ bool skips_filter(const DevicePolygon* polygon) {
   return polygon->leaves_many != 0;
 }
-__device__ bool skips_filter(const GuideTest& test) {
-  return test.skips();
+template <class Test>
+requires requires(const Test& test) {
+  test.skips();
 }
-__device__ bool skips_filter(const GuideFanTest& test) {
+__device__ bool skips_filter(const Test& test) {
   return test.skips();
 }
 /// The device polygon's tests staged in shared memory, read there at each use (held in registers,

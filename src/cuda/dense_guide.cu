@@ -497,11 +497,12 @@ std::optional<core::ChordFanView> build_guide(Points points, index_t n, const co
   FullHullWorkspace<T>::grow(ws.guide_corner, 2 * buckets);
   double* angle = ws.guide_angle.data();
   double* sorted = angle + k;
-  unsigned long long* min_bits = ws.guide_words.data();
-  unsigned long long* first = min_bits + 1;
-  unsigned long long* centre_inside = min_bits + 2;  // with ring_ok, the filter's guide_ring_words
-  unsigned long long* ring_ok = min_bits + 3;
-  WAGENER_CUDA_CHECK(cudaMemsetAsync(min_bits, 0xff, 4 * sizeof(unsigned long long), stream));
+  unsigned long long* min_bits = ws.guide_words.data() + kLeastAngleBits;
+  unsigned long long* first = ws.guide_words.data() + kFirstVertex;
+  unsigned long long* centre_inside = ws.guide_words.data() + kCentreInside;
+  unsigned long long* ring_ok = ws.guide_words.data() + kRingOk;
+  WAGENER_CUDA_CHECK(
+      cudaMemsetAsync(ws.guide_words.data(), 0xff, kGuideWords * sizeof(unsigned long long), stream));
   WAGENER_CUDA_CHECK(cudaMemsetAsync(ws.guide_ring.data(), 0xff,
                                      core::kChordFanRingBuckets * sizeof(unsigned long long), stream));
   const int vertex_grid = stride_grid(k);

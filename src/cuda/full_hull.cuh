@@ -241,6 +241,17 @@ struct SoaPoints {
   __device__ Point2<T> operator[](index_t i) const { return {x[i], y[i]}; }
 };
 
+/// The dense guide's device words (FullHullWorkspace::guide_words, set by build_guide): the least
+/// vertex angle's bits, the fan's first vertex, whether the centre check passed, and whether every
+/// edge of the guide had a bound for the ring.
+enum GuideWord { kLeastAngleBits, kFirstVertex, kCentreInside, kRingOk, kGuideWords };
+
+/// Whether the guide's fan has its ring on the device: the centre check passed and every edge had a
+/// bound (`words`: guide_ring_words).
+__device__ inline bool guide_ring_on(const unsigned long long* words) {
+  return words[0] != 0 && words[1] != 0;
+}
+
 /// The guided filter's test: the guide fan's ring, then its triangles. Each certifies strictly inside
 /// a polygon whose vertices are input points (the guide's: its sample's hull vertices, or its
 /// star's), so each drops only points that are no hull vertex. The coarse polygon's tests are left
@@ -274,9 +285,7 @@ struct GuideTest {
   __device__ bool quick_inside(double px, double py) const { return guide.ring_inside(px, py); }
   __device__ bool fan_inside(double px, double py) const { return guide.triangle_inside(px, py); }
   /// The grid returns at once where the ring is off.
-  __device__ bool skips() const {
-    return ring_words != nullptr && !(ring_words[0] != 0 && ring_words[1] != 0);
-  }
+  __device__ bool skips() const { return ring_words != nullptr && !guide_ring_on(ring_words); }
 };
 
 /// GuideTest's form for a fan without its ring, after the coarse polygon's quick tests (disk and
@@ -291,7 +300,7 @@ struct GuideFanTest {
   __device__ bool quick_inside(double px, double py) const { return coarse.quick_inside(px, py); }
   __device__ bool fan_inside(double px, double py) const { return guide.triangle_inside(px, py); }
   /// The grid returns at once where the ring is on.
-  __device__ bool skips() const { return ring_words != nullptr && ring_words[0] != 0 && ring_words[1] != 0; }
+  __device__ bool skips() const { return ring_words != nullptr && guide_ring_on(ring_words); }
 };
 
 inline int stride_grid(index_t n) {
@@ -485,8 +494,8 @@ struct FullHullWorkspace {
   DeviceBuffer<int> guide_chain_lengths;        ///< a chain level's lengths, then their offsets
   DeviceBuffer<double> guide_angle;             ///< the guide's vertex angles, then (at + k) sorted
   DeviceBuffer<unsigned char> guide_scan_temp;
-  DeviceBuffer<unsigned long long> guide_words{4};  ///< least angle's bits, first vertex, centre, ring
-  DeviceBuffer<Point2<double>> guide_corner;        ///< the fan's corners, two per bucket
+  DeviceBuffer<unsigned long long> guide_words{kGuideWords};  ///< GuideWord's layout
+  DeviceBuffer<Point2<double>> guide_corner;                  ///< the fan's corners, two per bucket
   DeviceBuffer<unsigned long long> guide_ring{core::kChordFanRingBuckets};  ///< the fan's ring, as bits
   std::unique_ptr<FullHullWorkspace> nested;                                ///< the guide's hull (no guide)
   // The check (check_by_angle): the sort's other point buffer, its two key buffers back to back, the
@@ -546,11 +555,12 @@ std::optional<core::ChordFanView> build_guide(Points points, index_t n, const co
                                               FullHullWorkspace<T>& ws, cudaStream_t stream,
                                               FullHullProfile* profile, bool* mostly_convex);
 
-/// The words a guided filter's two forms read after build_guide (GuideTest::ring_words): whether the
-/// centre check passed, then whether every edge of the guide had a bound for the ring.
+/// The words a guided filter's two forms read after build_guide (GuideTest::ring_words): kCentreInside,
+/// then kRingOk.
 template <class T>
 const unsigned long long* guide_ring_words(FullHullWorkspace<T>& ws) {
-  return ws.guide_words.data() + 2;
+  static_assert(kRingOk == kCentreInside + 1, "guide_ring_on reads the two words in a row");
+  return ws.guide_words.data() + kCentreInside;
 }
 
 /// Enqueues (no host wait) the survivors' polygon after the filter: the survivors' own extremes
