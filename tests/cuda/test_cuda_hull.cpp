@@ -1106,11 +1106,15 @@ TEST_F(CudaTest, GuidedFullHullOfAFloatCircle) {
   for (std::size_t n : {std::size_t{1} << 22, (std::size_t{1} << 22) + 3, star_from - 1, star_from}) {
     const auto pts = testing::circle<float>(n, rng_);
     const auto expected = cpu::convex_hull_serial<float>(pts);
-    // With the fan's ring (by default) and without it.
+    // With the fan's ring (by default) and without it. The filter's two forms run one at a time:
+    // had both kept their points, the filter's survivors with the ring would be about twice those
+    // without it (each form keeps about the points outside the guide).
+    index_t filter_survivors[2] = {};
     for (const bool ring : {true, false}) {
       SCOPED_TRACE(ring ? "with the ring" : "without the ring");
       const GuideRing guide_ring(ring);
       const auto run = device_hull_with_profile(pts);
+      filter_survivors[ring ? 0 : 1] = run.profile.polygon_survivors;
       ASSERT_EQ(run.hull, expected) << n;
       EXPECT_GT(run.profile.check_convex, 0) << n;
       EXPECT_GE(run.profile.guide_vertices, 3) << n << ": the guide did not run";
@@ -1119,6 +1123,8 @@ TEST_F(CudaTest, GuidedFullHullOfAFloatCircle) {
       EXPECT_GE(run.survivors, static_cast<index_t>(expected.size())) << n;
       EXPECT_EQ(DevicePoints<float>(pts).convex_hull(true), expected) << n << " (x and y arrays)";
     }
+    EXPECT_LT(filter_survivors[0], filter_survivors[1] + filter_survivors[1] / 2) << n;
+    EXPECT_LT(filter_survivors[1], filter_survivors[0] + filter_survivors[0] / 2) << n;
   }
   // Scaled far from 1: at 1e35 the ring's bounds' products pass 2^200, so the fan goes without it,
   // exact all the same; at 1e-15 it has one.
