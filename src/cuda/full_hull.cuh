@@ -266,11 +266,11 @@ __device__ inline bool guide_ring_on(const unsigned long long* words) {
 /// and GuideFanTest, each with `ring_words` (the guide's centre and ring flags, both non-zero where
 /// the ring is on), and the grid of the form that does not suit returns at once.
 struct GuideTest {
-  /// Not read by the tests. With it the kernel's parameters are large enough that the compiler reads
-  /// the fan's fields from the parameter bank at each use; without it they are loaded into registers
-  /// once, and that build measured 1.46 ms for the float circle's filter at 2^28 against this
-  /// form's 1.35-1.37, though not in turn with it (bench/NOTES.md, "The guided filter's quick test
-  /// as the ring alone"). Kept, as measured, until the two are compared in turn.
+  /// Not read by the tests, but kept: without it the compiler lays this filter out otherwise (more
+  /// branches and votes), and it issued 8.6 % more instructions; the float circle's filter at 2^28
+  /// took 1.45-1.46 ms against 1.36-1.37 with it, in turn (bench/NOTES.md, "GuideTest's unread
+  /// member, measured in turn"). A layout the compiler chose, which another compiler may not: measure
+  /// again before dropping it.
   core::InnerPolygonView coarse;
   core::ChordFanView guide;
   const unsigned long long* ring_words = nullptr;  ///< nullptr: run, whatever the ring's state
