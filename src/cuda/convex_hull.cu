@@ -1327,7 +1327,8 @@ JoinedHull<T> chain_and_join(FullHullWorkspace<T>& ws, Point2<T>* split, index_t
 /// sets it and returns no hull instead), sorts the survivors, splits them by the baseline, builds
 /// both chains and joins them into `out` (device memory for the survivors' number of points;
 /// nullptr: a workspace buffer, valid until the next call on `ws`). `chain_guides` false: the chains
-/// skip their own guide filters (the check found the input mostly convex). With `needs_guide` (the
+/// skip their own guide filters (the check found the input mostly convex, or the dense guide's fan
+/// filtered). With `needs_guide` (the
 /// filter took the device polygon's tests): where that polygon left the dense guide's decision to
 /// the host (the filter then did nothing), sets it and returns no hull.
 template <class T>
@@ -1570,7 +1571,12 @@ JoinedHull<T> hull_of_device_points(FullHullWorkspace<T>& ws, Points points, ind
   record(&StepEvents::filtered);
   if (!fan && guide) maybe_filter_by_survivor_polygon(ws, n, centre_of(coarse), stream);
   record(&StepEvents::refiltered);
-  return finish(ws, stream, survivors, out, events, non_finite, !mostly_convex);
+  // The chains skip their own guides behind the dense guide too: the survivors lie outside its
+  // polygon, built from a run sample of 1/16 of the input, and a chain's guide, the hull of a sample
+  // of at most 1/256 of the survivors, would lie nearly inside it and drop few of them (a float
+  // circle's were built and refused, 0.2 ms: bench/NOTES.md, "The chains without guides of their own
+  // behind the dense guide").
+  return finish(ws, stream, survivors, out, events, non_finite, !mostly_convex && !fan);
 }
 
 template JoinedHull<float> hull_of_device_points<float, AosPoints<float>>(FullHullWorkspace<float>&,

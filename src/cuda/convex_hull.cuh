@@ -96,7 +96,7 @@ struct FullHullProfile {
   /// only where a profile is asked for.
   bool guide_ring = false;
   /// Whether the chains could take their own guide filters: not where the check found most of its
-  /// sample in convex position (nearly every survivor a vertex).
+  /// sample in convex position (nearly every survivor a vertex), nor behind the dense guide's fan.
   bool chain_guides = true;
   /// Whether the block finish built the hull (then sort_ms is 0 and chains_ms its time).
   bool finished_in_blocks = false;
