@@ -1328,9 +1328,9 @@ JoinedHull<T> chain_and_join(FullHullWorkspace<T>& ws, Point2<T>* split, index_t
 /// both chains and joins them into `out` (device memory for the survivors' number of points;
 /// nullptr: a workspace buffer, valid until the next call on `ws`). `chain_guides` false: the chains
 /// skip their own guide filters (the check found the input mostly convex, or the dense guide's fan
-/// filtered). With `needs_guide` (the
-/// filter took the device polygon's tests): where that polygon left the dense guide's decision to
-/// the host (the filter then did nothing), sets it and returns no hull.
+/// filtered). With `needs_guide` (the filter took the device polygon's tests): where that polygon
+/// left the dense guide's decision to the host (the filter then did nothing), sets it and returns no
+/// hull.
 template <class T>
 JoinedHull<T> finish(FullHullWorkspace<T>& ws, cudaStream_t stream, index_t* survivors, Point2<T>* out,
                      StepEvents* profile = nullptr, bool* non_finite = nullptr, bool chain_guides = true,
