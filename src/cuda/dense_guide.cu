@@ -541,10 +541,11 @@ std::optional<core::ChordFanView> build_guide(Points points, index_t n, const co
   }
   if (profile) {
     profile->guide_vertices = k;
-    unsigned long long flags[2] = {};  // the centre's and the ring's
-    WAGENER_CUDA_CHECK(cudaMemcpyAsync(flags, centre_inside, sizeof flags, cudaMemcpyDeviceToHost, stream));
+    unsigned long long flags[2] = {};  // the words the filter's two forms read
+    WAGENER_CUDA_CHECK(
+        cudaMemcpyAsync(flags, guide_ring_words(ws), sizeof flags, cudaMemcpyDeviceToHost, stream));
     WAGENER_CUDA_CHECK(cudaStreamSynchronize(stream));
-    profile->guide_ring = fan.ring != nullptr && flags[0] != 0 && flags[1] != 0;
+    profile->guide_ring = fan.ring != nullptr && guide_ring_on(flags);
   }
   return fan;
 }

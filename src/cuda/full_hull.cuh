@@ -249,9 +249,9 @@ struct SoaPoints {
 /// edge of the guide had a bound for the ring.
 enum GuideWord { kLeastAngleBits, kFirstVertex, kCentreInside, kRingOk, kGuideWords };
 
-/// Whether the guide's fan has its ring on the device: the centre check passed and every edge had a
-/// bound (`words`: guide_ring_words).
-__device__ inline bool guide_ring_on(const unsigned long long* words) {
+/// Whether the guide's fan has its ring: the centre check passed and every edge had a bound
+/// (`words`: guide_ring_words on the device, or those two words read back to the host).
+__host__ __device__ inline bool guide_ring_on(const unsigned long long* words) {
   return words[0] != 0 && words[1] != 0;
 }
 
