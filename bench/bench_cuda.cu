@@ -16,6 +16,8 @@
 //                   [--guide-from N]   (the full hull's dense guide from 2^N points)
 //                   [--guide-star-from N]   (that guide a polygon of its sample's star from 2^N points)
 //                   [--no-guide-ring]   (that guide's fan without its ring of radii)
+//                   [--star-samples-per-bucket N]   (the star's buckets, one for N sample points)
+//                   [--chains-in-place-from-log2 N]   (the full hull's chains: rounds in place from 2^N)
 //                   [--key-sort-from N]   (the full hull's sort on a key from 2^N survivors)
 //                   [--survivor-polygon-from N]   (the full hull's survivors' polygon from 2^N points)
 //                   [--block-finish-up-to N]      (the full hull's block finish up to N survivors; 0: off)
@@ -556,6 +558,10 @@ int main(int argc, char** argv) {
     if (!std::strcmp(argv[i], "--guide-star-from") && i + 1 < argc)
       wcuda::set_min_points_for_guide_star(index_t{1} << std::atoi(argv[++i]));
     if (!std::strcmp(argv[i], "--no-guide-ring")) wcuda::set_guide_ring_enabled(false);
+    if (!std::strcmp(argv[i], "--star-samples-per-bucket") && i + 1 < argc)
+      wcuda::set_star_samples_per_bucket(std::atoll(argv[++i]));
+    if (!std::strcmp(argv[i], "--chains-in-place-from-log2") && i + 1 < argc)
+      wcuda::set_chains_in_place_from(index_t{1} << std::atoi(argv[++i]));
     if (!std::strcmp(argv[i], "--key-sort-from") && i + 1 < argc)
       wcuda::set_min_survivors_for_key_sort(index_t{1} << std::atoi(argv[++i]));
     if (!std::strcmp(argv[i], "--survivor-polygon-from") && i + 1 < argc)

@@ -34,6 +34,11 @@ inline constexpr index_t kDefaultMinPointsForGuideStar = index_t{1} << 24;
 index_t min_points_for_guide_star();
 void set_min_points_for_guide_star(index_t n);
 
+/// Sample points a bucket of the star (full_hull.cuh, star_buckets): kStarSamplesPerBucket unless
+/// set, as the benchmark does to compare (at least 1).
+index_t star_samples_per_bucket();
+void set_star_samples_per_bucket(index_t n);
+
 /// Whether the dense guide's fan first tries its ring (core::ChordFanView: a squared radius per
 /// angle bucket, a table small enough for L1), on unless set off, as tests and the benchmark do to
 /// compare.
@@ -53,7 +58,7 @@ void set_min_survivors_for_key_sort(index_t n);
 /// From how many tile-hood points the full hull's chains merge their hoods across the device in place
 /// (UpperHullWorkspace::in_place_from); such a chain's hood stays in its tiles, and the join reads it
 /// there (no compaction first). -1, the default: each chain's policy (UpperHullPolicy::kInPlaceFrom).
-/// Tests lower it to reach that join with inputs of test size.
+/// Tests set it to take either rounds at test size.
 index_t chains_in_place_from();
 void set_chains_in_place_from(index_t n);
 

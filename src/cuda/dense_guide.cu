@@ -310,7 +310,7 @@ template <class T, class Points>
 index_t star_polygon(Points points, index_t n, index_t period, double cx, double cy, FullHullWorkspace<T>& ws,
                      cudaStream_t stream) {
   const index_t m = run_sample_size(n, period);
-  const int buckets = star_buckets(m), place_bits = star_place_bits(m);
+  const int buckets = star_buckets(m, star_samples_per_bucket()), place_bits = star_place_bits(m);
   // One run more than the buckets fill, for the levels shifted by half a run.
   const index_t segments = ceil_div(index_t{buckets}, index_t{kStarChainBuckets}) + 1;
   FullHullWorkspace<T>::grow(ws.guide_star, buckets);
@@ -569,7 +569,16 @@ namespace wagener::cuda {
 namespace {
 std::atomic<index_t> min_points_for_guide_star_now{kDefaultMinPointsForGuideStar};
 std::atomic<bool> guide_ring_now{true};
+std::atomic<index_t> star_samples_per_bucket_now{full_hull::kStarSamplesPerBucket};
 }  // namespace
+
+index_t star_samples_per_bucket() {
+  return star_samples_per_bucket_now.load(std::memory_order_relaxed);
+}
+
+void set_star_samples_per_bucket(index_t n) {
+  star_samples_per_bucket_now.store(std::max<index_t>(n, 1), std::memory_order_relaxed);
+}
 
 bool guide_ring_enabled() {
   return guide_ring_now.load(std::memory_order_relaxed);
