@@ -218,19 +218,26 @@ __global__ void __launch_bounds__(UpperHullPolicy<T>::kFilterThreads)
       one_edge = warp_first + kWarp * kItems <= n && e + 1 < k &&
                  lex_less(points[warp_first + kWarp * kItems - 1], b);
     }
+    if (one_edge && !validate) {
+      // The common case of a sorted input's dense stretch: one test an item, no branch (bench/NOTES.md,
+      // "The presorted float filter's warps on one edge without branches").
 #pragma unroll
-    for (int j = 0; j < kItems; ++j) {
-      const index_t g = first + j * kWarp;
-      if (one_edge || g < n) {
-        const Point2<T> p = item[j];
-        if (validate) {
-          if (!is_finite(p)) atomicMin(&first_bad[0], static_cast<unsigned long long>(g));
-          if (g > 0 && lex_less(p, points[g - 1]))
-            atomicMin(&first_bad[1], static_cast<unsigned long long>(g));
+      for (int j = 0; j < kItems; ++j) keep |= certainly_right(a, b, item[j]) ? 0u : 1u << j;
+    } else {
+#pragma unroll
+      for (int j = 0; j < kItems; ++j) {
+        const index_t g = first + j * kWarp;
+        if (one_edge || g < n) {
+          const Point2<T> p = item[j];
+          if (validate) {
+            if (!is_finite(p)) atomicMin(&first_bad[0], static_cast<unsigned long long>(g));
+            if (g > 0 && lex_less(p, points[g - 1]))
+              atomicMin(&first_bad[1], static_cast<unsigned long long>(g));
+          }
+          if (!one_edge) walk_to(p);  // uniform across the warp
+          const bool below = (one_edge || e + 1 < k) && certainly_right(a, b, p);
+          if (!below) keep |= 1u << j;
         }
-        if (!one_edge) walk_to(p);  // uniform across the warp
-        const bool below = (one_edge || e + 1 < k) && certainly_right(a, b, p);
-        if (!below) keep |= 1u << j;
       }
     }
   }
