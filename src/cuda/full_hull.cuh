@@ -93,10 +93,12 @@ constexpr index_t kGuidePeriod = 16;
 // pseudo-angle bucket for every kStarSamplesPerBucket sample points, at most kMaxStarBuckets (a word
 // each). Heuristics only: any polygon of input points in angle order is a safe guide (build_guide).
 // At 2^28 float points 2^21 buckets (16 MB of words, 8 sample points each) made the guide and its
-// filter 0.4 ms faster than 2^22 did, with 0.4 % fewer survivors (bench/NOTES.md, "The star at eight
-// sample points a bucket"); below 2^28 points the cap does not bind.
+// filter 0.4 ms faster than 2^22 did, with 0.4 % fewer survivors, and 2^20 (16 each) 0.13 ms faster
+// again (bench/NOTES.md, "The star at eight sample points a bucket" and the section after it); at
+// 2^24 and 2^26, 8 sample points a bucket measured within the spread of 4, so the cap binds from
+// 2^27 points only.
 constexpr index_t kStarSamplesPerBucket = 4;
-constexpr index_t kMaxStarBuckets = index_t{1} << 21;
+constexpr index_t kMaxStarBuckets = index_t{1} << 20;
 // Then each run of kStarChainBuckets buckets keeps its chain convex as seen from the centre, a thread
 // a run (kStarChainThreads a block), and so again over the chains, in runs shifted by half a run from
 // the level before's, kStarChainLevels levels in all: the guide's polygon, with dents left only where
