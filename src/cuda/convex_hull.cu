@@ -68,7 +68,7 @@ std::atomic<index_t> min_points_for_survivor_polygon_now{kDefaultMinPointsForSur
 // The block finish's bound: max_survivors_for_block_finish().
 std::atomic<index_t> max_survivors_for_block_finish_now{kDefaultMaxSurvivorsForBlockFinish};
 // Where the chains' device-wide rounds keep their hoods in place: chains_in_place_from() (tests
-// lower it; -1: each chain's policy).
+// set it; -1: each chain's policy).
 std::atomic<index_t> chains_in_place_from_now{-1};
 
 /// Per direction (one thread each), the sample point with the largest score: sample j is input

@@ -57,11 +57,14 @@ struct UpperHullPolicy {
   // bracket, depth 7 at 2^27 (56 steps), each step a block-wide sync.
   static constexpr int kBlockMergeSamples = 16;
   // The in-place rounds from this many tile-hood points up; below, the copying rounds (Wagener's
-  // mam phases over the whole device, one hood copy per round), whose cost grows with the points
-  // but whose launches are short. Measured (bench_cuda --in-place-from-log2, bench/NOTES.md): the
-  // double parabola's 2^24 hood points 12.6 ms copying against 6.7 in place (2^28: 222 against 66),
-  // while the float parabola's smaller second-level hoods lose 0.5-1 ms in place.
-  static constexpr long long kInPlaceFrom = 1 << 24;
+  // mam phases over the whole device, one hood copy per round: seven launches a round, against the
+  // in-place rounds' one). Measured (bench_cuda --in-place-from-log2 and
+  // --chains-in-place-from-log2, H200, bench/NOTES.md): from 2^16 rather than 2^24, the presorted
+  // float parabola's levels 0.61 -> 0.41 ms at 2^24 points and 0.87 -> 0.66 at 2^28, the float
+  // circle's chains 0.65-0.79 -> 0.50-0.59 ms at 2^28, the double circle's 6.8 -> 0.6-0.7 ms at
+  // 2^24; at 2^20 points, the same. (Once, before the seam tests and the block merges, the float
+  // parabola's second-level hoods lost 0.5-1 ms in place.)
+  static constexpr long long kInPlaceFrom = 1 << 16;
   static constexpr int kMergeWarpsPerBlock = 8;
   // Blocks per multiprocessor for the grid-stride kernels.
   static constexpr int kBlocksPerSm = 8;

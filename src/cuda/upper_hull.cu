@@ -815,9 +815,9 @@ int after_tile_level(const Point2<T>* points, index_t n, index_t tiles, index_t 
     return 1;
   }
   if (static_cast<double>(total) > Policy::kCompactionGain * static_cast<double>(n)) {
-    // Most points are on the hood: merge the tile hoods across the device. Large hoods stay in
-    // place (one search per merge, no copies); small ones take the copying rounds, whose few
-    // short launches beat the in-place rounds' serial searches there (UpperHullPolicy).
+    // Most points are on the hood: merge the tile hoods across the device. Hoods of kInPlaceFrom
+    // points or more stay in place (one search per merge, no copies, a launch a round); smaller
+    // ones take the copying rounds (UpperHullPolicy).
     if (total >= ws.in_place_from) return in_place_rounds(points, n, tiles, ws, stream, run);
     return device_rounds(tiles, index_t{Policy::kTile}, ws, 0, stream);
   }

@@ -1368,9 +1368,9 @@ testing::Points<T> circle_with_inner_neighbours(std::size_t n, bool both_sides, 
 }
 
 // The join reads a chain's hood where the in-place rounds left it, in their tiles (no compaction
-// first): with those rounds lowered to test size, one chain in tiles and the other dense, then both
-// in tiles, with 8-byte coordinates; at the default threshold, the same inputs take no in-place
-// rounds and a dense join. Each hull exact against the CPU's, in every coordinate type.
+// first): with those rounds from 0 points, one chain in tiles and the other dense, then both in
+// tiles, with 8-byte coordinates; with them out of reach, the same inputs take the copying rounds
+// and a dense join. Each hull exact against the CPU's, in every coordinate type.
 template <class T>
 void chains_joined_from_their_tiles(std::mt19937_64& rng) {
   // Survivors above UpperHullPolicy::kFilterFrom: the chains take chain_and_join's path with host
@@ -1397,9 +1397,10 @@ void chains_joined_from_their_tiles(std::mt19937_64& rng) {
         }
       }
     }
+    const ChainsInPlaceFrom copying(index_t{1} << 40);
     const auto run = device_hull_with_profile(pts);
-    ASSERT_EQ(run.hull, expected) << what << ", default threshold";
-    EXPECT_EQ(run.profile.chains_in_tiles, 0) << what << ", default threshold";
+    ASSERT_EQ(run.hull, expected) << what << ", copying rounds";
+    EXPECT_EQ(run.profile.chains_in_tiles, 0) << what << ", copying rounds";
   }
 }
 
