@@ -300,12 +300,13 @@ int star_place_bits(index_t m) {
 }
 
 /// The guide from the star of the run sample of `points` with this period: its farthest point from
-/// (cx, cy) in each of star_buckets(m) pseudo-angle buckets, then kStarChainLevels levels of convex
-/// chains over runs of kStarChainBuckets of them (star_chains_kernel), into ws.guide_chain[0 ...) in
-/// angle order; returns how many (one host round trip). A bucket keeps the one of about
-/// kStarSamplesPerBucket sample points that lies farthest out, so the star holds nearly every vertex
-/// of the sample's hull (where a bucket holds two, it loses one), and the chains drop the points in
-/// its dents but where two runs meet (bench/NOTES.md).
+/// (cx, cy) in each of star_buckets(m, star_samples_per_bucket()) pseudo-angle buckets, then
+/// kStarChainLevels levels of convex chains over runs of kStarChainBuckets of them
+/// (star_chains_kernel), into ws.guide_chain[0 ...) in angle order; returns how many (one host round
+/// trip). A bucket keeps the one of its sample points (about kStarSamplesPerBucket, more where
+/// kMaxStarBuckets binds) that lies farthest out, so the star holds nearly every vertex of the
+/// sample's hull (where a bucket holds two, it loses one), and the chains drop the points in its
+/// dents but where two runs meet (bench/NOTES.md).
 template <class T, class Points>
 index_t star_polygon(Points points, index_t n, index_t period, double cx, double cy, FullHullWorkspace<T>& ws,
                      cudaStream_t stream) {

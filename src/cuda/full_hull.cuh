@@ -108,9 +108,9 @@ constexpr int kStarChainThreads = 256;
 constexpr int kStarChainLevels = 4;
 
 /// The star's buckets over m sample points: the largest power of two at most m / samples_per_bucket
-/// (star_samples_per_bucket(): kStarSamplesPerBucket unless set) and kMaxStarBuckets, at least 1 (so
-/// never more than m, for m >= 1).
-inline int star_buckets(index_t m, index_t samples_per_bucket = kStarSamplesPerBucket) {
+/// (the caller's star_samples_per_bucket(): kStarSamplesPerBucket unless set) and kMaxStarBuckets,
+/// at least 1 (so never more than m, for m >= 1).
+inline int star_buckets(index_t m, index_t samples_per_bucket) {
   index_t buckets = 1;
   while (2 * buckets <= m / samples_per_bucket && 2 * buckets <= kMaxStarBuckets) buckets *= 2;
   return static_cast<int>(buckets);
