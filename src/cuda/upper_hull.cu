@@ -56,14 +56,14 @@ __global__ void __launch_bounds__(Policy::kThreads, Policy::kTileBlocksPerSm)
   if (threadIdx.x == 0) size[blockIdx.x] = h;
 }
 
-/// Copies run t (count(t) points at src(t)) to dense + offset[t], for every t < runs: a group of
+/// Copies run t (size[t] points at src(t)) to dense + offset[t], for every t < runs: a group of
 /// 2^lanes_log2 threads a run (a warp up to a block), each thread its points a group's width apart,
 /// kBatch loads before their stores. With few runs of many points (a sample's tile hoods, a
 /// parabola's), a warp a run copied one point a lane per memory round trip: about 58 us for 16 hoods
 /// of 4096 points on an H200 (bench/NOTES.md, "The compactions' copies a block a run").
-template <class T, class Source, class Count>
-__device__ void gather_runs(index_t runs, int lanes_log2, Source src, Count count, const index_t* offset,
-                            Point2<T>* __restrict__ dense) {
+template <class T, class Source>
+__device__ void gather_runs(index_t runs, int lanes_log2, Source src, const index_t* size,
+                            const index_t* offset, Point2<T>* __restrict__ dense) {
   constexpr int kBatch = 4;
   const index_t lanes = index_t{1} << lanes_log2;
   const index_t groups = (static_cast<index_t>(gridDim.x) * blockDim.x) >> lanes_log2;
@@ -72,16 +72,16 @@ __device__ void gather_runs(index_t runs, int lanes_log2, Source src, Count coun
        t += groups) {
     const Point2<T>* __restrict__ from = src(t);
     Point2<T>* __restrict__ to = dense + offset[t];
-    const index_t size = count(t);
-    for (index_t i = lane; i < size; i += kBatch * lanes) {
+    const index_t count = size[t];
+    for (index_t i = lane; i < count; i += kBatch * lanes) {
       Point2<T> p[kBatch];
 #pragma unroll
       for (int b = 0; b < kBatch; ++b) {
-        if (i + b * lanes < size) p[b] = from[i + b * lanes];
+        if (i + b * lanes < count) p[b] = from[i + b * lanes];
       }
 #pragma unroll
       for (int b = 0; b < kBatch; ++b) {
-        if (i + b * lanes < size) to[i + b * lanes] = p[b];
+        if (i + b * lanes < count) to[i + b * lanes] = p[b];
       }
     }
   }
@@ -95,8 +95,7 @@ __global__ void gather_kernel(const Point2<T>* hood, const index_t* size, const 
                               const index_t* only_if) {
   if (only_if && *only_if == 0) return;
   gather_runs<T>(
-      tiles, lanes_log2, [=](index_t t) { return hood + t * tile; }, [=](index_t t) { return size[t]; },
-      offset, dense);
+      tiles, lanes_log2, [=](index_t t) { return hood + t * tile; }, size, offset, dense);
 }
 
 /// A level's tail after the scan of its tile hoods' sizes (hood t at t * tile, size[t] vertices,
@@ -524,8 +523,8 @@ __global__ void gather_live_kernel(const Point2<T>* hood, core::StripRanges rang
                                    index_t* dense_size) {
   if (blockIdx.x == 0 && threadIdx.x == 0) dense_size[0] = offset[tiles - 1] + size[tiles - 1];
   gather_runs<T>(
-      tiles, lanes_log2, [=](index_t t) { return hood + t * ranges.stride + ranges.lo[t]; },
-      [=](index_t t) { return size[t]; }, offset, dense);
+      tiles, lanes_log2, [=](index_t t) { return hood + t * ranges.stride + ranges.lo[t]; }, size, offset,
+      dense);
 }
 
 template <class T>
