@@ -47,6 +47,7 @@
 #include "cuda/buffers.cuh"
 #include "cuda/check.cuh"
 #include "cuda/convex_hull.cuh"
+#include "cuda/copy_runs.cuh"
 #include "cuda/full_hull.cuh"
 #include "cuda/launch.cuh"
 #include "cuda/per_device.cuh"
@@ -899,11 +900,12 @@ __global__ void join_chains_kernel(const Point2<T>* lower_reflected, index_t l, 
 /// join_chains_kernel's placement of one chain's points (core::joined_place), for a chain dense or
 /// left in its tiles by the in-place rounds (DeviceHull::in_tiles): the lower chain (`lower`, l
 /// points) gives the hull's first l points, reflected back and reversed; the upper one (u points) the
-/// last u - 2, reversed, without its two ends. A warp a tile copies the tile's live run to its place
-/// in the hull, so the hood is read once, with no compaction before it.
+/// last u - 2, reversed, without its two ends. Each tile's live run goes to its place in the hull
+/// (for_each_run_point: lanes_log2 from runs_launch), so the hood is read once, with no compaction
+/// before it.
 template <class T>
-__global__ void place_chain_kernel(DeviceHull<T> chain, bool lower, index_t l, index_t u, Point2<T>* out) {
-  constexpr int kWarp = 32;
+__global__ void place_chain_kernel(DeviceHull<T> chain, bool lower, index_t l, index_t u, int lanes_log2,
+                                   Point2<T>* out) {
   const auto place = [&](index_t j, const Point2<T>& p) {
     if (lower) {
       out[core::joined_place(true, j, l, u)] = core::reflected(p);
@@ -918,11 +920,9 @@ __global__ void place_chain_kernel(DeviceHull<T> chain, bool lower, index_t l, i
     for (index_t j = thread; j < chain.size; j += threads) place(j, chain.data[j]);
     return;
   }
-  for (index_t t = thread / kWarp; t < hood.tiles; t += threads / kWarp) {
-    const Point2<T>* run = hood.points + t * hood.stride + hood.lo[t];
-    const index_t first = hood.offset[t], size = hood.size[t];
-    for (index_t k = thread % kWarp; k < size; k += kWarp) place(first + k, run[k]);
-  }
+  for_each_run_point<T>(
+      hood.tiles, lanes_log2, [&](index_t t) { return hood.points + t * hood.stride + hood.lo[t]; },
+      [&](index_t t) { return hood.size[t]; }, [&](index_t t) { return hood.offset[t]; }, place);
 }
 
 /// A chain enqueued by upper_hull_enqueued: its words, and the buffers of its first and second level
@@ -1308,9 +1308,12 @@ JoinedHull<T> chain_and_join(FullHullWorkspace<T>& ws, Point2<T>* split, index_t
   } else {
     for (const bool is_lower : {true, false}) {
       const DeviceHull<T>& chain = is_lower ? lower : upper;
-      const index_t work = chain.in_tiles.tiles > 0 ? chain.in_tiles.tiles * 32 : chain.size;
-      place_chain_kernel<T><<<stride_grid(std::max<index_t>(work, 1)), 256, 0, stream>>>(
-          chain, is_lower, lower.size, upper.size, out);
+      // In tiles: runs_launch's threads a run; dense: a thread a point.
+      const RunsLaunch launch = chain.in_tiles.tiles > 0
+                                    ? runs_launch(chain.in_tiles.tiles, kStrideBlocksPerSm)
+                                    : RunsLaunch{stride_grid(std::max<index_t>(chain.size, 1)), 5};
+      place_chain_kernel<T><<<launch.blocks, kCopyRunsThreads, 0, stream>>>(
+          chain, is_lower, lower.size, upper.size, launch.lanes_log2, out);
       WAGENER_CUDA_CHECK_LAUNCH();
     }
   }

@@ -309,10 +309,12 @@ struct GuideFanTest {
   __device__ bool skips() const { return ring_words != nullptr && guide_ring_on(ring_words); }
 };
 
+/// The full hull's grid-stride kernels: at most kStrideBlocksPerSm blocks of 256 threads a
+/// multiprocessor.
+constexpr int kStrideBlocksPerSm = 8;
 inline int stride_grid(index_t n) {
-  constexpr int kBlocksPerSm = 8;
   return static_cast<int>(
-      std::clamp<index_t>(ceil_div(n, index_t{256}), 1, index_t{multiprocessors()} * kBlocksPerSm));
+      std::clamp<index_t>(ceil_div(n, index_t{256}), 1, index_t{multiprocessors()} * kStrideBlocksPerSm));
 }
 
 /// A long run of equal x after the sort on x alone (convex_hull.cu, rewrite_short_runs_kernel): its

@@ -9,6 +9,7 @@
 #include "core/merge_step.hpp"
 #include "cuda/block_upper_hull.cuh"
 #include "cuda/check.cuh"
+#include "cuda/copy_runs.cuh"
 #include "cuda/launch.cuh"
 #include "cuda/policy.cuh"
 #include "cuda/upper_hull.cuh"
@@ -56,46 +57,17 @@ __global__ void __launch_bounds__(Policy::kThreads, Policy::kTileBlocksPerSm)
   if (threadIdx.x == 0) size[blockIdx.x] = h;
 }
 
-/// Copies run t (size[t] points at src(t)) to dense + offset[t], for every t < runs: a group of
-/// 2^lanes_log2 threads a run (a warp up to a block), each thread its points a group's width apart,
-/// kBatch loads before their stores. With few runs of many points (a sample's tile hoods, a
-/// parabola's), a warp a run copied one point a lane per memory round trip: about 58 us for 16 hoods
-/// of 4096 points on an H200 (bench/NOTES.md, "The compactions' copies a block a run").
-template <class T, class Source>
-__device__ void gather_runs(index_t runs, int lanes_log2, Source src, const index_t* size,
-                            const index_t* offset, Point2<T>* __restrict__ dense) {
-  constexpr int kBatch = 4;
-  const index_t lanes = index_t{1} << lanes_log2;
-  const index_t groups = (static_cast<index_t>(gridDim.x) * blockDim.x) >> lanes_log2;
-  const index_t lane = threadIdx.x & (lanes - 1);
-  for (index_t t = (static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x) >> lanes_log2; t < runs;
-       t += groups) {
-    const Point2<T>* __restrict__ from = src(t);
-    Point2<T>* __restrict__ to = dense + offset[t];
-    const index_t count = size[t];
-    for (index_t i = lane; i < count; i += kBatch * lanes) {
-      Point2<T> p[kBatch];
-#pragma unroll
-      for (int b = 0; b < kBatch; ++b) {
-        if (i + b * lanes < count) p[b] = from[i + b * lanes];
-      }
-#pragma unroll
-      for (int b = 0; b < kBatch; ++b) {
-        if (i + b * lanes < count) to[i + b * lanes] = p[b];
-      }
-    }
-  }
-}
-
-/// Compaction between levels: tile t's hood (at t * tile) goes to dense[offset[t] ...] (gather_runs).
-/// With `only_if`, nothing unless *only_if is nonzero (a compaction enqueued before its decision).
+/// Compaction between levels: tile t's hood (at t * tile) goes to dense[offset[t] ...]
+/// (for_each_run_point). With `only_if`, nothing unless *only_if is nonzero (a compaction enqueued
+/// before its decision).
 template <class T>
 __global__ void gather_kernel(const Point2<T>* hood, const index_t* size, const index_t* offset,
                               index_t tiles, index_t tile, int lanes_log2, Point2<T>* dense,
                               const index_t* only_if) {
   if (only_if && *only_if == 0) return;
-  gather_runs<T>(
-      tiles, lanes_log2, [=](index_t t) { return hood + t * tile; }, size, offset, dense);
+  for_each_run_point<T>(
+      tiles, lanes_log2, [=](index_t t) { return hood + t * tile; }, [=](index_t t) { return size[t]; },
+      [=](index_t t) { return offset[t]; }, [=](index_t j, const Point2<T>& p) { dense[j] = p; });
 }
 
 /// A level's tail after the scan of its tile hoods' sizes (hood t at t * tile, size[t] vertices,
@@ -515,16 +487,17 @@ __global__ void live_sizes_kernel(core::StripRanges ranges, index_t tiles, index
   }
 }
 
-/// The final compaction: tile t's live run to dense[offset[t] ...] (gather_runs); the hood's size
-/// to dense_size[0].
+/// The final compaction: tile t's live run to dense[offset[t] ...] (for_each_run_point); the hood's
+/// size to dense_size[0].
 template <class T>
 __global__ void gather_live_kernel(const Point2<T>* hood, core::StripRanges ranges, const index_t* size,
                                    const index_t* offset, index_t tiles, int lanes_log2, Point2<T>* dense,
                                    index_t* dense_size) {
   if (blockIdx.x == 0 && threadIdx.x == 0) dense_size[0] = offset[tiles - 1] + size[tiles - 1];
-  gather_runs<T>(
-      tiles, lanes_log2, [=](index_t t) { return hood + t * ranges.stride + ranges.lo[t]; }, size, offset,
-      dense);
+  for_each_run_point<T>(
+      tiles, lanes_log2, [=](index_t t) { return hood + t * ranges.stride + ranges.lo[t]; },
+      [=](index_t t) { return size[t]; }, [=](index_t t) { return offset[t]; },
+      [=](index_t j, const Point2<T>& p) { dense[j] = p; });
 }
 
 template <class T>
@@ -540,21 +513,6 @@ template <class T>
 int stride_grid(index_t units) {
   const index_t most = index_t{multiprocessors()} * UpperHullPolicy<T>::kBlocksPerSm;
   return static_cast<int>(std::max<index_t>(1, std::min<index_t>(units, most)));
-}
-
-/// A compaction's launch (gather_runs): as many threads a run, from a warp up to a block of
-/// kGatherThreads, as the grid's most threads allow, so that a few long runs still fill the device.
-constexpr int kGatherThreads = 256;
-struct GatherLaunch {
-  int blocks, lanes_log2;
-};
-template <class T>
-GatherLaunch gather_launch(index_t runs) {
-  const index_t most = index_t{multiprocessors()} * UpperHullPolicy<T>::kBlocksPerSm * kGatherThreads;
-  int lanes_log2 = 5;
-  while ((index_t{1} << (lanes_log2 + 1)) <= kGatherThreads && (runs << (lanes_log2 + 1)) <= most)
-    ++lanes_log2;
-  return {stride_grid<T>(ceil_div(runs << lanes_log2, index_t{kGatherThreads})), lanes_log2};
 }
 
 /// The most cells any device-wide round needs: merges halve each round while the grid side grows by
@@ -729,8 +687,8 @@ index_t scan_tile_sizes(UpperHullWorkspace<T>& ws, index_t tiles, cudaStream_t s
 template <class T>
 void gather_tiles(UpperHullWorkspace<T>& ws, index_t tiles, cudaStream_t stream,
                   const index_t* only_if = nullptr) {
-  const GatherLaunch launch = gather_launch<T>(tiles);
-  gather_kernel<T><<<launch.blocks, kGatherThreads, 0, stream>>>(
+  const RunsLaunch launch = runs_launch(tiles, UpperHullPolicy<T>::kBlocksPerSm);
+  gather_kernel<T><<<launch.blocks, kCopyRunsThreads, 0, stream>>>(
       ws.hood[0].data(), ws.size[0].data(), ws.offsets.data(), tiles, UpperHullPolicy<T>::kTile,
       launch.lanes_log2, ws.hood[1].data(), only_if);
   WAGENER_CUDA_CHECK_LAUNCH();
@@ -809,8 +767,8 @@ int in_place_rounds(const Point2<T>* points, index_t n, index_t tiles, UpperHull
     run->total_left = total;
     return 0;
   }
-  const GatherLaunch launch = gather_launch<T>(tiles);
-  gather_live_kernel<T><<<launch.blocks, kGatherThreads, 0, stream>>>(
+  const RunsLaunch launch = runs_launch(tiles, UpperHullPolicy<T>::kBlocksPerSm);
+  gather_live_kernel<T><<<launch.blocks, kCopyRunsThreads, 0, stream>>>(
       ws.hood[0].data(), ranges, ws.size[0].data(), ws.offsets.data(), tiles, launch.lanes_log2,
       ws.hood[1].data(), ws.size[1].data());
   WAGENER_CUDA_CHECK_LAUNCH();
