@@ -922,7 +922,7 @@ __global__ void place_chain_kernel(DeviceHull<T> chain, bool lower, index_t l, i
   }
   for_each_run_point<T>(
       hood.tiles, lanes_log2, [&](index_t t) { return hood.points + t * hood.stride + hood.lo[t]; },
-      [&](index_t t) { return hood.size[t]; }, [&](index_t t) { return hood.offset[t]; }, place);
+      hood.size, hood.offset, place);
 }
 
 /// A chain enqueued by upper_hull_enqueued: its words, and the buffers of its first and second level

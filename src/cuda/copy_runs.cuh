@@ -27,14 +27,14 @@ inline RunsLaunch runs_launch(index_t runs, int blocks_per_sm) {
   return {static_cast<int>(std::max<index_t>(1, std::min(blocks, most_blocks))), lanes_log2};
 }
 
-/// For every run t < runs and i < count(t): store(first(t) + i, src(t)[i]). A group of 2^lanes_log2
+/// For every run t < runs and i < size[t]: store(first[t] + i, src(t)[i]). A group of 2^lanes_log2
 /// threads a run, each thread its points a group's width apart, kBatch loads before their stores: with
 /// a warp a run and one point a lane a turn, each turn's load waited on the turn before's store (the
 /// pointers may alias), a memory round trip a point (bench/NOTES.md, "The compactions' copies a block
 /// a run").
-template <class T, class Source, class Count, class First, class Store>
-__device__ void for_each_run_point(index_t runs, int lanes_log2, Source src, Count count, First first,
-                                   Store store) {
+template <class T, class Source, class Store>
+__device__ void for_each_run_point(index_t runs, int lanes_log2, Source src, const index_t* size,
+                                   const index_t* first, Store store) {
   constexpr int kBatch = 4;
   const index_t lanes = index_t{1} << lanes_log2;
   const index_t groups = (static_cast<index_t>(gridDim.x) * blockDim.x) >> lanes_log2;
@@ -42,16 +42,16 @@ __device__ void for_each_run_point(index_t runs, int lanes_log2, Source src, Cou
   for (index_t t = (static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x) >> lanes_log2; t < runs;
        t += groups) {
     const Point2<T>* from = src(t);
-    const index_t size = count(t), to = first(t);
-    for (index_t i = lane; i < size; i += kBatch * lanes) {
+    const index_t count = size[t], to = first[t];
+    for (index_t i = lane; i < count; i += kBatch * lanes) {
       Point2<T> p[kBatch];
 #pragma unroll
       for (int b = 0; b < kBatch; ++b) {
-        if (i + b * lanes < size) p[b] = from[i + b * lanes];
+        if (i + b * lanes < count) p[b] = from[i + b * lanes];
       }
 #pragma unroll
       for (int b = 0; b < kBatch; ++b) {
-        if (i + b * lanes < size) store(to + i + b * lanes, p[b]);
+        if (i + b * lanes < count) store(to + i + b * lanes, p[b]);
       }
     }
   }

@@ -66,8 +66,8 @@ __global__ void gather_kernel(const Point2<T>* hood, const index_t* size, const 
                               const index_t* only_if) {
   if (only_if && *only_if == 0) return;
   for_each_run_point<T>(
-      tiles, lanes_log2, [=](index_t t) { return hood + t * tile; }, [=](index_t t) { return size[t]; },
-      [=](index_t t) { return offset[t]; }, [=](index_t j, const Point2<T>& p) { dense[j] = p; });
+      tiles, lanes_log2, [=](index_t t) { return hood + t * tile; }, size, offset,
+      [=](index_t j, const Point2<T>& p) { dense[j] = p; });
 }
 
 /// A level's tail after the scan of its tile hoods' sizes (hood t at t * tile, size[t] vertices,
@@ -495,8 +495,7 @@ __global__ void gather_live_kernel(const Point2<T>* hood, core::StripRanges rang
                                    index_t* dense_size) {
   if (blockIdx.x == 0 && threadIdx.x == 0) dense_size[0] = offset[tiles - 1] + size[tiles - 1];
   for_each_run_point<T>(
-      tiles, lanes_log2, [=](index_t t) { return hood + t * ranges.stride + ranges.lo[t]; },
-      [=](index_t t) { return size[t]; }, [=](index_t t) { return offset[t]; },
+      tiles, lanes_log2, [=](index_t t) { return hood + t * ranges.stride + ranges.lo[t]; }, size, offset,
       [=](index_t j, const Point2<T>& p) { dense[j] = p; });
 }
 
