@@ -25,6 +25,7 @@
 
 #include "core/bridge.hpp"
 #include "core/peel.hpp"
+#include "cuda/placed_points.cuh"
 #include "wagener/predicates.hpp"
 
 namespace wagener::cuda {
@@ -45,6 +46,31 @@ __device__ inline void await_copies() {
   __pipeline_commit();
   __pipeline_wait_prior(0);
 #endif
+}
+
+/// A tile of `count` PlacedPoints (at most kThreads * kItems) into shared memory, point i at
+/// hood[slot(i)]: every place read first, so that all of the thread's copies (asynchronous, as
+/// copy_point_async) are in flight before the first lands; then each point finished
+/// (PlacedPoints::finish) by the thread that copied it.
+template <int kThreads, int kItems, class T, class Slot>
+__device__ void load_placed(const PlacedPoints<T>& tile, int count, Point2<T>* hood, Slot slot) {
+  std::uint32_t place[kItems];
+#pragma unroll
+  for (int k = 0; k < kItems; ++k) {
+    const int i = static_cast<int>(threadIdx.x) + k * kThreads;
+    place[k] = i < count ? tile.place(i) : 0;
+  }
+#pragma unroll
+  for (int k = 0; k < kItems; ++k) {
+    const int i = static_cast<int>(threadIdx.x) + k * kThreads;
+    if (i < count) copy_point_async(&hood[slot(i)], tile.from + place[k]);
+  }
+  await_copies();
+#pragma unroll
+  for (int k = 0; k < kItems; ++k) {
+    const int i = static_cast<int>(threadIdx.x) + k * kThreads;
+    if (i < count) hood[slot(i)] = tile.finish(hood[slot(i)]);
+  }
 }
 
 template <class T, class Policy>
@@ -79,7 +105,9 @@ class BlockUpperHull {
   /// rounds of the peel (on the first level of a hull, whose tiles are input points; a later level's
   /// tiles are hoods side by side, whose dents at the seams a peel opens only a pair of points a
   /// round). Returns the hood's size; store() writes it. All threads of the block must call it.
-  __device__ index_t run(const Point2<T>* tile, int count, bool peel) {
+  /// The tile is a pointer to its points, or a PlacedPoints view of them.
+  template <class Tile>
+  __device__ index_t run(Tile tile, int count, bool peel) {
     load(tile, count);
     __syncthreads();
     // A tile that already turns strictly right at every inner point is its own hood: Andrew's chain
@@ -145,6 +173,7 @@ class BlockUpperHull {
   // flight at once (cp.async, through no registers), where the plain loop keeps at most four loads
   // a thread in flight (it is unrolled four times): the double circle's first-level tiles 2.65 ->
   // 2.50 ms (bench/NOTES.md, "The tiles loaded by asynchronous copies").
+  // A PlacedPoints tile: load_placed.
   __device__ void load(const Point2<T>* tile, int count) {
     if constexpr (Policy::kLoadAsync) {
       for (int i = threadIdx.x; i < count; i += kThreads) copy_point_async(&t_.hood[slot(i)], &tile[i]);
@@ -152,6 +181,10 @@ class BlockUpperHull {
     } else {
       for (int i = threadIdx.x; i < count; i += kThreads) t_.hood[slot(i)] = tile[i];
     }
+  }
+
+  __device__ void load(const PlacedPoints<T>& tile, int count) {
+    load_placed<kThreads, kTile / kThreads>(tile, count, t_.hood, [](int i) { return slot(i); });
   }
 
   // Point i of the tile in the padded strips.

@@ -51,6 +51,7 @@
 #include "cuda/full_hull.cuh"
 #include "cuda/launch.cuh"
 #include "cuda/per_device.cuh"
+#include "cuda/placed_points.cuh"
 #include "cuda/staging.cuh"
 #include "cuda/upper_hull.cuh"
 #include "wagener/error.hpp"
@@ -264,14 +265,6 @@ __device__ const core::InnerPolygonView& tests_of(ConstantPolygon, PolygonStage&
 __device__ const core::FloatQuickTests& float_tests_of(ConstantPolygon, const core::FloatQuickTests&,
                                                        const PolygonStage&) {
   return float_polygon_slot.quick;
-}
-
-/// A point with each -0 written as +0: the radix sort orders -0 before +0, lex_less does not tell
-/// them apart. The filter writes its survivors through this, and the points that took no filter are
-/// gathered through it, so the hull's vertices do not depend on the path.
-template <class T>
-__device__ Point2<T> plus_zeros(const Point2<T>& p) {
-  return {p.x + T(0), p.y + T(0)};
 }
 
 /// The streaming pass: appends every point that `test` does not certify strictly inside the hull
@@ -625,6 +618,7 @@ __global__ void split_keys_kernel(const Point2<T>* p, index_t m, const LexExtrem
 /// order, so that input ascends). A run of one key lies on one side (the key holds it).
 template <class T>
 struct SplitTargets {
+  static constexpr bool kPlaced = false;
   Point2<T>* to;
   Point2<T>* lower;
   const index_t* upper_count;
@@ -638,6 +632,8 @@ struct SplitTargets {
     }
     /// Whether the run sorts descending (below the baseline, unless reflected).
     __device__ bool descends(std::uint32_t key) const { return core::split_key_descends(key) && !reflect; }
+    /// The run's k-th point once sorted, p (point() of the point at `place`).
+    __device__ void put(int k, const Point2<T>& p, std::uint32_t) const { at[k] = p; }
   };
   __device__ Run run(index_t head) const {
     if (lower != nullptr) {
@@ -646,6 +642,28 @@ struct SplitTargets {
     }
     return {to + head, false};
   }
+};
+
+/// The split as places for PlacedPoints to read (as SplitTargets with `lower`, places rather than
+/// points), in `places` (m of them, apart from the sorted words): each point's place where the sort
+/// left it, each run of one key sorted ascending as the chain reads it (reflected below the
+/// baseline).
+template <class T>
+struct PlacedTargets {
+  static constexpr bool kPlaced = true;
+  std::uint32_t* places;
+  const index_t* upper_count;
+
+  struct Run {
+    std::uint32_t* at;  ///< the run's first place (places + head)
+    bool reflect;
+    __device__ Point2<T> point(const Point2<T>& p) const {
+      return reflect ? core::reflected(plus_zeros(p)) : plus_zeros(p);
+    }
+    __device__ bool descends(std::uint32_t) const { return false; }
+    __device__ void put(int k, const Point2<T>&, std::uint32_t place) const { at[k] = place; }
+  };
+  __device__ Run run(index_t head) const { return {places + head, head >= *upper_count}; }
 };
 
 /// After the sort by key: each point of a key of its own gathered to its place, each run of up to
@@ -667,6 +685,42 @@ __global__ void gather_key_runs_kernel(KeyedPlaces keys, const Point2<T>* from, 
   }
 }
 
+/// gather_key_runs_kernel for PlacedTargets, a thread a point: a point of a key of its own writes its
+/// place where the sort left it; each point of a run of up to core::kThreadKeyRun points ranks
+/// itself among the run's points and writes its place at that rank (equal points in the sort's
+/// order), so that every point's loads go out at once, rather than one thread's dependent loads a
+/// run. The heads of longer runs are listed (core::key_run_at) for the warp and block kernels.
+template <class T>
+__global__ void place_key_runs_kernel(KeyedPlaces keys, const Point2<T>* from, PlacedTargets<T> split,
+                                      index_t m, index_t* long_runs, unsigned long long* key_words) {
+  for (index_t i = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < m;
+       i += static_cast<index_t>(gridDim.x) * blockDim.x) {
+    const std::uint32_t key = keys[i];
+    if ((i == 0 || keys[i - 1] != key) && (i + 1 == m || keys[i + 1] != key)) {
+      split.places[i] = keys.place(i);
+      continue;
+    }
+    index_t head = i;
+    while (head > 0 && i - head < core::kThreadKeyRun && keys[head - 1] == key) --head;
+    if (head > 0 && keys[head - 1] == key) continue;  // deep in a long run
+    if (head + core::kThreadKeyRun < m && keys[head + core::kThreadKeyRun] == key) {
+      if (i == head) long_runs[atomicAdd(&key_words[kLongRuns], 1ull)] = i;
+      continue;
+    }
+    index_t end = i + 1;
+    while (end < m && keys[end] == key) ++end;
+    const auto run = split.run(head);
+    const Point2<T> own = run.point(from[keys.place(i)]);
+    int rank = 0;
+    for (index_t j = head; j < end; ++j) {
+      if (j == i) continue;
+      const Point2<T> other = run.point(from[keys.place(j)]);
+      rank += lex_less(other, own) || (j < i && !lex_less(own, other)) ? 1 : 0;
+    }
+    run.put(rank, own, keys.place(i));
+  }
+}
+
 /// A run's order: lexicographic, or its reverse below the baseline.
 struct RunOrder {
   bool descending;
@@ -683,17 +737,18 @@ struct RunOrder {
   }
 };
 
+// A run's points sorted with their places (PlacedTargets keeps the places; the two share CUB's storage).
 template <class T>
-using WarpKeyRunSort = cub::WarpMergeSort<Point2<T>, kWarpKeyRunItems, kWarp>;
+using WarpKeyRunSort = cub::WarpMergeSort<Point2<T>, kWarpKeyRunItems, kWarp, std::uint32_t>;
 template <class T>
-using BlockKeyRunSort = cub::BlockMergeSort<Point2<T>, kKeyRunThreads, kKeyRunItems>;
+using BlockKeyRunSort = cub::BlockMergeSort<Point2<T>, kKeyRunThreads, kKeyRunItems, std::uint32_t>;
 
 /// The listed long runs, a warp each (in turn over the grid): the run's end found 32 keys a step;
 /// a run of up to core::kWarpKeyRun points gathered and sorted by the warp, a longer one listed for
 /// a block, or counted in key_words[kTooLong] when longer than a block sorts.
-template <class T>
+template <class T, class Targets>
 __global__ void __launch_bounds__(kWarpKeyRunThreads)
-    sort_warp_key_runs_kernel(KeyedPlaces keys, const Point2<T>* from, SplitTargets<T> split, index_t m,
+    sort_warp_key_runs_kernel(KeyedPlaces keys, const Point2<T>* from, Targets split, index_t m,
                               const index_t* long_runs, KeyRun* block_runs, unsigned long long* key_words) {
   constexpr int kWarps = kWarpKeyRunThreads / kWarp;
   __shared__ typename WarpKeyRunSort<T>::TempStorage storage[kWarps];
@@ -723,16 +778,18 @@ __global__ void __launch_bounds__(kWarpKeyRunThreads)
       const auto target = split.run(head);
       const RunOrder order{target.descends(key)};
       Point2<T> items[kWarpKeyRunItems];
+      std::uint32_t places[kWarpKeyRunItems];
 #pragma unroll
       for (int j = 0; j < kWarpKeyRunItems; ++j) {
         const index_t at = static_cast<index_t>(lane) * kWarpKeyRunItems + j;
-        items[j] = at < length ? target.point(from[keys.place(head + at)]) : order.last<T>();
+        places[j] = at < length ? keys.place(head + at) : 0;
+        items[j] = at < length ? target.point(from[places[j]]) : order.last<T>();
       }
-      WarpKeyRunSort<T>(storage[warp]).Sort(items, order, static_cast<int>(length), order.last<T>());
+      WarpKeyRunSort<T>(storage[warp]).Sort(items, places, order, static_cast<int>(length), order.last<T>());
 #pragma unroll
       for (int j = 0; j < kWarpKeyRunItems; ++j) {
         const index_t at = static_cast<index_t>(lane) * kWarpKeyRunItems + j;
-        if (at < length) target.at[at] = items[j];
+        if (at < length) target.put(static_cast<int>(at), items[j], places[j]);
       }
     }
     __syncwarp();  // the sort's storage is used again
@@ -741,9 +798,9 @@ __global__ void __launch_bounds__(kWarpKeyRunThreads)
 
 /// The runs a warp passed on, a block each (in turn over the grid): gathered and sorted in shared
 /// memory (dynamic: 64 KB of points), lexicographically or in reverse (RunOrder).
-template <class T>
+template <class T, class Targets>
 __global__ void __launch_bounds__(kKeyRunThreads)
-    sort_block_key_runs_kernel(KeyedPlaces keys, const Point2<T>* from, SplitTargets<T> split,
+    sort_block_key_runs_kernel(KeyedPlaces keys, const Point2<T>* from, Targets split,
                                const KeyRun* block_runs, const unsigned long long* key_words) {
   extern __shared__ unsigned char shared_bytes[];
   auto& storage = *reinterpret_cast<typename BlockKeyRunSort<T>::TempStorage*>(shared_bytes);
@@ -753,16 +810,18 @@ __global__ void __launch_bounds__(kKeyRunThreads)
     const auto target = split.run(run.head);
     const RunOrder order{target.descends(keys[run.head])};
     Point2<T> items[kKeyRunItems];
+    std::uint32_t places[kKeyRunItems];
 #pragma unroll
     for (int j = 0; j < kKeyRunItems; ++j) {
       const index_t at = static_cast<index_t>(threadIdx.x) * kKeyRunItems + j;
-      items[j] = at < run.length ? target.point(from[keys.place(run.head + at)]) : order.last<T>();
+      places[j] = at < run.length ? keys.place(run.head + at) : 0;
+      items[j] = at < run.length ? target.point(from[places[j]]) : order.last<T>();
     }
-    BlockKeyRunSort<T>(storage).Sort(items, order, static_cast<int>(run.length), order.last<T>());
+    BlockKeyRunSort<T>(storage).Sort(items, places, order, static_cast<int>(run.length), order.last<T>());
 #pragma unroll
     for (int j = 0; j < kKeyRunItems; ++j) {
       const index_t at = static_cast<index_t>(threadIdx.x) * kKeyRunItems + j;
-      if (at < run.length) target.at[at] = items[j];
+      if (at < run.length) target.put(static_cast<int>(at), items[j], places[j]);
     }
     __syncthreads();  // the sort's storage is used again
   }
@@ -814,12 +873,14 @@ __global__ void lower_input_ends_kernel(const Point2<T>* to, index_t m, const in
 /// ascending, then the rest descending, with u at ws.upper_count. With `lower` (m + 2 points, apart
 /// from `from` and `to`), the rest go there instead as the lower chain's input, which
 /// reflect_lower_kernel would write: lower[1 .. m - u + 1) reflected, between the largest point's
-/// and the smallest's reflections, their number at ws.lower_count. Returns false, `from` as it was,
-/// where a run of one key is longer than a block sorts. temp: CUB's temporary storage, at least
-/// sort_by_key_temp_bytes(m).
+/// and the smallest's reflections, their number at ws.lower_count. With `placed`, neither is
+/// written: the split is left as places (PlacedTargets) in the sort's other buffer, *placed set to
+/// them (PlacedSplit). Returns false, `from` as it was, where a run of one key is longer than a block
+/// sorts. temp: CUB's temporary storage, at least sort_by_key_temp_bytes(m).
 template <class T>
 bool sort_and_split_by_key(FullHullWorkspace<T>& ws, const Point2<T>* from, Point2<T>* to, index_t m,
-                           std::size_t temp_bytes, cudaStream_t stream, Point2<T>* lower = nullptr) {
+                           std::size_t temp_bytes, cudaStream_t stream, Point2<T>* lower = nullptr,
+                           std::uint32_t** placed = nullptr) {
   for (auto& buffer : ws.keyed_places) FullHullWorkspace<T>::grow(buffer, m);
   FullHullWorkspace<T>::grow(ws.long_key_runs, m / (core::kThreadKeyRun + 1) + 1);
   FullHullWorkspace<T>::grow(ws.block_key_runs, m / (core::kWarpKeyRun + 1) + 1);
@@ -836,22 +897,36 @@ bool sort_and_split_by_key(FullHullWorkspace<T>& ws, const Point2<T>* from, Poin
   WAGENER_CUDA_CHECK(cub::DeviceRadixSort::SortKeys(ws.sort_temp.data(), temp_bytes, sorted, m,
                                                     KeyedPlaces::kKeyBit, 64, stream));
   const KeyedPlaces keys{sorted.Current()};
-  const SplitTargets<T> split{to, lower, ws.upper_count.data()};
-  gather_key_runs_kernel<T>
-      <<<stride_grid(m), 256, 0, stream>>>(keys, from, split, m, ws.long_key_runs.data(), words);
-  WAGENER_CUDA_CHECK_LAUNCH();
-  sort_warp_key_runs_kernel<T><<<4 * multiprocessors(), kWarpKeyRunThreads, 0, stream>>>(
-      keys, from, split, m, ws.long_key_runs.data(), ws.block_key_runs.data(), words);
-  WAGENER_CUDA_CHECK_LAUNCH();
-  constexpr auto kBlockSortBytes = static_cast<int>(sizeof(typename BlockKeyRunSort<T>::TempStorage));
-  allow_dynamic_shared<sort_block_key_runs_kernel<T>>(kBlockSortBytes);
-  sort_block_key_runs_kernel<T><<<multiprocessors(), kKeyRunThreads, kBlockSortBytes, stream>>>(
-      keys, from, split, ws.block_key_runs.data(), words);
-  WAGENER_CUDA_CHECK_LAUNCH();
-  if (lower != nullptr) {
-    lower_input_ends_kernel<T>
-        <<<1, 1, 0, stream>>>(to, m, ws.upper_count.data(), lower, ws.lower_count.data());
+  const auto split_runs = [&](auto split) {
+    using Targets = decltype(split);
+    if constexpr (Targets::kPlaced) {
+      place_key_runs_kernel<T>
+          <<<stride_grid(m), 256, 0, stream>>>(keys, from, split, m, ws.long_key_runs.data(), words);
+    } else {
+      gather_key_runs_kernel<T>
+          <<<stride_grid(m), 256, 0, stream>>>(keys, from, split, m, ws.long_key_runs.data(), words);
+    }
     WAGENER_CUDA_CHECK_LAUNCH();
+    sort_warp_key_runs_kernel<T, Targets><<<4 * multiprocessors(), kWarpKeyRunThreads, 0, stream>>>(
+        keys, from, split, m, ws.long_key_runs.data(), ws.block_key_runs.data(), words);
+    WAGENER_CUDA_CHECK_LAUNCH();
+    constexpr auto kBlockSortBytes = static_cast<int>(sizeof(typename BlockKeyRunSort<T>::TempStorage));
+    allow_dynamic_shared<sort_block_key_runs_kernel<T, Targets>>(kBlockSortBytes);
+    sort_block_key_runs_kernel<T, Targets><<<multiprocessors(), kKeyRunThreads, kBlockSortBytes, stream>>>(
+        keys, from, split, ws.block_key_runs.data(), words);
+    WAGENER_CUDA_CHECK_LAUNCH();
+  };
+  if (placed != nullptr) {
+    // The sort's other buffer is free: it takes the places (4 bytes each, in its 8 a point).
+    *placed = reinterpret_cast<std::uint32_t*>(sorted.Alternate());
+    split_runs(PlacedTargets<T>{*placed, ws.upper_count.data()});
+  } else {
+    split_runs(SplitTargets<T>{to, lower, ws.upper_count.data()});
+    if (lower != nullptr) {
+      lower_input_ends_kernel<T>
+          <<<1, 1, 0, stream>>>(to, m, ws.upper_count.data(), lower, ws.lower_count.data());
+      WAGENER_CUDA_CHECK_LAUNCH();
+    }
   }
   WAGENER_CUDA_CHECK(cudaMemcpyAsync(ws.key_words_host.data(), words + kTooLong, sizeof(unsigned long long),
                                      cudaMemcpyDeviceToHost, stream));
@@ -1212,16 +1287,37 @@ struct StepEvents {
   }
 };
 
+/// The split that sort_and_split_by_key left as places (`placed`), as the chains' inputs: the upper
+/// chain's u points are places 0 .. u; the lower chain's m - u + 2 are the largest point (place
+/// u - 1), the points below the baseline (places u .. m, each run of one key sorted ascending as
+/// reflected) and the smallest point (place 0), reflected, as reflect_lower_kernel writes them.
+template <class T>
+struct PlacedSplit {
+  const std::uint32_t* places;
+  const Point2<T>* from;
+  PlacedPoints<T> upper() const { return {places, from, 0, -1, false}; }
+  PlacedPoints<T> lower(index_t m, index_t u) const { return {places, from, u - 1, m - u + 1, true}; }
+};
+
+/// Whether chain_and_join builds the chains of m split points with host waits, each chain on its
+/// own stream and host thread (else enqueued, without a host wait, for few survivors).
+template <class T>
+bool chains_take_host_waits(const FullHullWorkspace<T>& ws, index_t m) {
+  return m + 2 >= std::min(ws.upper.filter_from, ws.lower.filter_from);
+}
+
 /// The rest of step 3 after the split (see finish()): split[1 .. m + 1) holds the m points, those on
 /// or above the baseline in order (their number at ws.upper_count, on the device), then the rest in
 /// reverse; lower_input has room for m + 2 points, free. Builds both chains and joins them into
 /// `out` (nullptr: lower_input, once the chains are done). With `lower_ready`, the split placed the
 /// lower chain's input in lower_input already (sort_and_split_by_key's `lower`): split[1 .. u + 1)
-/// alone is read.
+/// alone is read. With `placed` (sort_and_split_by_key's places, and the points they index), neither
+/// is read: the chains' first tiles read the points by place (PlacedSplit). Only where the chains take
+/// host waits (chains_take_host_waits).
 template <class T>
 JoinedHull<T> chain_and_join(FullHullWorkspace<T>& ws, Point2<T>* split, index_t m, Point2<T>* lower_input,
                              Point2<T>* out, cudaStream_t stream, StepEvents* profile, bool chain_guides,
-                             bool lower_ready = false) {
+                             bool lower_ready = false, const PlacedSplit<T>* placed = nullptr) {
   if (!lower_ready)
     WAGENER_CUDA_CHECK(
         cudaMemcpyAsync(split + m + 1, split + 1, sizeof(Point2<T>), cudaMemcpyDeviceToDevice, stream));
@@ -1239,7 +1335,7 @@ JoinedHull<T> chain_and_join(FullHullWorkspace<T>& ws, Point2<T>* split, index_t
   };
 
   DeviceHull<T> upper{nullptr, 0}, lower{nullptr, 0};
-  if (m + 2 < std::min(ws.upper.filter_from, ws.lower.filter_from)) {
+  if (!chains_take_host_waits(ws, m)) {
     reflect_lower();
     // Few survivors (random input): both chains and the join enqueued on two streams without a host
     // wait, the chains' outcome read back once at the end. Each chain is a few latency-bound
@@ -1287,15 +1383,20 @@ JoinedHull<T> chain_and_join(FullHullWorkspace<T>& ws, Point2<T>* split, index_t
     // latency-bound launches with a host round trip per level. Without their guides where the
     // check found the input mostly convex (build_guide's mostly_convex). Hoods built by in-place
     // rounds stay in their tiles for the join.
-    both_chains(
-        [&] {
-          upper = upper_hull_on_device(split + 1, u, ws.upper, stream, false, nullptr, chain_guides, true);
-        },
-        [&] {
-          lower = upper_hull_on_device(lower_input, m - u + 2, ws.lower, side, false, nullptr, chain_guides,
-                                       true);
-          ws.lower_done.record(side);
-        });
+    const auto chain = [&](const Point2<T>* input, index_t n, bool is_lower, UpperHullWorkspace<T>& chain_ws,
+                           cudaStream_t chain_stream) {
+      if constexpr (sizeof(T) == 8) {
+        if (placed)
+          return upper_hull_on_device(is_lower ? placed->lower(m, u) : placed->upper(), n, chain_ws,
+                                      chain_stream, true);
+      }
+      return upper_hull_on_device(input, n, chain_ws, chain_stream, false, nullptr, chain_guides, true);
+    };
+    both_chains([&] { upper = chain(split + 1, u, false, ws.upper, stream); },
+                [&] {
+                  lower = chain(lower_input, m - u + 2, true, ws.lower, side);
+                  ws.lower_done.record(side);
+                });
   }
   // The join (and later work on `stream`: the next call, a profile's last event) follows the lower
   // chain too.
@@ -1421,9 +1522,11 @@ JoinedHull<T> finish(FullHullWorkspace<T>& ws, cudaStream_t stream, index_t* sur
 
 /// Step 3 for the n points of one array of 8-byte coordinates that took no filter (most in convex
 /// position, nearly none certified inside the inner polygon: kMinUnfilteredShare): the sort on a 32-bit key
-/// reads them where they are and writes the split to ws.alt, ws.kept takes the lower chain's input,
-/// and split_keys_kernel reports a non-finite point as the filter does (throws input_error; with
-/// `non_finite`, sets it and returns no hull). Returns nothing where a run of one key is longer than
+/// reads them where they are and split_keys_kernel reports a non-finite point as the filter does
+/// (throws input_error; with `non_finite`, sets it and returns no hull). Where the chains take host
+/// waits (many points), their first tile level reads the points by place, from the places the sort
+/// leaves (PlacedSplit): no copy of them in order is written and read again; else the split goes to
+/// ws.alt and ws.kept takes the lower chain's input. Returns nothing where a run of one key is longer than
 /// a block sorts: the filter's path then takes the points as before (it writes ws.alt and ws.kept
 /// before it reads them).
 template <class T>
@@ -1435,9 +1538,12 @@ std::optional<JoinedHull<T>> finish_unfiltered(FullHullWorkspace<T>& ws, const P
   const std::size_t temp_bytes = sort_by_key_temp_bytes<T>(n, stream);
   if (ws.sort_temp.size() < temp_bytes) ws.sort_temp = DeviceBuffer<unsigned char>(temp_bytes);
   // The points below the baseline go straight to the lower chain's input, reflected (in ws.kept,
-  // apart from the input and the split): no reflection's pass over them later.
-  const bool split =
-      sort_and_split_by_key(ws, points, ws.alt.data() + 1, n, temp_bytes, stream, ws.kept.data());
+  // apart from the input and the split): no reflection's pass over them later. Or the chains read
+  // them where they are.
+  std::uint32_t* placed_places = nullptr;
+  const bool placed = chains_take_host_waits(ws, n);
+  const bool split = sort_and_split_by_key(ws, points, ws.alt.data() + 1, n, temp_bytes, stream,
+                                           ws.kept.data(), placed ? &placed_places : nullptr);
   // sort_and_split_by_key waited for the stream: the keys' report of a non-finite point is whole.
   WAGENER_CUDA_CHECK(cudaMemcpyAsync(ws.counters_host.data() + 1, ws.counters.data() + 1,
                                      sizeof(unsigned long long), cudaMemcpyDeviceToHost, stream));
@@ -1448,10 +1554,13 @@ std::optional<JoinedHull<T>> finish_unfiltered(FullHullWorkspace<T>& ws, const P
   if (profile) {
     profile->out->polygon_survivors = n;
     profile->out->unfiltered = true;
+    profile->out->chains_read_by_place = placed;
     profile->out->chain_guides = false;
     profile->sorted.record(stream);
   }
-  return chain_and_join(ws, ws.alt.data(), n, ws.kept.data(), out, stream, profile, false, true);
+  const PlacedSplit<T> placed_split{placed_places, points};
+  return chain_and_join(ws, ws.alt.data(), n, ws.kept.data(), out, stream, profile, false, true,
+                        placed ? &placed_split : nullptr);
 }
 
 /// The joined hull on the host (waits for `stream`).

@@ -111,6 +111,9 @@ struct FullHullProfile {
   /// Whether the filter was skipped (8-byte points in one array, mostly in convex position, nearly
   /// none certified inside the inner polygon: kMinUnfilteredShare): the chains took every point.
   bool unfiltered = false;
+  /// Whether, unfiltered, the chains' first tiles read the points by place from the sort on a key
+  /// (PlacedPoints: many points, the chains with host waits), not from a copy written in order.
+  bool chains_read_by_place = false;
   /// How many chains the join read from the tiles where the in-place rounds left their hoods.
   int chains_in_tiles = 0;
 };

@@ -4,6 +4,7 @@
 #include <cub/device/device_scan.cuh>
 #include <optional>
 #include <string>
+#include <type_traits>
 
 #include "core/chains.hpp"
 #include "core/merge_step.hpp"
@@ -18,6 +19,12 @@
 namespace wagener::cuda {
 namespace {
 
+/// Buffer i's hoods as the input of a level (one instantiation of the levels for pointers).
+template <class T>
+const Point2<T>* hood_points(UpperHullWorkspace<T>& ws, int i) {
+  return ws.hood[i].data();
+}
+
 // ---- tile level --------------------------------------------------------------------------------
 
 /// One block per tile: validate (optionally), chain the strips, merge them; write the tile's hood at
@@ -26,10 +33,10 @@ namespace {
 /// block past them writes size 0 and returns: a level enqueued before the host knows its count (a
 /// template parameter, so that the other levels' kernel is as it was). peel: a hull's first level
 /// (BlockUpperHull::run).
-template <class T, class Policy, bool kCountOnDevice>
+template <class T, class Policy, bool kCountOnDevice, class Points>
 __global__ void __launch_bounds__(Policy::kThreads, Policy::kTileBlocksPerSm)
-    tile_hoods_kernel(const Point2<T>* points, index_t n, const index_t* device_n, Point2<T>* hood,
-                      index_t* size, unsigned long long* first_bad, bool validate, bool peel) {
+    tile_hoods_kernel(Points points, index_t n, const index_t* device_n, Point2<T>* hood, index_t* size,
+                      unsigned long long* first_bad, bool validate, bool peel) {
   using Block = BlockUpperHull<T, Policy>;
   extern __shared__ unsigned char shared_bytes[];
   auto& storage = *reinterpret_cast<typename Block::TempStorage*>(shared_bytes);
@@ -335,10 +342,9 @@ __global__ void __launch_bounds__(Policy::kRoundThreads)
 /// Live ranges after the tile level: tile t's hood, less its first vertex when that vertex is the
 /// last point of the tile before (which that tile's hood ends with). Also marks the live tiles for
 /// the links' scans: prev[t] = t or -1, and next, reversed, likewise (next[tiles-1-t]).
-template <class T>
-__global__ void init_strips_kernel(const Point2<T>* points, const Point2<T>* hood, const index_t* size,
-                                   index_t tiles, index_t tile, index_t* lo, index_t* hi, index_t* prev,
-                                   index_t* next) {
+template <class T, class Points>
+__global__ void init_strips_kernel(Points points, const Point2<T>* hood, const index_t* size, index_t tiles,
+                                   index_t tile, index_t* lo, index_t* hi, index_t* prev, index_t* next) {
   for (index_t t = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x; t < tiles;
        t += static_cast<index_t>(gridDim.x) * blockDim.x) {
     const index_t h = size[t];
@@ -530,13 +536,12 @@ std::size_t tile_shared_bytes() {
   return sizeof(typename BlockUpperHull<T, Policy>::TempStorage);
 }
 
-template <class T, class Policy, bool kCountOnDevice>
-void launch_tiles_kernel(const Point2<T>* points, index_t n, const index_t* device_n, Point2<T>* hood,
-                         index_t* size, UpperHullWorkspace<T>& ws, cudaStream_t stream, bool validate,
-                         bool peel) {
-  allow_dynamic_shared<tile_hoods_kernel<T, Policy, kCountOnDevice>>(
+template <class T, class Policy, bool kCountOnDevice, class Points>
+void launch_tiles_kernel(Points points, index_t n, const index_t* device_n, Point2<T>* hood, index_t* size,
+                         UpperHullWorkspace<T>& ws, cudaStream_t stream, bool validate, bool peel) {
+  allow_dynamic_shared<tile_hoods_kernel<T, Policy, kCountOnDevice, Points>>(
       static_cast<int>(tile_shared_bytes<T, Policy>()));
-  tile_hoods_kernel<T, Policy, kCountOnDevice>
+  tile_hoods_kernel<T, Policy, kCountOnDevice, Points>
       <<<static_cast<unsigned>(ceil_div(n, Policy::kTile)), Policy::kThreads, tile_shared_bytes<T, Policy>(),
          stream>>>(points, n, device_n, hood, size, ws.first_bad.data(), validate, peel);
   WAGENER_CUDA_CHECK_LAUNCH();
@@ -544,8 +549,8 @@ void launch_tiles_kernel(const Point2<T>* points, index_t n, const index_t* devi
 
 /// Tiles of points[0..n) into hood (padded) and size; with `device_n`, of points[0..*device_n), n
 /// being the bound the grid is sized by. peel: a hull's first level (tile_hoods_kernel).
-template <class T, class Policy>
-void launch_tiles(const Point2<T>* points, index_t n, const index_t* device_n, Point2<T>* hood, index_t* size,
+template <class T, class Policy, class Points>
+void launch_tiles(Points points, index_t n, const index_t* device_n, Point2<T>* hood, index_t* size,
                   UpperHullWorkspace<T>& ws, cudaStream_t stream, bool validate, bool peel) {
   if (device_n) {
     launch_tiles_kernel<T, Policy, true>(points, n, device_n, hood, size, ws, stream, validate, peel);
@@ -556,8 +561,8 @@ void launch_tiles(const Point2<T>* points, index_t n, const index_t* device_n, P
 
 /// Tile level: hoods of consecutive tiles of points[0..n) into ws.hood[out] (padded) and ws.size[out];
 /// with `device_n`, of points[0..*device_n), n being its bound. peel: a hull's first level.
-template <class T>
-void tile_level(const Point2<T>* points, index_t n, UpperHullWorkspace<T>& ws, int out, cudaStream_t stream,
+template <class T, class Points>
+void tile_level(Points points, index_t n, UpperHullWorkspace<T>& ws, int out, cudaStream_t stream,
                 bool validate, bool peel, const index_t* device_n = nullptr) {
   const index_t tiles = ceil_div(n, UpperHullPolicy<T>::kTile);
   if (tiles <= index_t{ws.small_level_tiles_per_sm} * multiprocessors()) {
@@ -712,17 +717,17 @@ struct LevelsRun {
 /// the hood is not all n points), it stays in the tiles of ws.hood[0] uncompacted (live ranges from
 /// ws.strip_lo, sizes ws.size[0], offsets ws.offsets), its tiles and size go to *run, and 0 is
 /// returned.
-template <class T>
-int in_place_rounds(const Point2<T>* points, index_t n, index_t tiles, UpperHullWorkspace<T>& ws,
-                    cudaStream_t stream, LevelsRun* run) {
+template <class T, class Points>
+int in_place_rounds(Points points, index_t n, index_t tiles, UpperHullWorkspace<T>& ws, cudaStream_t stream,
+                    LevelsRun* run) {
   using Policy = UpperHullPolicy<T>;
   constexpr int kThreads = 256;
   const core::StripRanges ranges{ws.strip_lo.data(), ws.strip_hi.data(), ws.strip_prev.data(),
                                  ws.strip_next.data(), index_t{Policy::kTile}};
   const int tile_grid = stride_grid<T>(ceil_div(tiles, kThreads));
-  init_strips_kernel<T><<<tile_grid, kThreads, 0, stream>>>(points, ws.hood[0].data(), ws.size[0].data(),
-                                                            tiles, index_t{Policy::kTile}, ranges.lo,
-                                                            ranges.hi, ranges.prev_live, ranges.next_live);
+  init_strips_kernel<T, Points><<<tile_grid, kThreads, 0, stream>>>(
+      points, ws.hood[0].data(), ws.size[0].data(), tiles, index_t{Policy::kTile}, ranges.lo, ranges.hi,
+      ranges.prev_live, ranges.next_live);
   WAGENER_CUDA_CHECK_LAUNCH();
   // Links of the dead tiles (only runs of one repeated point make any): prefix maxima.
   for (index_t* links : {ranges.prev_live, ranges.next_live}) {
@@ -780,18 +785,17 @@ int in_place_rounds(const Point2<T>* points, index_t n, index_t tiles, UpperHull
 /// at ws.size[result][0].
 /// first_level: points are a hull's input (or the filter's survivors), not hoods side by side.
 /// `run`, where given, counts the levels and says whether the last one joined.
-template <class T>
-int hull_levels(const Point2<T>* points, index_t n, UpperHullWorkspace<T>& ws, cudaStream_t stream,
-                bool validate, LevelsRun* run = nullptr, bool first_level = true);
+template <class T, class Points>
+int hull_levels(Points points, index_t n, UpperHullWorkspace<T>& ws, cudaStream_t stream, bool validate,
+                LevelsRun* run = nullptr, bool first_level = true);
 
 /// After a tile level of more than one tile over points[0..n) (hoods in ws.hood[0], sizes in
 /// ws.size[0] scanned into ws.offsets, `total` points in all): the rest of hull_levels. Returns the
 /// buffer whose offset 0 holds the hood, its size at ws.size[result][0]. seams_convex: every seam
 /// between the hoods turns strictly right (scan_tile_sizes), so they are the hood side by side.
-template <class T>
-int after_tile_level(const Point2<T>* points, index_t n, index_t tiles, index_t total,
-                     UpperHullWorkspace<T>& ws, cudaStream_t stream, LevelsRun* run = nullptr,
-                     bool seams_convex = false) {
+template <class T, class Points>
+int after_tile_level(Points points, index_t n, index_t tiles, index_t total, UpperHullWorkspace<T>& ws,
+                     cudaStream_t stream, LevelsRun* run = nullptr, bool seams_convex = false) {
   using Policy = UpperHullPolicy<T>;
   if (seams_convex) {
     if (run) run->joined = true;
@@ -815,13 +819,13 @@ int after_tile_level(const Point2<T>* points, index_t n, index_t tiles, index_t 
     return device_rounds(tiles, index_t{Policy::kTile}, ws, 0, stream);
   }
   gather_tiles(ws, tiles, stream);
-  return hull_levels(ws.hood[1].data(), total, ws, stream, false, run, false);
+  return hull_levels<T>(hood_points(ws, 1), total, ws, stream, false, run, false);
 }
 
-template <class T>
-int hull_levels(const Point2<T>* points, index_t n, UpperHullWorkspace<T>& ws, cudaStream_t stream,
-                bool validate, LevelsRun* run, bool first_level) {
-  tile_level(points, n, ws, 0, stream, validate, first_level);
+template <class T, class Points>
+int hull_levels(Points points, index_t n, UpperHullWorkspace<T>& ws, cudaStream_t stream, bool validate,
+                LevelsRun* run, bool first_level) {
+  tile_level<T>(points, n, ws, 0, stream, validate, first_level);
   if (run) ++run->levels;
   const index_t tiles = ceil_div(n, UpperHullPolicy<T>::kTile);
   if (tiles == 1) return 0;
@@ -871,7 +875,7 @@ index_t sample_hull(const Point2<T>* d_points, index_t n, index_t m, UpperHullWo
   sample_kernel<T><<<static_cast<unsigned>(ceil_div(m, kSampleThreads)), kSampleThreads, 0, stream>>>(
       d_points, n, m, ws.sample.data());
   WAGENER_CUDA_CHECK_LAUNCH();
-  const int buffer = hull_levels(ws.sample.data(), m, ws, stream, false);
+  const int buffer = hull_levels<T>(static_cast<const Point2<T>*>(ws.sample.data()), m, ws, stream, false);
   const index_t k = read_size(ws, buffer, stream);
   WAGENER_CUDA_CHECK(cudaMemcpyAsync(ws.guide.data(), ws.hood[buffer].data(), k * sizeof(Point2<T>),
                                      cudaMemcpyDeviceToDevice, stream));
@@ -925,7 +929,7 @@ void upper_hull_enqueued(const Point2<T>* d_points, const index_t* d_n, index_t 
   WAGENER_CUDA_CHECK_LAUNCH();
   // The second level, where the first one's hoods fit one tile: gathered, then one block.
   gather_tiles(ws, tiles, stream, &words->second_n);
-  launch_tiles<T, SmallLevelPolicy<T>>(ws.hood[1].data(), Policy::kTile, &words->second_n, ws.last.data(),
+  launch_tiles<T, SmallLevelPolicy<T>>(hood_points(ws, 1), Policy::kTile, &words->second_n, ws.last.data(),
                                        &words->second_size, ws, stream, false, false);
 }
 
@@ -938,10 +942,12 @@ DeviceHull<T> finish_enqueued(const Point2<T>* d_points, const EnqueuedHullWords
   return {ws.hood[result].data(), read_size(ws, result, stream)};
 }
 
-template <class T>
-DeviceHull<T> upper_hull_on_device(const Point2<T>* d_points, index_t n, UpperHullWorkspace<T>& ws,
-                                   cudaStream_t stream, bool validate, UpperHullProfile* profile, bool guide,
-                                   bool hood_in_tiles) {
+namespace {
+
+/// upper_hull_on_device for points at a pointer or placed (PlacedPoints: no guide, no validation).
+template <class T, class Points>
+DeviceHull<T> upper_hull_of(Points d_points, index_t n, UpperHullWorkspace<T>& ws, cudaStream_t stream,
+                            bool validate, UpperHullProfile* profile, bool guide, bool hood_in_tiles) {
   ws.survivors = -1;
   if (n == 0) return {nullptr, 0};
   ws.reserve(n);
@@ -953,13 +959,16 @@ DeviceHull<T> upper_hull_on_device(const Point2<T>* d_points, index_t n, UpperHu
     if (profile) marks[i].emplace().record(stream);
   };
   mark(0);
-  const bool filtered = guide && n >= ws.filter_from && n > UpperHullPolicy<T>::kTile &&
-                        guide_filter(d_points, n, ws, stream, validate, [&] { mark(1); });
+  bool filtered = false;
+  if constexpr (std::is_pointer_v<Points>) {
+    filtered = guide && n >= ws.filter_from && n > UpperHullPolicy<T>::kTile &&
+               guide_filter(d_points, n, ws, stream, validate, [&] { mark(1); });
+  }
   mark(2);
   // After the filter, its survivors are the input (already validated); else the points themselves.
   LevelsRun run;  // these levels only, not the guide's
   run.leave_in_tiles = hood_in_tiles;
-  const int result = filtered ? hull_levels(ws.hood[1].data(), ws.survivors, ws, stream, false, &run)
+  const int result = filtered ? hull_levels<T>(hood_points(ws, 1), ws.survivors, ws, stream, false, &run)
                               : hull_levels(d_points, n, ws, stream, validate, &run);
   mark(3);
   if (profile) {
@@ -997,6 +1006,21 @@ DeviceHull<T> upper_hull_on_device(const Point2<T>* d_points, index_t n, UpperHu
   return {ws.hood[result].data(), size};
 }
 
+}  // namespace
+
+template <class T>
+DeviceHull<T> upper_hull_on_device(const Point2<T>* d_points, index_t n, UpperHullWorkspace<T>& ws,
+                                   cudaStream_t stream, bool validate, UpperHullProfile* profile, bool guide,
+                                   bool hood_in_tiles) {
+  return upper_hull_of(d_points, n, ws, stream, validate, profile, guide, hood_in_tiles);
+}
+
+template <class T>
+DeviceHull<T> upper_hull_on_device(PlacedPoints<T> points, index_t n, UpperHullWorkspace<T>& ws,
+                                   cudaStream_t stream, bool hood_in_tiles) {
+  return upper_hull_of(points, n, ws, stream, false, nullptr, false, hood_in_tiles);
+}
+
 template <class T>
 void reflect_reversed(const Point2<T>* in, index_t n, Point2<T>* out, cudaStream_t stream) {
   if (n == 0) return;
@@ -1020,5 +1044,10 @@ WAGENER_INSTANTIATE(double)
 WAGENER_INSTANTIATE(std::int32_t)
 WAGENER_INSTANTIATE(std::int64_t)
 #undef WAGENER_INSTANTIATE
+// Placed points: the sort on a key's split, for 8-byte coordinates only.
+template DeviceHull<double> upper_hull_on_device(PlacedPoints<double>, index_t, UpperHullWorkspace<double>&,
+                                                 cudaStream_t, bool);
+template DeviceHull<std::int64_t> upper_hull_on_device(PlacedPoints<std::int64_t>, index_t,
+                                                       UpperHullWorkspace<std::int64_t>&, cudaStream_t, bool);
 
 }  // namespace wagener::cuda

@@ -9,6 +9,7 @@
 #include "core/merge_step.hpp"
 #include "core/nested_bridge.hpp"
 #include "cuda/buffers.cuh"
+#include "cuda/placed_points.cuh"
 #include "cuda/policy.cuh"
 #include "wagener/point.hpp"
 
@@ -156,6 +157,14 @@ template <class T>
 DeviceHull<T> upper_hull_on_device(const Point2<T>* d_points, index_t n, UpperHullWorkspace<T>& ws,
                                    cudaStream_t stream, bool validate, UpperHullProfile* profile = nullptr,
                                    bool guide = true, bool hood_in_tiles = false);
+
+/// The same for points read by place (PlacedPoints: sorted as its places run, finite), without the
+/// guide filter: the full hull's chains after the sort on a key, whose points the first tile level
+/// reads where they lie rather than from a copy written in order. Instantiated for 8-byte
+/// coordinates (the sort on a key's).
+template <class T>
+DeviceHull<T> upper_hull_on_device(PlacedPoints<T> points, index_t n, UpperHullWorkspace<T>& ws,
+                                   cudaStream_t stream, bool hood_in_tiles);
 
 /// Called after each device-wide round: the width and number of hood blocks before the round, and
 /// the workspace buffers it read and wrote (plans and cells still hold that round's merges).

@@ -1257,6 +1257,24 @@ testing::Points<double> with_key_runs(testing::Points<double> circle) {
   return circle;
 }
 
+/// The circle with many short runs of one key (2 to core::kThreadKeyRun points each, distinct points
+/// 1e-14 radians apart, at random angles), and the points at x = -1 and x = 1 made runs of one key by
+/// equal x (the smallest and the largest point lie in them: the lower chain's ends).
+testing::Points<double> with_short_key_runs(testing::Points<double> circle, std::mt19937_64& rng) {
+  std::uniform_int_distribution<int> length(2, core::kThreadKeyRun);
+  std::uniform_real_distribution<double> angle(0, 2 * M_PI);
+  std::uniform_int_distribution<std::size_t> place(0, circle.size() - 1);
+  const auto on_circle = [](double a) { return Point2<double>{std::cos(a), std::sin(a)}; };
+  for (int run = 0; run < 4000; ++run) {
+    const double start = angle(rng);
+    for (int k = length(rng); k > 0; --k) circle[place(rng)] = on_circle(start + 1e-14 * k);
+  }
+  for (const double x : {-1.0, 1.0}) {
+    for (int k = -7; k <= 7; ++k) circle[place(rng)] = {x, 1e-14 * k};
+  }
+  return circle;
+}
+
 // Most points in convex position and none certified inside the inner polygon: 8-byte points in one
 // array skip the filter's copy and go to the sort on a key where they are (finish_unfiltered). Exact
 // for a double and an int64 circle, with -0 written as +0 as the filter writes it; a non-finite
@@ -1264,6 +1282,9 @@ testing::Points<double> with_key_runs(testing::Points<double> circle) {
 // (a parabola's points clustered within a key at its vertex) goes back to the filter's path; two
 // points far out along the x axis put the circle inside the inner polygon, so the filter runs; runs of
 // one key of every length the split sorts, on both sides of the baseline, stay on the unfiltered path.
+// At this n the chains' first tiles read the points by place (with many short runs of one key, and
+// runs at both ends); a circle just below the chains' filter threshold (where the chains are
+// enqueued) takes the split written out.
 TEST_F(CudaTest, UnfilteredFullHullOfPointsInConvexPosition) {
   const GuideFrom guide_from(index_t{1} << 16);
   const KeySortFrom key_sort_from(1);
@@ -1276,6 +1297,7 @@ TEST_F(CudaTest, UnfilteredFullHullOfPointsInConvexPosition) {
     const auto run = device_hull_with_profile(circle);
     ASSERT_EQ(run.hull, cpu::convex_hull_serial<double>(circle)) << "double circle";
     EXPECT_TRUE(run.profile.unfiltered) << "double circle";
+    EXPECT_TRUE(run.profile.chains_read_by_place) << "double circle";
     EXPECT_EQ(run.survivors, static_cast<index_t>(n));
     EXPECT_FALSE(run.profile.chain_guides);
     for (const auto& v : run.hull) EXPECT_FALSE(std::signbit(v.x) && v.x == 0) << "-0 in the hull";
@@ -1290,6 +1312,7 @@ TEST_F(CudaTest, UnfilteredFullHullOfPointsInConvexPosition) {
     const auto run = device_hull_with_profile(ring);
     ASSERT_EQ(run.hull, cpu::convex_hull_serial<std::int64_t>(ring)) << "int64 circle";
     EXPECT_TRUE(run.profile.unfiltered) << "int64 circle";
+    EXPECT_TRUE(run.profile.chains_read_by_place) << "int64 circle";
   }
   for (const std::size_t bad : {std::size_t{5}, n - 2}) {  // off the polygon's and the check's samples
     auto pts = circle;
@@ -1334,6 +1357,22 @@ TEST_F(CudaTest, UnfilteredFullHullOfPointsInConvexPosition) {
     const auto run = device_hull_with_profile(runs);
     ASSERT_EQ(run.hull, cpu::convex_hull_serial<double>(runs)) << "circle with runs of one key";
     EXPECT_TRUE(run.profile.unfiltered) << "circle with runs of one key";
+    EXPECT_TRUE(run.profile.chains_read_by_place) << "circle with runs of one key";
+    const auto short_runs = with_short_key_runs(circle, rng_);
+    const auto short_run = device_hull_with_profile(short_runs);
+    ASSERT_EQ(short_run.hull, cpu::convex_hull_serial<double>(short_runs))
+        << "circle with short runs of one key";
+    EXPECT_TRUE(short_run.profile.chains_read_by_place) << "circle with short runs of one key";
+  }
+  {
+    const std::size_t below = static_cast<std::size_t>(cuda::UpperHullPolicy<double>::kFilterFrom) - 100;
+    const testing::Points<double> small(circle.begin(), circle.begin() + static_cast<std::ptrdiff_t>(below));
+    for (const auto& pts : {small, with_key_runs(small)}) {
+      const auto run = device_hull_with_profile(pts);
+      ASSERT_EQ(run.hull, cpu::convex_hull_serial<double>(pts)) << "circle below the chains' filter";
+      EXPECT_TRUE(run.profile.unfiltered) << "circle below the chains' filter";
+      EXPECT_FALSE(run.profile.chains_read_by_place) << "circle below the chains' filter";
+    }
   }
 }
 

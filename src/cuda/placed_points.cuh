@@ -1,0 +1,47 @@
+// A chain's input read where the points lie, in the order a sort of their places gave: the full hull's
+// sort on a key (convex_hull.cu) hands its places to the chains' first tile level (upper_hull.cu)
+// instead of writing the points out in order.
+#pragma once
+
+#include <cstdint>
+
+#include "core/chains.hpp"
+#include "wagener/point.hpp"
+
+namespace wagener::cuda {
+
+/// A point with each -0 written as +0: the radix sort orders -0 before +0, lex_less does not tell
+/// them apart. The filter writes its survivors through this, and the points that took no filter are
+/// read through it, so the hull's vertices do not depend on the path.
+template <class T>
+__host__ __device__ Point2<T> plus_zeros(const Point2<T>& p) {
+  return {p.x + T(0), p.y + T(0)};
+}
+
+/// Point j of a chain's input is from[places[index(j)]], with each -0 written as +0 and, for the lower
+/// chain, reflected (core::reflected), as the split writes its points. index(j) is first + j, except
+/// at j == wrap, which reads places[0]: the lower chain's input ends with the smallest point, the
+/// upper side's first. `tile + start` is the same view from point `start` on.
+template <class T>
+struct PlacedPoints {
+  const std::uint32_t* places = nullptr;
+  const Point2<T>* from = nullptr;
+  index_t first = 0;
+  index_t wrap = -1;  ///< no point wraps when negative
+  bool reflect = false;
+
+  __host__ __device__ PlacedPoints operator+(index_t start) const {
+    return {places, from, first + start, wrap - start, reflect};
+  }
+  __device__ index_t index(index_t j) const { return j == wrap ? 0 : first + j; }
+  /// Where point j lies (from + place(j)), untransformed: an asynchronous copy's source, finish()
+  /// afterwards.
+  __device__ std::uint32_t place(index_t j) const { return places[index(j)]; }
+  /// A point copied from its place, as the chain takes it.
+  __device__ Point2<T> finish(const Point2<T>& p) const {
+    return reflect ? core::reflected(plus_zeros(p)) : plus_zeros(p);
+  }
+  __device__ Point2<T> operator[](index_t j) const { return finish(from[place(j)]); }
+};
+
+}  // namespace wagener::cuda
