@@ -4,6 +4,7 @@
 #pragma once
 
 #define __device__
+#define __host__
 #define __forceinline__
 #define __noinline__
 
