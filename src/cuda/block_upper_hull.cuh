@@ -49,16 +49,30 @@ __device__ inline void await_copies() {
 }
 
 /// A tile of `count` PlacedPoints (at most kThreads * kItems) into shared memory, point i at
-/// hood[slot(i)]: every place read first, so that all of the thread's copies (asynchronous, as
-/// copy_point_async) are in flight before the first lands; then each point finished
-/// (PlacedPoints::finish) by the thread that copied it.
+/// hood[slot(i)]: every word read first, with its neighbours' keys (the same lines), so that all of
+/// the thread's copies (asynchronous, as copy_point_async) are in flight before the first lands;
+/// then each point finished (PlacedPoints::finish) by the thread that copied it; then each run of
+/// one key of 2 to PlacedPoints::kShortRun points within the tile sorted by the thread of its first
+/// point. A run sorted among the words already (every run the tile does not hold whole) is sorted
+/// again as it is, which leaves it so. The runs' heads are found as the words are read, so a block
+/// without runs pays one barrier for them.
 template <int kThreads, int kItems, class T, class Slot>
 __device__ void load_placed(const PlacedPoints<T>& tile, int count, Point2<T>* hood, Slot slot) {
+  static_assert(kItems <= 32, "a thread's runs' heads are the bits of one word");
   std::uint32_t place[kItems];
+  unsigned heads = 0;  // bit k: item k starts a run of one key within the tile
 #pragma unroll
   for (int k = 0; k < kItems; ++k) {
     const int i = static_cast<int>(threadIdx.x) + k * kThreads;
-    place[k] = i < count ? tile.place(i) : 0;
+    place[k] = 0;
+    if (i < count) {
+      const std::uint64_t word = tile.entry(i);
+      place[k] = PlacedPoints<T>::place_of(word);
+      const std::uint32_t key = PlacedPoints<T>::key_of(word);
+      const bool starts = i == 0 || tile.key(i - 1) != key;
+      const bool continues = i + 1 < count && tile.key(i + 1) == key;
+      if (starts && continues) heads |= 1u << k;
+    }
   }
 #pragma unroll
   for (int k = 0; k < kItems; ++k) {
@@ -70,6 +84,21 @@ __device__ void load_placed(const PlacedPoints<T>& tile, int count, Point2<T>* h
   for (int k = 0; k < kItems; ++k) {
     const int i = static_cast<int>(threadIdx.x) + k * kThreads;
     if (i < count) hood[slot(i)] = tile.finish(hood[slot(i)]);
+  }
+  // Every point finished before the runs compare them.
+  if (__syncthreads_or(heads != 0) == 0) return;
+  for (; heads != 0; heads &= heads - 1u) {
+    const int i = static_cast<int>(threadIdx.x) + (__ffs(static_cast<int>(heads)) - 1) * kThreads;
+    const std::uint32_t key = tile.key(i);
+    int end = i + 2;
+    while (end < count && end - i <= PlacedPoints<T>::kShortRun && tile.key(end) == key) ++end;
+    if (end - i > PlacedPoints<T>::kShortRun) continue;
+    for (int a = i + 1; a < end; ++a) {  // insertion, as core::insertion_sort_lex
+      const Point2<T> v = hood[slot(a)];
+      int b = a;
+      for (; b > i && lex_less(v, hood[slot(b - 1)]); --b) hood[slot(b)] = hood[slot(b - 1)];
+      hood[slot(b)] = v;
+    }
   }
 }
 

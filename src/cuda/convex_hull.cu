@@ -644,10 +644,11 @@ struct SplitTargets {
   }
 };
 
-/// The split as places for PlacedPoints to read (as SplitTargets with `lower`, places rather than
-/// points), in `places` (m of them, apart from the sorted words): each point's place where the sort
-/// left it, each run of one key sorted ascending as the chain reads it (reflected below the
-/// baseline).
+/// The split left for PlacedPoints to read (as SplitTargets with `lower`, places rather than points):
+/// the runs of one key that list_key_runs_kernel lists are sorted among the sorted words' low halves
+/// (`places`, two a word), ascending as the chain reads them (reflected below the baseline); the
+/// other runs, short and inside one tile of their chain, are sorted by the tile kernel as it loads
+/// them (load_placed). Only the low halves are written: the keys stay as other threads read them.
 template <class T>
 struct PlacedTargets {
   static constexpr bool kPlaced = true;
@@ -655,15 +656,15 @@ struct PlacedTargets {
   const index_t* upper_count;
 
   struct Run {
-    std::uint32_t* at;  ///< the run's first place (places + head)
+    std::uint32_t* at;  ///< the run's first place (places + 2 * head)
     bool reflect;
     __device__ Point2<T> point(const Point2<T>& p) const {
       return reflect ? core::reflected(plus_zeros(p)) : plus_zeros(p);
     }
     __device__ bool descends(std::uint32_t) const { return false; }
-    __device__ void put(int k, const Point2<T>&, std::uint32_t place) const { at[k] = place; }
+    __device__ void put(int k, const Point2<T>&, std::uint32_t place) const { at[2 * k] = place; }
   };
-  __device__ Run run(index_t head) const { return {places + head, head >= *upper_count}; }
+  __device__ Run run(index_t head) const { return {places + 2 * head, head >= *upper_count}; }
 };
 
 /// After the sort by key: each point of a key of its own gathered to its place, each run of up to
@@ -685,39 +686,27 @@ __global__ void gather_key_runs_kernel(KeyedPlaces keys, const Point2<T>* from, 
   }
 }
 
-/// gather_key_runs_kernel for PlacedTargets, a thread a point: a point of a key of its own writes its
-/// place where the sort left it; each point of a run of up to core::kThreadKeyRun points ranks
-/// itself among the run's points and writes its place at that rank (equal points in the sort's
-/// order), so that every point's loads go out at once, rather than one thread's dependent loads a
-/// run. The heads of longer runs are listed (core::key_run_at) for the warp and block kernels.
+/// For PlacedTargets, in place of gather_key_runs_kernel: lists the heads of the runs of one key that
+/// the tile kernel's load cannot sort (load_placed sorts a run of up to core::kThreadKeyRun points
+/// inside one tile of its chain), for the warp and block kernels to sort among the words: a longer
+/// run; a run that reaches the end of a tile of its chain (the tiles of the lower chain start at its
+/// first point, the largest, word u - 1), whose last point the next level reads by place
+/// (init_strips_kernel); and the runs of the smallest point and of the largest (at words 0 and
+/// u - 1), which the lower chain reads as its ends. Reads the keys alone: no point moves.
 template <class T>
-__global__ void place_key_runs_kernel(KeyedPlaces keys, const Point2<T>* from, PlacedTargets<T> split,
-                                      index_t m, index_t* long_runs, unsigned long long* key_words) {
+__global__ void list_key_runs_kernel(KeyedPlaces keys, index_t m, const index_t* upper_count,
+                                     index_t* long_runs, unsigned long long* key_words) {
+  constexpr index_t kTile = UpperHullPolicy<T>::kTile;
+  const index_t u = *upper_count;
   for (index_t i = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < m;
        i += static_cast<index_t>(gridDim.x) * blockDim.x) {
     const std::uint32_t key = keys[i];
-    if ((i == 0 || keys[i - 1] != key) && (i + 1 == m || keys[i + 1] != key)) {
-      split.places[i] = keys.place(i);
-      continue;
-    }
-    index_t head = i;
-    while (head > 0 && i - head < core::kThreadKeyRun && keys[head - 1] == key) --head;
-    if (head > 0 && keys[head - 1] == key) continue;  // deep in a long run
-    if (head + core::kThreadKeyRun < m && keys[head + core::kThreadKeyRun] == key) {
-      if (i == head) long_runs[atomicAdd(&key_words[kLongRuns], 1ull)] = i;
-      continue;
-    }
-    index_t end = i + 1;
-    while (end < m && keys[end] == key) ++end;
-    const auto run = split.run(head);
-    const Point2<T> own = run.point(from[keys.place(i)]);
-    int rank = 0;
-    for (index_t j = head; j < end; ++j) {
-      if (j == i) continue;
-      const Point2<T> other = run.point(from[keys.place(j)]);
-      rank += lex_less(other, own) || (j < i && !lex_less(own, other)) ? 1 : 0;
-    }
-    run.put(rank, own, keys.place(i));
+    if ((i > 0 && keys[i - 1] == key) || i + 1 == m || keys[i + 1] != key) continue;
+    index_t end = i + 2;
+    while (end < m && end - i <= core::kThreadKeyRun && keys[end] == key) ++end;
+    const index_t first = i >= u ? u - 1 : 0;  // the word of the chain's first point
+    if (end - i > core::kThreadKeyRun || (i - first) / kTile != (end - first) / kTile || i == 0 || end == u)
+      long_runs[atomicAdd(&key_words[kLongRuns], 1ull)] = i;
   }
 }
 
@@ -758,8 +747,8 @@ __global__ void __launch_bounds__(kWarpKeyRunThreads)
        r += static_cast<index_t>(gridDim.x) * kWarps) {
     const index_t head = long_runs[r];
     const std::uint32_t key = keys[head];
-    // keys[head + kThreadKeyRun] is the run's (key_run_at): the end is past it.
-    index_t end = head + core::kThreadKeyRun + 1;
+    // Listed runs may be short (list_key_runs_kernel): the end is searched from the head on.
+    index_t end = head + 1;
     while (end - head <= core::kBlockKeyRun) {
       const index_t at = end + lane;
       const unsigned differs = __ballot_sync(0xffffffffu, at >= m || keys[at] != key);
@@ -874,13 +863,13 @@ __global__ void lower_input_ends_kernel(const Point2<T>* to, index_t m, const in
 /// from `from` and `to`), the rest go there instead as the lower chain's input, which
 /// reflect_lower_kernel would write: lower[1 .. m - u + 1) reflected, between the largest point's
 /// and the smallest's reflections, their number at ws.lower_count. With `placed`, neither is
-/// written: the split is left as places (PlacedTargets) in the sort's other buffer, *placed set to
-/// them (PlacedSplit). Returns false, `from` as it was, where a run of one key is longer than a block
-/// sorts. temp: CUB's temporary storage, at least sort_by_key_temp_bytes(m).
+/// written: the split is left in the sorted words (PlacedTargets), *placed set to them (PlacedSplit).
+/// Returns false, `from` as it was, where a run of one key is longer than a block sorts. temp: CUB's
+/// temporary storage, at least sort_by_key_temp_bytes(m).
 template <class T>
 bool sort_and_split_by_key(FullHullWorkspace<T>& ws, const Point2<T>* from, Point2<T>* to, index_t m,
                            std::size_t temp_bytes, cudaStream_t stream, Point2<T>* lower = nullptr,
-                           std::uint32_t** placed = nullptr) {
+                           std::uint64_t** placed = nullptr) {
   for (auto& buffer : ws.keyed_places) FullHullWorkspace<T>::grow(buffer, m);
   FullHullWorkspace<T>::grow(ws.long_key_runs, m / (core::kThreadKeyRun + 1) + 1);
   FullHullWorkspace<T>::grow(ws.block_key_runs, m / (core::kWarpKeyRun + 1) + 1);
@@ -900,8 +889,8 @@ bool sort_and_split_by_key(FullHullWorkspace<T>& ws, const Point2<T>* from, Poin
   const auto split_runs = [&](auto split) {
     using Targets = decltype(split);
     if constexpr (Targets::kPlaced) {
-      place_key_runs_kernel<T>
-          <<<stride_grid(m), 256, 0, stream>>>(keys, from, split, m, ws.long_key_runs.data(), words);
+      list_key_runs_kernel<T><<<stride_grid(m), 256, 0, stream>>>(keys, m, ws.upper_count.data(),
+                                                                  ws.long_key_runs.data(), words);
     } else {
       gather_key_runs_kernel<T>
           <<<stride_grid(m), 256, 0, stream>>>(keys, from, split, m, ws.long_key_runs.data(), words);
@@ -917,9 +906,9 @@ bool sort_and_split_by_key(FullHullWorkspace<T>& ws, const Point2<T>* from, Poin
     WAGENER_CUDA_CHECK_LAUNCH();
   };
   if (placed != nullptr) {
-    // The sort's other buffer is free: it takes the places (4 bytes each, in its 8 a point).
-    *placed = reinterpret_cast<std::uint32_t*>(sorted.Alternate());
-    split_runs(PlacedTargets<T>{*placed, ws.upper_count.data()});
+    *placed = sorted.Current();
+    // Each word's place is its low half: the lower address on the device (little-endian).
+    split_runs(PlacedTargets<T>{reinterpret_cast<std::uint32_t*>(sorted.Current()), ws.upper_count.data()});
   } else {
     split_runs(SplitTargets<T>{to, lower, ws.upper_count.data()});
     if (lower != nullptr) {
@@ -1287,16 +1276,17 @@ struct StepEvents {
   }
 };
 
-/// The split that sort_and_split_by_key left as places (`placed`), as the chains' inputs: the upper
-/// chain's u points are places 0 .. u; the lower chain's m - u + 2 are the largest point (place
-/// u - 1), the points below the baseline (places u .. m, each run of one key sorted ascending as
-/// reflected) and the smallest point (place 0), reflected, as reflect_lower_kernel writes them.
+/// The split that sort_and_split_by_key left in its sorted words (`placed`), as the chains' inputs:
+/// the upper chain's u points are words 0 .. u; the lower chain's m - u + 2 are the largest point
+/// (word u - 1), the points below the baseline (words u .. m) and the smallest point (word 0),
+/// reflected, as reflect_lower_kernel writes them. Runs of one key are sorted there or as the tiles
+/// load them (PlacedTargets).
 template <class T>
 struct PlacedSplit {
-  const std::uint32_t* places;
+  const std::uint64_t* words;
   const Point2<T>* from;
-  PlacedPoints<T> upper() const { return {places, from, 0, -1, false}; }
-  PlacedPoints<T> lower(index_t m, index_t u) const { return {places, from, u - 1, m - u + 1, true}; }
+  PlacedPoints<T> upper() const { return {words, from, 0, -1, false}; }
+  PlacedPoints<T> lower(index_t m, index_t u) const { return {words, from, u - 1, m - u + 1, true}; }
 };
 
 /// Whether chain_and_join builds the chains of m split points with host waits, each chain on its
@@ -1311,9 +1301,9 @@ bool chains_take_host_waits(const FullHullWorkspace<T>& ws, index_t m) {
 /// reverse; lower_input has room for m + 2 points, free. Builds both chains and joins them into
 /// `out` (nullptr: lower_input, once the chains are done). With `lower_ready`, the split placed the
 /// lower chain's input in lower_input already (sort_and_split_by_key's `lower`): split[1 .. u + 1)
-/// alone is read. With `placed` (sort_and_split_by_key's places, and the points they index), neither
-/// is read: the chains' first tiles read the points by place (PlacedSplit). Only where the chains take
-/// host waits (chains_take_host_waits).
+/// alone is read. With `placed` (sort_and_split_by_key's sorted words, and the points they index),
+/// neither is read: the chains' first tiles read the points by place (PlacedSplit). Only where the
+/// chains take host waits (chains_take_host_waits).
 template <class T>
 JoinedHull<T> chain_and_join(FullHullWorkspace<T>& ws, Point2<T>* split, index_t m, Point2<T>* lower_input,
                              Point2<T>* out, cudaStream_t stream, StepEvents* profile, bool chain_guides,
@@ -1524,9 +1514,9 @@ JoinedHull<T> finish(FullHullWorkspace<T>& ws, cudaStream_t stream, index_t* sur
 /// position, nearly none certified inside the inner polygon: kMinUnfilteredShare): the sort on a 32-bit key
 /// reads them where they are and split_keys_kernel reports a non-finite point as the filter does
 /// (throws input_error; with `non_finite`, sets it and returns no hull). Where the chains take host
-/// waits (many points), their first tile level reads the points by place, from the places the sort
-/// leaves (PlacedSplit): no copy of them in order is written and read again; else the split goes to
-/// ws.alt and ws.kept takes the lower chain's input. Returns nothing where a run of one key is longer than
+/// waits (many points), their first tile level reads the points by place from the sorted words
+/// (PlacedSplit): no copy of them in order is written and read again; else the split goes to ws.alt
+/// and ws.kept takes the lower chain's input. Returns nothing where a run of one key is longer than
 /// a block sorts: the filter's path then takes the points as before (it writes ws.alt and ws.kept
 /// before it reads them).
 template <class T>
@@ -1540,10 +1530,10 @@ std::optional<JoinedHull<T>> finish_unfiltered(FullHullWorkspace<T>& ws, const P
   // The points below the baseline go straight to the lower chain's input, reflected (in ws.kept,
   // apart from the input and the split): no reflection's pass over them later. Or the chains read
   // them where they are.
-  std::uint32_t* placed_places = nullptr;
+  std::uint64_t* placed_words = nullptr;
   const bool placed = chains_take_host_waits(ws, n);
   const bool split = sort_and_split_by_key(ws, points, ws.alt.data() + 1, n, temp_bytes, stream,
-                                           ws.kept.data(), placed ? &placed_places : nullptr);
+                                           ws.kept.data(), placed ? &placed_words : nullptr);
   // sort_and_split_by_key waited for the stream: the keys' report of a non-finite point is whole.
   WAGENER_CUDA_CHECK(cudaMemcpyAsync(ws.counters_host.data() + 1, ws.counters.data() + 1,
                                      sizeof(unsigned long long), cudaMemcpyDeviceToHost, stream));
@@ -1558,7 +1548,7 @@ std::optional<JoinedHull<T>> finish_unfiltered(FullHullWorkspace<T>& ws, const P
     profile->out->chain_guides = false;
     profile->sorted.record(stream);
   }
-  const PlacedSplit<T> placed_split{placed_places, points};
+  const PlacedSplit<T> placed_split{placed_words, points};
   return chain_and_join(ws, ws.alt.data(), n, ws.kept.data(), out, stream, profile, false, true,
                         placed ? &placed_split : nullptr);
 }

@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include "core/chains.hpp"
+#include "core/x_key.hpp"
 #include "wagener/point.hpp"
 
 namespace wagener::cuda {
@@ -18,29 +19,44 @@ __host__ __device__ Point2<T> plus_zeros(const Point2<T>& p) {
   return {p.x + T(0), p.y + T(0)};
 }
 
-/// Point j of a chain's input is from[places[index(j)]], with each -0 written as +0 and, for the lower
-/// chain, reflected (core::reflected), as the split writes its points. index(j) is first + j, except
-/// at j == wrap, which reads places[0]: the lower chain's input ends with the smallest point, the
-/// upper side's first. `tile + start` is the same view from point `start` on.
+/// Point j of a chain's input is from[place(j)], the place in the low half of the sorted 64-bit word
+/// words[word(j)] (its key in the high half), with each -0 written as +0 and, for the lower chain,
+/// reflected (core::reflected), as the split writes its points. word(j) is first + j, except at
+/// j == wrap, which reads word 0: the lower chain's input ends with the smallest point, the upper
+/// side's first word. `tile + start` is the same view from point `start` on.
+///
+/// The order is the words' except within a run of one key of at most kShortRun points inside one
+/// kTile-point tile of the chain, which the tile's load sorts (load_placed); any other run is sorted
+/// among the words already (the full hull's list_key_runs_kernel says which).
 template <class T>
 struct PlacedPoints {
-  const std::uint32_t* places = nullptr;
+  static constexpr int kShortRun = core::kThreadKeyRun;
+  const std::uint64_t* words = nullptr;
   const Point2<T>* from = nullptr;
   index_t first = 0;
   index_t wrap = -1;  ///< no point wraps when negative
   bool reflect = false;
 
   __host__ __device__ PlacedPoints operator+(index_t start) const {
-    return {places, from, first + start, wrap - start, reflect};
+    return {words, from, first + start, wrap - start, reflect};
   }
-  __device__ index_t index(index_t j) const { return j == wrap ? 0 : first + j; }
+  __device__ index_t word(index_t j) const { return j == wrap ? 0 : first + j; }
+  __device__ std::uint64_t entry(index_t j) const { return words[word(j)]; }
+  __host__ __device__ static std::uint32_t key_of(std::uint64_t entry) {
+    return static_cast<std::uint32_t>(entry >> 32);
+  }
+  __host__ __device__ static std::uint32_t place_of(std::uint64_t entry) {
+    return static_cast<std::uint32_t>(entry);
+  }
+  __device__ std::uint32_t key(index_t j) const { return key_of(entry(j)); }
   /// Where point j lies (from + place(j)), untransformed: an asynchronous copy's source, finish()
   /// afterwards.
-  __device__ std::uint32_t place(index_t j) const { return places[index(j)]; }
-  /// A point copied from its place, as the chain takes it.
+  __device__ std::uint32_t place(index_t j) const { return place_of(entry(j)); }
+  /// A point read from its place as the chain takes it.
   __device__ Point2<T> finish(const Point2<T>& p) const {
     return reflect ? core::reflected(plus_zeros(p)) : plus_zeros(p);
   }
+  /// Point j, where it is not in a run that a tile's load sorts.
   __device__ Point2<T> operator[](index_t j) const { return finish(from[place(j)]); }
 };
 
