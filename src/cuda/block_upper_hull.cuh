@@ -67,8 +67,8 @@ __device__ void load_placed(const PlacedPoints<T>& tile, int count, Point2<T>* h
     place[k] = 0;
     if (i < count) {
       const std::uint64_t word = tile.entry(i);
-      place[k] = PlacedPoints<T>::place_of(word);
-      const std::uint32_t key = PlacedPoints<T>::key_of(word);
+      place[k] = KeyedPlaces::place_of(word);
+      const std::uint32_t key = KeyedPlaces::key_of(word);
       const bool starts = i == 0 || tile.key(i - 1) != key;
       const bool continues = i + 1 < count && tile.key(i + 1) == key;
       if (starts && continues) heads |= 1u << k;

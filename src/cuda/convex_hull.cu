@@ -560,22 +560,6 @@ constexpr int kWarpKeyRunThreads = 256;
 // long for a block.
 enum KeyWord { kLongRuns, kBlockRuns, kTooLong, kKeyWords };
 
-/// The sort's words: a point's key in the high 32 bits and its place in the low 32, sorted on the
-/// high bits alone (CUB's SortKeys, bits 32-64: stable, so places ascend within a key). One word a
-/// point through each pass took 0.38 ms less than a key and a place as a pair (bench/NOTES.md, "The
-/// double circle's sort as keys alone").
-struct KeyedPlaces {
-  const std::uint64_t* words;
-  static constexpr int kKeyBit = 32;
-  __host__ __device__ static std::uint64_t word(std::uint32_t key, std::uint32_t place) {
-    return static_cast<std::uint64_t>(key) << kKeyBit | place;
-  }
-  __device__ std::uint32_t operator[](index_t i) const {
-    return static_cast<std::uint32_t>(words[i] >> kKeyBit);
-  }
-  __device__ std::uint32_t place(index_t i) const { return static_cast<std::uint32_t>(words[i]); }
-};
-
 template <class T>
 struct LexExtremesOf {
   __host__ __device__ LexExtremes<T> operator()(const Point2<T>& p) const { return {p, p}; }
@@ -627,9 +611,7 @@ struct SplitTargets {
   struct Run {
     Point2<T>* at;
     bool reflect;
-    __device__ Point2<T> point(const Point2<T>& p) const {
-      return reflect ? core::reflected(plus_zeros(p)) : plus_zeros(p);
-    }
+    __device__ Point2<T> point(const Point2<T>& p) const { return split_point(p, reflect); }
     /// Whether the run sorts descending (below the baseline, unless reflected).
     __device__ bool descends(std::uint32_t key) const { return core::split_key_descends(key) && !reflect; }
     /// The run's k-th point once sorted, p (point() of the point at `place`).
@@ -658,9 +640,7 @@ struct PlacedTargets {
   struct Run {
     std::uint32_t* at;  ///< the run's first place (places + 2 * head)
     bool reflect;
-    __device__ Point2<T> point(const Point2<T>& p) const {
-      return reflect ? core::reflected(plus_zeros(p)) : plus_zeros(p);
-    }
+    __device__ Point2<T> point(const Point2<T>& p) const { return split_point(p, reflect); }
     __device__ bool descends(std::uint32_t) const { return false; }
     __device__ void put(int k, const Point2<T>&, std::uint32_t place) const { at[2 * k] = place; }
   };
@@ -907,7 +887,7 @@ bool sort_and_split_by_key(FullHullWorkspace<T>& ws, const Point2<T>* from, Poin
   };
   if (placed != nullptr) {
     *placed = sorted.Current();
-    // Each word's place is its low half: the lower address on the device (little-endian).
+    // The places are the words' low halves (KeyedPlaces).
     split_runs(PlacedTargets<T>{reinterpret_cast<std::uint32_t*>(sorted.Current()), ws.upper_count.data()});
   } else {
     split_runs(SplitTargets<T>{to, lower, ws.upper_count.data()});

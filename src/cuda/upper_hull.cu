@@ -552,11 +552,14 @@ void launch_tiles_kernel(Points points, index_t n, const index_t* device_n, Poin
 template <class T, class Policy, class Points>
 void launch_tiles(Points points, index_t n, const index_t* device_n, Point2<T>* hood, index_t* size,
                   UpperHullWorkspace<T>& ws, cudaStream_t stream, bool validate, bool peel) {
-  if (device_n) {
-    launch_tiles_kernel<T, Policy, true>(points, n, device_n, hood, size, ws, stream, validate, peel);
-  } else {
-    launch_tiles_kernel<T, Policy, false>(points, n, nullptr, hood, size, ws, stream, validate, peel);
+  // Placed points come with their count on the host: no enqueued level takes them.
+  if constexpr (std::is_pointer_v<Points>) {
+    if (device_n) {
+      launch_tiles_kernel<T, Policy, true>(points, n, device_n, hood, size, ws, stream, validate, peel);
+      return;
+    }
   }
+  launch_tiles_kernel<T, Policy, false>(points, n, nullptr, hood, size, ws, stream, validate, peel);
 }
 
 /// Tile level: hoods of consecutive tiles of points[0..n) into ws.hood[out] (padded) and ws.size[out];
