@@ -574,21 +574,37 @@ auto survivors_as_extremes(const Point2<T>* p) {
 /// Each point's core::split_x_key (its side of the baseline by the exact orient2d, as the partition
 /// takes it) and its place (the sort's value); the points on or above the baseline counted into
 /// *upper_count (set to 0 first), and the smallest index of a non-finite point into *first_bad (the
-/// filter's report, for points that took no filter: finish_unfiltered).
+/// filter's report, for points that took no filter: finish_unfiltered). A thread reads its
+/// kSplitKeyPoints points of a step before it keys any: with one point a step, the pass took 2.0 ms
+/// at 2^28 double points where it takes 1.6 now (bench/NOTES.md, "The key pass and the runs' list
+/// with more bytes in flight").
+constexpr int kSplitKeyPoints = 4;
 template <class T>
 __global__ void split_keys_kernel(const Point2<T>* p, index_t m, const LexExtremes<T>* extremes,
                                   std::uint64_t* keyed_places, index_t* upper_count,
                                   unsigned long long* first_bad) {
   const Point2<T> lo = extremes->lo, hi = extremes->hi;
   const core::XKeyScale scale = core::x_key_scale(static_cast<double>(lo.x), static_cast<double>(hi.x));
+  const auto threads = static_cast<index_t>(gridDim.x) * blockDim.x;
   unsigned long long upper = 0;
-  for (index_t i = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < m;
-       i += static_cast<index_t>(gridDim.x) * blockDim.x) {
-    const Point2<T> q = p[i];
-    if (!is_finite(q)) atomicMin(first_bad, static_cast<unsigned long long>(i));
-    const bool below = orient2d(lo, hi, q) < 0;
-    upper += below ? 0 : 1;
-    keyed_places[i] = KeyedPlaces::word(core::split_x_key(q.x, below, scale), static_cast<std::uint32_t>(i));
+  for (index_t first = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x; first < m;
+       first += kSplitKeyPoints * threads) {
+    Point2<T> q[kSplitKeyPoints];
+#pragma unroll
+    for (int j = 0; j < kSplitKeyPoints; ++j) {
+      const index_t i = first + j * threads;
+      if (i < m) q[j] = p[i];
+    }
+#pragma unroll
+    for (int j = 0; j < kSplitKeyPoints; ++j) {
+      const index_t i = first + j * threads;
+      if (i >= m) break;
+      if (!is_finite(q[j])) atomicMin(first_bad, static_cast<unsigned long long>(i));
+      const bool below = orient2d(lo, hi, q[j]) < 0;
+      upper += below ? 0 : 1;
+      keyed_places[i] =
+          KeyedPlaces::word(core::split_x_key(q[j].x, below, scale), static_cast<std::uint32_t>(i));
+    }
   }
   for (int d = kWarp / 2; d > 0; d /= 2) upper += __shfl_xor_sync(0xffffffffu, upper, d);
   static_assert(sizeof(index_t) == sizeof(unsigned long long), "the count is added as a 64-bit word");
