@@ -289,23 +289,28 @@ __global__ void __launch_bounds__(kFilterThreads)
   // Where the quick tests leave few points in doubt (a disk: about one in a hundred), a warp of
   // 16-byte points queues them and runs the fan test on 32 at a time, once for every 32 rather than
   // once for every run of 32 points that holds one; at most 31 wait while up to 32 arrive. For
-  // 8-byte points behind the inner polygon the queue was measured slower (bench/NOTES.md): each lane
-  // tests its own. Behind the dense guide (a test with kQueueDoubts), which leaves the fan's record
-  // reads to a few points after its ring, they are queued whatever their size.
-  constexpr bool kQueue = sizeof(Point2<T>) == 16 || queues_doubts<std::remove_cvref_t<decltype(test)>>;
+  // 8-byte points behind the inner polygon without the float vote the queue was measured slower
+  // (bench/NOTES.md): each lane tests its own. With the vote (kFloatFirst), the points its float
+  // tests leave are queued for all the double tests. Behind the dense guide (a test with
+  // kQueueDoubts), which leaves the fan's record reads to a few points after its ring, they are
+  // queued whatever their size.
+  constexpr bool kQueue =
+      kFloatFirst || sizeof(Point2<T>) == 16 || queues_doubts<std::remove_cvref_t<decltype(test)>>;
   const int lane = threadIdx.x % kWarp;
   const unsigned lanes_below = (1u << lane) - 1;
   __shared__ Point2<T> queues[kQueue ? kFilterThreads / kWarp : 1][2 * kWarp];
   Point2<T>* queue = queues[kQueue ? threadIdx.x / kWarp : 0];
   int queued = 0;
-  // The fan test on queue[0, ready), one point a lane; appends those it leaves to kept.
+  // The fan test on queue[0, ready), one point a lane (with kFloatFirst the double quick tests
+  // first: the float ones queued them); appends those it leaves to kept.
   const auto test_queued = [&](int ready) {
     __syncwarp();
     Point2<T> q{};
     bool keep = false;
     if (lane < ready) {
       q = queue[lane];
-      keep = !test.fan_inside(static_cast<double>(q.x), static_cast<double>(q.y));
+      const auto qx = static_cast<double>(q.x), qy = static_cast<double>(q.y);
+      keep = !(kFloatFirst && test.quick_inside(qx, qy)) && !test.fan_inside(qx, qy);
     }
     const unsigned keeping = __ballot_sync(kAll, keep);
     if (keeping == 0) return;
@@ -313,6 +318,20 @@ __global__ void __launch_bounds__(kFilterThreads)
     if (lane == 0) at = atomicAdd(count, static_cast<unsigned long long>(__popc(keeping)));
     at = __shfl_sync(kAll, at, 0);
     if (keep) kept[at + __popc(keeping & lanes_below)] = plus_zeros(q);
+  };
+  // Appends this lane's q to the queue where bit `lane` of `in` is set (`in`: the warp's ballot),
+  // testing the queue's first 32 once it holds as many.
+  const auto enqueue = [&](unsigned in, const Point2<T>& q) {
+    if (in >> lane & 1u) queue[queued + __popc(in & lanes_below)] = q;
+    queued += __popc(in);
+    if (queued >= kWarp) {
+      test_queued(kWarp);
+      queued -= kWarp;
+      Point2<T> rest{};
+      if (lane < queued) rest = queue[kWarp + lane];
+      if (lane < queued) queue[lane] = rest;
+      __syncwarp();
+    }
   };
   // 8-byte points: each step's loads are issued before the step before is tested, so that a warp
   // held up by a fan test still has reads in flight (16-byte points have twice the bytes in flight
@@ -344,19 +363,30 @@ __global__ void __launch_bounds__(kFilterThreads)
     }
     // kFloatFirst: the float quick tests on the whole step, then one vote. A step whose every
     // point they certify (at 8 runs a step, about 43 % of a random square's, 58 % of a disk's) is
-    // done there, without the general path's bounds, branches and ballots a point (the float filter
-    // is bound by issuing instructions: bench/NOTES.md); the general path takes their answers.
-    // Places past n hold an earlier step's points (or zeros): certified or not, the general path
-    // keeps none of them.
-    bool float_certified[kUnroll] = {};
+    // done there, without bounds, branches and ballots a point (the float filter is bound by issuing
+    // instructions: bench/NOTES.md). In any other step, the points they leave (a square's: about one
+    // in 300) are queued for the double tests, which then run on 32 at a time, not a lane at a time
+    // with the rest of the warp waiting. A non-finite point (which no float test certifies) is
+    // recorded, not queued. Places past n hold an earlier step's points (or zeros): none is queued.
     if constexpr (kFloatFirst) {
+      bool certified[kUnroll];
       bool all = true;
 #pragma unroll
       for (int u = 0; u < kUnroll; ++u) {
-        float_certified[u] = float_first.quick_inside(p[u].x, p[u].y);
-        all = all & float_certified[u];
+        certified[u] = float_first.quick_inside(p[u].x, p[u].y);
+        all = all & certified[u];
       }
       if (__all_sync(kAll, all)) continue;
+#pragma unroll
+      for (int u = 0; u < kUnroll; ++u) {
+        const index_t i = base + u * kWarp + lane;
+        const bool left = i < n && !certified[u];
+        const bool finite = isfinite(p[u].x) && isfinite(p[u].y);
+        if (left && !finite) atomicMin(first_bad, static_cast<unsigned long long>(first_index + i));
+        const unsigned queuing = __ballot_sync(kAll, left && finite);
+        if (queuing != 0) enqueue(queuing, p[u]);
+      }
+      continue;
     }
     // Bit `lane` of doubt[u]: the tests so far leave p[u] (the quick tests for 16-byte points, which
     // queue the rest for the fan test; the fan test too for 8-byte points); of mask[u]: it is kept.
@@ -366,9 +396,7 @@ __global__ void __launch_bounds__(kFilterThreads)
     for (int u = 0; u < kUnroll; ++u) {
       const index_t i = base + u * kWarp + lane;
       bool in_doubt = false;
-      bool certified = false;
-      if constexpr (kFloatFirst) certified = i < n && float_certified[u];
-      if (i < n && !certified) {
+      if (i < n) {
         // 64-bit integers rounded: the tests certify none that was not exact (converts_exactly).
         const auto px = static_cast<double>(p[u].x), py = static_cast<double>(p[u].y);
         if (!isfinite(px) || !isfinite(py)) {
@@ -386,17 +414,7 @@ __global__ void __launch_bounds__(kFilterThreads)
       if (doubts <= kWarp * (kUnroll - 1)) {
 #pragma unroll
         for (int u = 0; u < kUnroll; ++u) {
-          if (doubt[u] == 0) continue;
-          if (doubt[u] >> lane & 1u) queue[queued + __popc(doubt[u] & lanes_below)] = p[u];
-          queued += __popc(doubt[u]);
-          if (queued >= kWarp) {
-            test_queued(kWarp);
-            queued -= kWarp;
-            Point2<T> rest{};
-            if (lane < queued) rest = queue[kWarp + lane];
-            if (lane < queued) queue[lane] = rest;
-            __syncwarp();
-          }
+          if (doubt[u] != 0) enqueue(doubt[u], p[u]);
         }
         continue;
       }

@@ -816,9 +816,10 @@ TEST_F(CudaTest, FullHullSortedByKeyOrByX) {
 }
 
 // The filter tests each warp's 128 points with the quick tests, then the fan test: for 16-byte
-// points through a queue a warp when at most 96 of them are in doubt, else lane by lane
-// (filter_kernel). Runs of doubtful and certified points put steps on both sides of 96, and the
-// queue's last points wait until a warp's end.
+// points through a queue a warp when at most 96 of them are in doubt, else lane by lane; float
+// points' 256 a step with the float quick tests, the points they leave queued (filter_kernel). Runs
+// of doubtful and certified points put steps on both sides of 96, and the queue's last points wait
+// until a warp's end.
 TEST_F(CudaTest, FullHullFilterQueueAndLanesAgree) {
   SCOPED_TRACE("seed " + std::to_string(seed_));
   for (const std::size_t n : {std::size_t{20000}, std::size_t{300001}}) {
@@ -1470,10 +1471,12 @@ TEST_F(CudaTest, GuidedFullHullNamesTheNonFinitePoint) {
   }
 }
 
-TEST_F(CudaTest, ConvexHullNonFiniteInputIsAnInputErrorNamingThePoint) {
-  // In the sample and out of it, in the first chunk and in a later one, from host and device memory.
+// In the sample and out of it, in the first chunk and in a later one, from host and device memory;
+// float points take the float filter's vote, whose steps queue the points it leaves (filter_kernel).
+template <class T>
+void expect_non_finite_points_named(std::mt19937_64& rng) {
   const std::size_t n = (std::size_t{1} << 24) + 17;  // two chunks of doubles and a bit
-  auto pts = testing::uniform_disk<double>(n, rng_);
+  auto pts = testing::uniform_disk<T>(n, rng);
   for (std::size_t bad : {std::size_t{0}, std::size_t{54321}, std::size_t{1} << 23, n - 1}) {
     auto with_bad = pts;
     with_bad[bad].y = bad % 2 ? NAN : INFINITY;
@@ -1481,12 +1484,18 @@ TEST_F(CudaTest, ConvexHullNonFiniteInputIsAnInputErrorNamingThePoint) {
     const std::size_t first = bad + 1 < n ? bad : 0;
     expect_names_non_finite(
         [&] {
-          convex_hull<double>(with_bad, {Backend::cuda, nullptr});
+          convex_hull<T>(with_bad, {Backend::cuda, nullptr});
         },
         first, "from host memory");
-    expect_names_non_finite([&] { DevicePoints<double>(with_bad).convex_hull(false); }, first,
+    expect_names_non_finite([&] { DevicePoints<T>(with_bad).convex_hull(false); }, first,
                             "from device memory");
   }
+}
+
+TEST_F(CudaTest, ConvexHullNonFiniteInputIsAnInputErrorNamingThePoint) {
+  SCOPED_TRACE("seed " + std::to_string(seed_));
+  expect_non_finite_points_named<double>(rng_);
+  expect_non_finite_points_named<float>(rng_);
 }
 
 // The radix sort orders -0 before +0, lex_less does not tell them apart: points on x = 0 with both
