@@ -1475,7 +1475,7 @@ TEST_F(CudaTest, GuidedFullHullNamesTheNonFinitePoint) {
 // float points take the float filter's vote, whose steps queue the points it leaves (filter_kernel).
 template <class T>
 void expect_non_finite_points_named(std::mt19937_64& rng) {
-  const std::size_t n = (std::size_t{1} << 24) + 17;  // two chunks of doubles and a bit
+  const std::size_t n = (std::size_t{1} << 24) + 17;  // chunks of 64 MB, the last one partial
   auto pts = testing::uniform_disk<T>(n, rng);
   for (std::size_t bad : {std::size_t{0}, std::size_t{54321}, std::size_t{1} << 23, n - 1}) {
     auto with_bad = pts;
