@@ -310,7 +310,10 @@ __global__ void __launch_bounds__(kFilterThreads)
     if (lane < ready) {
       q = queue[lane];
       const auto qx = static_cast<double>(q.x), qy = static_cast<double>(q.y);
-      keep = !(kFloatFirst && test.quick_inside(qx, qy)) && !test.fan_inside(qx, qy);
+      if constexpr (kFloatFirst)
+        keep = !test.certainly_inside(qx, qy);
+      else
+        keep = !test.fan_inside(qx, qy);
     }
     const unsigned keeping = __ballot_sync(kAll, keep);
     if (keeping == 0) return;
