@@ -1541,7 +1541,8 @@ std::optional<JoinedHull<T>> finish_unfiltered(FullHullWorkspace<T>& ws, const P
                                                cudaStream_t stream, index_t* survivors, Point2<T>* out,
                                                StepEvents* profile, bool* non_finite) {
   static_assert(sizeof(T) == 8, "the sort on a 32-bit key takes 8-byte coordinates");
-  // The caller grew ws.alt and ws.kept to n + 2 points.
+  // The caller grew ws.kept to n + 2 points, and ws.alt too unless the chains read the points by
+  // place (`placed` below: nothing is split into it then).
   const std::size_t temp_bytes = sort_by_key_temp_bytes<T>(n, stream);
   if (ws.sort_temp.size() < temp_bytes) ws.sort_temp = DeviceBuffer<unsigned char>(temp_bytes);
   // The points below the baseline go straight to the lower chain's input, reflected (in ws.kept,
@@ -1668,12 +1669,18 @@ JoinedHull<T> hull_of_device_points(FullHullWorkspace<T>& ws, Points points, ind
     // would copy nearly every point, so it is skipped where the sort on a key takes them.
     if (!fan && mostly_convex && coarse.keeps_nearly_all) {
       // The split's buffer first, as finish() grows it for nearly n survivors: then the key sort's
-      // arrays are asked for with it allocated, as there.
-      FullHullWorkspace<T>::grow(ws.alt, n + 2);
+      // arrays are asked for with it allocated, as there. Not where the chains read the points by
+      // place (many points: chains_take_host_waits), which split nothing into it: 16 bytes a point
+      // less on the device.
+      if (!chains_take_host_waits(ws, n)) FullHullWorkspace<T>::grow(ws.alt, n + 2);
       if (sort_by_key_pays(ws, n)) {
         record(&StepEvents::filtered), record(&StepEvents::refiltered);
         if (auto hull = finish_unfiltered(ws, points.p, n, stream, survivors, out, events, non_finite))
           return *hull;
+        // A run of one key too long for a block: the filter's path below, whose finish() grows
+        // ws.alt for nearly n survivors. The key sort's arrays give their room back first, so that
+        // it fits where it did when ws.alt was grown before them.
+        for (auto& buffer : ws.keyed_places) buffer = DeviceBuffer<std::uint64_t>();
       }
     }
   }
