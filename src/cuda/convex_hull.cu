@@ -1531,25 +1531,24 @@ JoinedHull<T> finish(FullHullWorkspace<T>& ws, cudaStream_t stream, index_t* sur
 /// position, nearly none certified inside the inner polygon: kMinUnfilteredShare): the sort on a 32-bit key
 /// reads them where they are and split_keys_kernel reports a non-finite point as the filter does
 /// (throws input_error; with `non_finite`, sets it and returns no hull). Where the chains take host
-/// waits (many points), their first tile level reads the points by place from the sorted words
-/// (PlacedSplit): no copy of them in order is written and read again; else the split goes to ws.alt
-/// and ws.kept takes the lower chain's input. Returns nothing where a run of one key is longer than
-/// a block sorts: the filter's path then takes the points as before (it writes ws.alt and ws.kept
-/// before it reads them).
+/// waits (many points: `placed`, chains_take_host_waits, which the caller decides once), their first
+/// tile level reads the points by place from the sorted words (PlacedSplit): no copy of them in
+/// order is written and read again; else the split goes to ws.alt and ws.kept takes the lower
+/// chain's input. Returns nothing where a run of one key is longer than a block sorts: the filter's
+/// path then takes the points as before (it writes ws.alt and ws.kept before it reads them).
 template <class T>
 std::optional<JoinedHull<T>> finish_unfiltered(FullHullWorkspace<T>& ws, const Point2<T>* points, index_t n,
                                                cudaStream_t stream, index_t* survivors, Point2<T>* out,
-                                               StepEvents* profile, bool* non_finite) {
+                                               StepEvents* profile, bool* non_finite, bool placed) {
   static_assert(sizeof(T) == 8, "the sort on a 32-bit key takes 8-byte coordinates");
-  // The caller grew ws.kept to n + 2 points, and ws.alt too unless the chains read the points by
-  // place (`placed` below: nothing is split into it then).
+  // The caller grew ws.kept to n + 2 points, and ws.alt too unless `placed` (nothing is split into
+  // it then).
   const std::size_t temp_bytes = sort_by_key_temp_bytes<T>(n, stream);
   if (ws.sort_temp.size() < temp_bytes) ws.sort_temp = DeviceBuffer<unsigned char>(temp_bytes);
   // The points below the baseline go straight to the lower chain's input, reflected (in ws.kept,
   // apart from the input and the split): no reflection's pass over them later. Or the chains read
   // them where they are.
   std::uint64_t* placed_words = nullptr;
-  const bool placed = chains_take_host_waits(ws, n);
   const bool split = sort_and_split_by_key(ws, points, ws.alt.data() + 1, n, temp_bytes, stream,
                                            ws.kept.data(), placed ? &placed_words : nullptr);
   // sort_and_split_by_key waited for the stream: the keys' report of a non-finite point is whole.
@@ -1670,12 +1669,13 @@ JoinedHull<T> hull_of_device_points(FullHullWorkspace<T>& ws, Points points, ind
     if (!fan && mostly_convex && coarse.keeps_nearly_all) {
       // The split's buffer first, as finish() grows it for nearly n survivors: then the key sort's
       // arrays are asked for with it allocated, as there. Not where the chains read the points by
-      // place (many points: chains_take_host_waits), which split nothing into it: 16 bytes a point
-      // less on the device.
-      if (!chains_take_host_waits(ws, n)) FullHullWorkspace<T>::grow(ws.alt, n + 2);
+      // place (many points), which split nothing into it: 16 bytes a point less on the device.
+      const bool placed = chains_take_host_waits(ws, n);
+      if (!placed) FullHullWorkspace<T>::grow(ws.alt, n + 2);
       if (sort_by_key_pays(ws, n)) {
         record(&StepEvents::filtered), record(&StepEvents::refiltered);
-        if (auto hull = finish_unfiltered(ws, points.p, n, stream, survivors, out, events, non_finite))
+        if (auto hull =
+                finish_unfiltered(ws, points.p, n, stream, survivors, out, events, non_finite, placed))
           return *hull;
         // A run of one key too long for a block: the filter's path below, whose finish() grows
         // ws.alt for nearly n survivors. The key sort's arrays give their room back first, so that
