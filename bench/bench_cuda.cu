@@ -9,6 +9,8 @@
 // Usage: bench_cuda [--markdown FILE] [--min-log2 N] [--max-log2 N] [--precision float|double]
 //                   [--input disk|parabola|full] [--family square|disk|gaussian|circle] [--quick]
 //                   [--in-place-from-log2 N]   (device-wide rounds keep hoods in place from 2^N points)
+//                   [--dense-first-level F]   (the guide's bigger sample at once where the small one's
+//                                              first level keeps more than F of it; 1: never)
 //                   [--block-merges-below N]   (in those rounds, a block a merge below N merges; 0: warps)
 //                   [--no-join]   (levels whose tile hoods meet convexly still take the rounds)
 //                   [--sample-shift S] [--filter-from-log2 N]   (the upper hull's guide filter)
@@ -261,6 +263,7 @@ int sample_shift = -1;
 int filter_from_log2 = -1;
 int small_level_tiles_per_sm = -1;
 int in_place_from_log2 = -1;
+double dense_first_level = -1;
 long long block_merges_below = -1;
 bool join_convex_seams = true;
 
@@ -278,6 +281,7 @@ Row measure(index_t n, bool parabola, cudaStream_t stream) {
   if (filter_from_log2 >= 0) ws.filter_from = index_t{1} << filter_from_log2;
   if (small_level_tiles_per_sm >= 0) ws.small_level_tiles_per_sm = small_level_tiles_per_sm;
   if (in_place_from_log2 >= 0) ws.in_place_from = index_t{1} << in_place_from_log2;
+  if (dense_first_level >= 0) ws.dense_first_level = dense_first_level;
   if (block_merges_below >= 0) ws.block_merges_below = block_merges_below;
   ws.join_convex_seams = join_convex_seams;
   auto hull = wcuda::upper_hull_on_device(points.data(), n, ws, stream, false);  // warm-up, allocations
@@ -538,6 +542,8 @@ int main(int argc, char** argv) {
     if (!std::strcmp(argv[i], "--quick")) quick = true;
     if (!std::strcmp(argv[i], "--in-place-from-log2") && i + 1 < argc)
       in_place_from_log2 = std::atoi(argv[++i]);
+    if (!std::strcmp(argv[i], "--dense-first-level") && i + 1 < argc)
+      dense_first_level = std::atof(argv[++i]);
     if (!std::strcmp(argv[i], "--block-merges-below") && i + 1 < argc)
       block_merges_below = std::atoll(argv[++i]);
     if (!std::strcmp(argv[i], "--no-join")) join_convex_seams = false;

@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <climits>
 #include <cub/device/device_scan.cuh>
+#include <limits>
 #include <optional>
 #include <string>
 #include <type_traits>
@@ -870,15 +871,27 @@ index_t read_size(const UpperHullWorkspace<T>& ws, int buffer, cudaStream_t stre
   return size;
 }
 
-/// The upper hull of m evenly spaced points of d_points[0..n), in ws.guide; returns its size.
+/// The upper hull of m evenly spaced points of d_points[0..n), in ws.guide; returns its size (as
+/// hull_levels would build it). Or -1, without the levels after the first, where that first tile
+/// level's hoods hold more than `dense_above` points in all: an upper bound of the hull's size, as
+/// every vertex of the sample's hull is a vertex of its tile's hood.
 template <class T>
 index_t sample_hull(const Point2<T>* d_points, index_t n, index_t m, UpperHullWorkspace<T>& ws,
-                    cudaStream_t stream) {
+                    cudaStream_t stream, index_t dense_above = std::numeric_limits<index_t>::max()) {
   constexpr int kSampleThreads = 256;
   sample_kernel<T><<<static_cast<unsigned>(ceil_div(m, kSampleThreads)), kSampleThreads, 0, stream>>>(
       d_points, n, m, ws.sample.data());
   WAGENER_CUDA_CHECK_LAUNCH();
-  const int buffer = hull_levels<T>(static_cast<const Point2<T>*>(ws.sample.data()), m, ws, stream, false);
+  const auto* sample = static_cast<const Point2<T>*>(ws.sample.data());
+  tile_level<T>(sample, m, ws, 0, stream, false, true);
+  const index_t tiles = ceil_div(m, UpperHullPolicy<T>::kTile);
+  int buffer = 0;
+  if (tiles > 1) {
+    bool seams_convex = false;
+    const index_t total = scan_tile_sizes(ws, tiles, stream, ws.join_convex_seams ? &seams_convex : nullptr);
+    if (total > dense_above) return -1;
+    buffer = after_tile_level(sample, m, tiles, total, ws, stream, nullptr, seams_convex);
+  }
   const index_t k = read_size(ws, buffer, stream);
   WAGENER_CUDA_CHECK(cudaMemcpyAsync(ws.guide.data(), ws.hood[buffer].data(), k * sizeof(Point2<T>),
                                      cudaMemcpyDeviceToDevice, stream));
@@ -892,10 +905,16 @@ bool guide_filter(const Point2<T>* d_points, index_t n, UpperHullWorkspace<T>& w
                   bool validate, AfterGuide&& after_guide) {
   using Policy = UpperHullPolicy<T>;
   index_t m = ws.sample_count(n, ws.sample_shift);
-  index_t k = sample_hull(d_points, n, m, ws, stream);
   const index_t bigger = ws.sample_count(n, ws.dense_sample_shift);
-  if (static_cast<double>(k) * static_cast<double>(k) > Policy::kDenseGuide * static_cast<double>(m) &&
-      bigger > m) {
+  // Where a bigger sample exists, a first level that keeps much of the small one already says its
+  // hull would be dense (UpperHullPolicy::kDenseFirstLevel; 1: never, since a level keeps at most
+  // its points).
+  const auto dense_above = bigger > m ? static_cast<index_t>(ws.dense_first_level * static_cast<double>(m))
+                                      : std::numeric_limits<index_t>::max();
+  index_t k = sample_hull(d_points, n, m, ws, stream, dense_above);
+  if (k < 0 ||
+      (static_cast<double>(k) * static_cast<double>(k) > Policy::kDenseGuide * static_cast<double>(m) &&
+       bigger > m)) {
     m = bigger;
     k = sample_hull(d_points, n, m, ws, stream);
   }

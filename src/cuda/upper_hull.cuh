@@ -43,6 +43,8 @@ struct UpperHullWorkspace {
   int sample_shift = UpperHullPolicy<T>::kSampleShift;    ///< the sample has n >> sample_shift points
   int dense_sample_shift = UpperHullPolicy<T>::kDenseSampleShift;  ///< ... or this, after a dense guide
   index_t min_sample = UpperHullPolicy<T>::kMinSample;             ///< but at least this many
+  /// The small sample's first level keeping more than this share of it: the bigger sample at once (1: never).
+  double dense_first_level = UpperHullPolicy<T>::kDenseFirstLevel;
   /// Device-wide rounds keep the hoods in place from this many tile-hood points up (else copy them).
   index_t in_place_from = UpperHullPolicy<T>::kInPlaceFrom;
   /// In those rounds, a round of fewer merges than this gives each merge a block, not a warp (-1: the

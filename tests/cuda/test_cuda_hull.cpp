@@ -437,19 +437,22 @@ void every_family_on_device(std::mt19937_64& rng, std::initializer_list<std::siz
 
 // The guide filter (a sample's hull drops the points strictly below it) normally runs from 2^20
 // points; forced on small inputs here, with dense and sparse samples (n/2, n/16, n/256), for every
-// family.
+// family. Variant shift + 100: the dense guide decided only from the small sample's whole hull, never
+// from its first level (dense_first_level 1).
 template <class T>
 void guide_filter_every_family(std::mt19937_64& rng, std::initializer_list<std::size_t> sizes) {
   every_family_on_device<T>(
-      rng, sizes, {1, 4, 8},
-      [](cuda::UpperHullWorkspace<T>& ws, int shift) {
+      rng, sizes, {1, 4, 8, 104},
+      [](cuda::UpperHullWorkspace<T>& ws, int variant) {
         ws.filter_from = 0;
         ws.min_sample = 2;
-        ws.sample_shift = shift;
+        ws.sample_shift = variant % 100;
         ws.dense_sample_shift = 2;  // a dense guide (parabola, circle) is taken again from n/4 points
+        ws.dense_first_level = variant >= 100 ? 1.0 : cuda::UpperHullPolicy<T>::kDenseFirstLevel;
       },
       [](const std::string& family, std::size_t n, const cuda::UpperHullWorkspace<T>& ws, std::size_t hull,
-         int shift) {
+         int variant) {
+        const int shift = variant % 100;
         // Random inputs leave most points under the hull of a sample of n/16 or more: the filter
         // must have run.
         if ((family == "uniform_disk" || family == "gaussian") && shift <= 4) {
