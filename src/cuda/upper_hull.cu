@@ -182,7 +182,7 @@ __device__ inline bool certainly_right(const Point2<T>& a, const Point2<T>& b, c
 /// certify below is kept, which is always safe. Each warp's items are warp-striped, so a thread's
 /// points increase and its guide edge only moves right; ballots keep the order.
 template <class T>
-__global__ void __launch_bounds__(UpperHullPolicy<T>::kFilterThreads)
+__global__ void __launch_bounds__(UpperHullPolicy<T>::kFilterThreads, UpperHullPolicy<T>::kFilterBlocksPerSm)
     guide_filter_kernel(const Point2<T>* __restrict__ points, index_t n, const Point2<T>* __restrict__ guide,
                         index_t k, const int* __restrict__ bucket_start, Point2<T>* __restrict__ kept,
                         index_t* kept_size, unsigned long long* first_bad, bool validate) {
