@@ -48,6 +48,7 @@
 #include "families.hpp"
 #include "thrust_peer.cuh"
 #include "wagener/cuda.hpp"
+#include "wagener/grouped.hpp"
 
 using wagener::index_t;
 using wagener::Point2;
@@ -520,6 +521,27 @@ void grouped(index_t groups, index_t size, cudaStream_t stream) {
                                          hull_offsets.data(), nullptr, wagener::HullPart::full, stream);
   };
   const index_t vertices = run();  // warm-up
+  // Every group's hull against the CPU backend's (one call on all cores), before the timed calls.
+  {
+    std::vector<Point2<T>> host_points(static_cast<std::size_t>(n)), host_hull(static_cast<std::size_t>(vertices));
+    std::vector<std::int64_t> host_offsets(static_cast<std::size_t>(groups + 1)),
+        host_hull_offsets(static_cast<std::size_t>(groups + 1));
+    WAGENER_CUDA_CHECK(cudaMemcpy(host_points.data(), points.data(), host_points.size() * sizeof(Point2<T>),
+                                  cudaMemcpyDeviceToHost));
+    WAGENER_CUDA_CHECK(cudaMemcpy(host_offsets.data(), offsets.data(),
+                                  host_offsets.size() * sizeof(std::int64_t), cudaMemcpyDeviceToHost));
+    WAGENER_CUDA_CHECK(cudaMemcpy(host_hull.data(), hull.data(), host_hull.size() * sizeof(Point2<T>),
+                                  cudaMemcpyDeviceToHost));
+    WAGENER_CUDA_CHECK(cudaMemcpy(host_hull_offsets.data(), hull_offsets.data(),
+                                  host_hull_offsets.size() * sizeof(std::int64_t), cudaMemcpyDeviceToHost));
+    wagener::HullOptions options;
+    options.backend = wagener::Backend::cpu;
+    const auto expected = wagener::convex_hulls<T>(host_points, host_offsets, options);
+    if (expected.vertices != host_hull || expected.offsets != host_hull_offsets) {
+      std::fprintf(stderr, "WRONG GROUPED HULLS (%s)\n", sizeof(T) == 4 ? "float" : "double");
+      std::exit(1);
+    }
+  }
   const auto [ms, floor] = time_with_floor(points.data(), n, stream, 7, [&] { return wall_ms(run); });
   std::printf(
       "| precision | groups | points per group | hull vertices | wagener ms (device memory) | floor ms | x "
