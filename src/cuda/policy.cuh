@@ -2,12 +2,10 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <type_traits>
 
 namespace wagener::cuda {
-
-/// The guide filter's starting points along the guide: one per bucket of x (GuideBuckets).
-inline constexpr int kGuideBuckets = 1 << 16;
 
 template <class T>
 struct UpperHullPolicy {
@@ -94,14 +92,16 @@ struct UpperHullPolicy {
   // disks unchanged. Locally convex, globally concave arcs would take the bigger sample needlessly.
   static constexpr double kDenseFirstLevel = 0.125;
   // The guide filter's blocks (a tile each): float tiles by 512 threads of 8 points (40 registers
-  // under __launch_bounds__(512, 3): 48 warps a multiprocessor), the others by 256 threads with no
-  // bound (64-72 registers, as before). Measured on an H200 against 256 threads (bench/NOTES.md,
-  // "The guide filter with more warps, or its tiles staged ahead"): the float parabola's filter
-  // 1.15-1.16 -> 1.04-1.06 ms, the float disk's the same; doubles at 512 threads of 4 points were
-  // 0.1 ms slower, and 32-bit integers (orient2d's filter in double) spill at 40 registers.
+  // under __launch_bounds__(512, 3): 48 warps a multiprocessor), the others by 256 threads (64
+  // registers; 64-bit integers 72, under a bound of three blocks, without which ptxas chose 64 and
+  // spilled). Measured on an H200 against 256 threads (bench/NOTES.md, "The guide filter with more
+  // warps, or its tiles staged ahead"): the float parabola's filter 1.15-1.16 -> 1.04-1.06 ms, the
+  // float disk's the same; doubles at 512 threads of 4 points were 0.1 ms slower, and 32-bit
+  // integers (orient2d's filter in double) spill at 40 registers.
   static constexpr bool kWideFilter = std::is_same_v<T, float>;
   static constexpr int kFilterThreads = kWideFilter ? 512 : 256;
-  static constexpr int kFilterBlocksPerSm = kWideFilter ? 3 : 0;  // 0: no bound
+  static constexpr int kFilterBlocksPerSm =
+      kWideFilter || std::is_same_v<T, std::int64_t> ? 3 : 0;  // 0: no bound
   static constexpr int kFilterItems = kTile / kFilterThreads;
 };
 

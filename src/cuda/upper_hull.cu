@@ -104,43 +104,26 @@ __global__ void sample_kernel(const Point2<T>* points, index_t n, index_t m, Poi
   }
 }
 
-/// Where the filter's walk along the guide starts: x is cut into kGuideBuckets buckets between the
-/// guide's first and last x, and table[b] is the last guide vertex in an earlier bucket (0 if none).
-/// Any monotone bucket map will do -- floating-point rounding included -- since a vertex in an
-/// earlier bucket has a smaller x than every point of bucket b, so the walk only moves right from
-/// there; a degenerate range (zero, or overflowing to infinity) puts everything in bucket 0.
+/// Where the filter's walk along the guide starts: tile_start[t] is the last guide vertex at or before
+/// tile t's first point (lexicographically; 0 if none), by binary search over the guide, a thread a
+/// tile. The input is sorted (the filter's precondition, which its validation checks), so every point
+/// of the tile is at or after it, and the walk only moves right from there.
 template <class T>
-struct GuideBuckets {
-  double x0, scale;
-
-  __device__ GuideBuckets(const Point2<T>* guide, index_t k) : x0(static_cast<double>(guide[0].x)) {
-    const double width = static_cast<double>(guide[k - 1].x) - x0;
-    scale = width > 0 && width < INFINITY ? kGuideBuckets / width : 0;
-  }
-  __device__ int operator()(T x) const {
-    const double v = floor((static_cast<double>(x) - x0) * scale);
-    if (!(v >= 0)) return 0;  // NaN too
-    return v >= kGuideBuckets - 1 ? kGuideBuckets - 1 : static_cast<int>(v);
-  }
-};
-
-/// table[b] for every bucket b (GuideBuckets), by binary search over the guide's x.
-template <class T>
-__global__ void guide_buckets_kernel(const Point2<T>* guide, index_t k, int* table) {
-  const int b = blockIdx.x * blockDim.x + threadIdx.x;
-  if (b >= kGuideBuckets) return;
-  const GuideBuckets<T> bucket(guide, k);
-  // The last e with bucket(guide[e].x) < b; bucket(guide[0].x) == 0, so for b == 0 there is none.
-  index_t lo = 0, hi = k;
+__global__ void guide_tile_starts_kernel(const Point2<T>* points, index_t tiles, index_t tile_points,
+                                         const Point2<T>* guide, index_t k, int* tile_start) {
+  const index_t t = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (t >= tiles) return;
+  const Point2<T> p = points[t * tile_points];
+  index_t lo = 0, hi = k;  // guide[lo] <= p, or lo == 0; guide[hi] > p, or hi == k
   while (hi - lo > 1) {
     const index_t mid = lo + (hi - lo) / 2;
-    if (bucket(guide[mid].x) < b) {
-      lo = mid;
-    } else {
+    if (lex_less(p, guide[mid])) {
       hi = mid;
+    } else {
+      lo = mid;
     }
   }
-  table[b] = static_cast<int>(lo);
+  tile_start[t] = static_cast<int>(lo);
 }
 
 /// Is p certainly strictly right of the directed line a->b (orient2d < 0)? false when not certain.
@@ -184,7 +167,7 @@ __device__ inline bool certainly_right(const Point2<T>& a, const Point2<T>& b, c
 template <class T>
 __global__ void __launch_bounds__(UpperHullPolicy<T>::kFilterThreads, UpperHullPolicy<T>::kFilterBlocksPerSm)
     guide_filter_kernel(const Point2<T>* __restrict__ points, index_t n, const Point2<T>* __restrict__ guide,
-                        index_t k, const int* __restrict__ bucket_start, Point2<T>* __restrict__ kept,
+                        index_t k, const int* __restrict__ tile_start, Point2<T>* __restrict__ kept,
                         index_t* kept_size, unsigned long long* first_bad, bool validate) {
   using Policy = UpperHullPolicy<T>;
   constexpr int kWarp = 32, kItems = Policy::kFilterItems, kWarps = Policy::kFilterThreads / kWarp;
@@ -194,6 +177,12 @@ __global__ void __launch_bounds__(UpperHullPolicy<T>::kFilterThreads, UpperHullP
   const index_t start = static_cast<index_t>(blockIdx.x) * Policy::kTile;
   const index_t warp_first = start + index_t{warp} * kWarp * kItems;
   const index_t first = warp_first + lane;  // item j is first + 32 j
+  // The tile's guide edge is read first, beside the points: it arrives before them, so the walk
+  // waits on no read of its own (reading the warp's first point again, a bucket table at its x and
+  // the guide there, one after another, left each block idle for three round trips once its points
+  // had come: bench/NOTES.md, "The guide filter's walk started from its tile's edge").
+  index_t e = tile_start[blockIdx.x];
+  Point2<T> a = guide[e], b = e + 1 < k ? guide[e + 1] : a;
   Point2<T> item[kItems];
 #pragma unroll
   for (int j = 0; j < kItems; ++j) {
@@ -206,10 +195,7 @@ __global__ void __launch_bounds__(UpperHullPolicy<T>::kFilterThreads, UpperHullP
   constexpr bool kWalkOnce = std::is_same_v<T, float>;
   unsigned keep = 0;  // bit j: item j survives
   if (warp_first < n) {
-    // The warp starts at the guide vertex its first point's bucket names; each lane walks on.
-    const Point2<T> warp_front = points[warp_first];
-    index_t e = bucket_start[GuideBuckets<T>(guide, k)(warp_front.x)];
-    Point2<T> a = guide[e], b = e + 1 < k ? guide[e + 1] : a;
+    // The warp starts at its tile's edge; each lane walks on.
     // On to the guide edge (a, b) whose stretch holds p: the edges only move right.
     const auto walk_to = [&](const Point2<T>& p) {
       while (e + 1 < k && !lex_less(p, b)) {
@@ -220,9 +206,12 @@ __global__ void __launch_bounds__(UpperHullPolicy<T>::kFilterThreads, UpperHullP
     };
     bool one_edge = false;  // every point of the warp on edge e's stretch: the walk would not move
     if constexpr (kWalkOnce) {
-      walk_to(warp_front);
-      one_edge = warp_first + kWarp * kItems <= n && e + 1 < k &&
-                 lex_less(points[warp_first + kWarp * kItems - 1], b);
+      // The warp's first and last points are lane 0's first item and lane 31's last.
+      const Point2<T> front{__shfl_sync(0xffffffffu, item[0].x, 0), __shfl_sync(0xffffffffu, item[0].y, 0)};
+      const Point2<T> back{__shfl_sync(0xffffffffu, item[kItems - 1].x, kWarp - 1),
+                           __shfl_sync(0xffffffffu, item[kItems - 1].y, kWarp - 1)};
+      walk_to(front);
+      one_edge = warp_first + kWarp * kItems <= n && e + 1 < k && lex_less(back, b);
     }
     if (one_edge && !validate) {
       // The common case of a sorted input's dense stretch: one test an item, no branch (bench/NOTES.md,
@@ -617,8 +606,9 @@ void UpperHullWorkspace<T>::reserve(index_t n, index_t first_width) {
   if (sample.size() < samples) {
     sample = DeviceBuffer<Point2<T>>(samples);
     guide = DeviceBuffer<Point2<T>>(samples);
-    guide_buckets = DeviceBuffer<int>(kGuideBuckets);
   }
+  const auto guided_tiles = static_cast<std::size_t>(n >= filter_from ? ceil_div(n, Policy::kTile) : 0);
+  if (guide_tile_starts.size() < guided_tiles) guide_tile_starts = DeviceBuffer<int>(guided_tiles);
   if (n <= capacity && first_width >= width) return;
   const index_t tiles = std::max<index_t>(1, ceil_div(n, Policy::kTile));
   const index_t blocks = std::max<index_t>(1, ceil_div(n, first_width));
@@ -920,13 +910,14 @@ bool guide_filter(const Point2<T>* d_points, index_t n, UpperHullWorkspace<T>& w
   }
   if (static_cast<double>(k) > Policy::kMaxGuideFraction * static_cast<double>(m)) return false;
   after_guide();
-  constexpr int kBucketThreads = 256;
-  guide_buckets_kernel<T><<<kGuideBuckets / kBucketThreads, kBucketThreads, 0, stream>>>(
-      ws.guide.data(), k, ws.guide_buckets.data());
-  WAGENER_CUDA_CHECK_LAUNCH();
+  constexpr int kStartThreads = 256;
   const index_t tiles = ceil_div(n, Policy::kTile);
+  guide_tile_starts_kernel<T>
+      <<<static_cast<unsigned>(ceil_div(tiles, kStartThreads)), kStartThreads, 0, stream>>>(
+          d_points, tiles, Policy::kTile, ws.guide.data(), k, ws.guide_tile_starts.data());
+  WAGENER_CUDA_CHECK_LAUNCH();
   guide_filter_kernel<T><<<static_cast<unsigned>(tiles), Policy::kFilterThreads, 0, stream>>>(
-      d_points, n, ws.guide.data(), k, ws.guide_buckets.data(), ws.hood[0].data(), ws.size[0].data(),
+      d_points, n, ws.guide.data(), k, ws.guide_tile_starts.data(), ws.hood[0].data(), ws.size[0].data(),
       ws.first_bad.data(), validate);
   WAGENER_CUDA_CHECK_LAUNCH();
   ws.survivors = scan_tile_sizes(ws, tiles, stream);

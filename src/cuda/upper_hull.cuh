@@ -31,7 +31,7 @@ struct UpperHullWorkspace {
   DeviceBuffer<unsigned long long> first_bad;  ///< [0] first non-finite index, [1] first unsorted index
   DeviceBuffer<Point2<T>> sample;              ///< the guide filter's evenly spaced sample
   DeviceBuffer<Point2<T>> guide;               ///< the sample's upper hull
-  DeviceBuffer<int> guide_buckets;             ///< where the filter's walk along the guide starts, by x
+  DeviceBuffer<int> guide_tile_starts;  ///< where the filter's walk along the guide starts, a tile each
   // Hoods kept in place for the device-wide rounds (core/nested_bridge.hpp): per tile its live range
   // and the links of dead tiles; CUB's storage for the links' scans.
   DeviceBuffer<index_t> strip_lo, strip_hi, strip_prev, strip_next;
