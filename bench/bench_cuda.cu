@@ -36,6 +36,7 @@
 #include <fstream>
 #include <span>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "core/merge_step.hpp"
@@ -523,21 +524,20 @@ void grouped(index_t groups, index_t size, cudaStream_t stream) {
   const index_t vertices = run();  // warm-up
   // Every group's hull against the CPU backend's (one call on all cores), before the timed calls.
   {
-    std::vector<Point2<T>> host_points(static_cast<std::size_t>(n)), host_hull(static_cast<std::size_t>(vertices));
-    std::vector<std::int64_t> host_offsets(static_cast<std::size_t>(groups + 1)),
-        host_hull_offsets(static_cast<std::size_t>(groups + 1));
-    WAGENER_CUDA_CHECK(cudaMemcpy(host_points.data(), points.data(), host_points.size() * sizeof(Point2<T>),
-                                  cudaMemcpyDeviceToHost));
-    WAGENER_CUDA_CHECK(cudaMemcpy(host_offsets.data(), offsets.data(),
-                                  host_offsets.size() * sizeof(std::int64_t), cudaMemcpyDeviceToHost));
-    WAGENER_CUDA_CHECK(cudaMemcpy(host_hull.data(), hull.data(), host_hull.size() * sizeof(Point2<T>),
-                                  cudaMemcpyDeviceToHost));
-    WAGENER_CUDA_CHECK(cudaMemcpy(host_hull_offsets.data(), hull_offsets.data(),
-                                  host_hull_offsets.size() * sizeof(std::int64_t), cudaMemcpyDeviceToHost));
+    const auto to_host = [](const auto* device, index_t count) {
+      std::vector<std::remove_cv_t<std::remove_pointer_t<decltype(device)>>> host(
+          static_cast<std::size_t>(count));
+      WAGENER_CUDA_CHECK(
+          cudaMemcpy(host.data(), device, host.size() * sizeof(host[0]), cudaMemcpyDeviceToHost));
+      return host;
+    };
+    const auto host_points = to_host(points.data(), n);
+    const auto host_offsets = to_host(offsets.data(), groups + 1);
     wagener::HullOptions options;
     options.backend = wagener::Backend::cpu;
     const auto expected = wagener::convex_hulls<T>(host_points, host_offsets, options);
-    if (expected.vertices != host_hull || expected.offsets != host_hull_offsets) {
+    if (expected.vertices != to_host(hull.data(), vertices) ||
+        expected.offsets != to_host(hull_offsets.data(), groups + 1)) {
       std::fprintf(stderr, "WRONG GROUPED HULLS (%s)\n", sizeof(T) == 4 ? "float" : "double");
       std::exit(1);
     }
