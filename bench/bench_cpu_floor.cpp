@@ -11,6 +11,10 @@
 // listed under the table (PBBS is not exact: a finding, not a failure).
 // --phases 1 times each row's calls once more, phase by phase (FilterPhases: the sample, the filter
 // region, its slowest thread's pass and survivors' hull, the join), medians on stderr.
+// --presorted 1: each row's points sorted first, and the presorted upper hull timed instead: the
+// backend's call (cpu::upper_chain_filtered) against the floor, the serial monotone chain (the cpu
+// backend's way before it), and the public upper_hull() with its check of the promise; every call's
+// chain checked against the serial one's (exit 1 on a difference). No peers.
 // Prints a markdown table on stdout (progress on stderr); exits 1 when CGAL's hull differs from wagener's.
 #include <sys/resource.h>
 
@@ -39,6 +43,8 @@
 #endif
 #include "core/parallel_slices.hpp"
 #include "cpu/filter_pass.hpp"
+#include "cpu/lex_sort.hpp"
+#include "cpu/monotone_chain.hpp"
 #include "families.hpp"
 #include "wagener/hull.hpp"
 
@@ -150,6 +156,7 @@ struct Options {
   wagener::cpu::FilterKernel kernel = wagener::cpu::FilterKernel::widest;
   unsigned threads = 0;  // 0: one per hardware thread
   bool phases = false;
+  bool presorted = false;
 };
 
 std::vector<std::string> split(const std::string& list) {
@@ -233,6 +240,47 @@ void run_pbbs(const Options& o, const std::string& family, const std::vector<Poi
 }
 #endif
 
+/// One row of --presorted: the points sorted, the presorted upper hull's calls against the floor and
+/// the serial chain. Returns false where a chain differs from the serial one.
+template <class T>
+bool bench_presorted_case(const Options& o, const std::string& family, std::vector<Point2<T>>& pts,
+                          const char* precision) {
+  const std::size_t n = pts.size();
+  std::fprintf(stderr, "  sorting\n");
+  wagener::cpu::sort_lexicographic(pts.data(), n);
+  const std::size_t threads =
+      wagener::detail::slice_count(n, wagener::detail::resolve_threads(o.threads), kMinPointsPerThread);
+  const std::span<const Point2<T>> span(pts);
+  std::vector<Point2<T>> chain, serial, api_chain;
+  std::int64_t survivors = 0;
+  const wagener::cpu::FilterPolicy policy{wagener::cpu::FilterUse::automatic, o.kernel, o.threads};
+  const auto [floor, ours] = time_in_turn(
+      "floor: read once, " + std::to_string(threads) + " threads", "wagener cpu presorted", o.runs,
+      [&] { return read_once(span, threads); },
+      [&] {
+        chain = wagener::cpu::upper_chain_filtered<T>(span, &survivors, policy);
+        return chain.size();
+      });
+  const Timing before = time_runs("serial chain", std::min(o.runs, 5), [&] {
+    serial = wagener::cpu::upper_chain<T>(span);
+    return serial.size();
+  });
+  const Timing api = time_runs("wagener::upper_hull", o.runs, [&] {
+    api_chain = wagener::upper_hull<T>(span, {wagener::Backend::cpu, nullptr});
+    return api_chain.size();
+  });
+  const bool ok = chain == serial && api_chain == serial;
+  if (!ok)
+    std::fprintf(stderr, "*** MISMATCH: %s %s n=%zu: a chain differs from the serial one ***\n",
+                 family.c_str(), precision, n);
+  std::printf("| %s | %s | %zu | %zu | %.2f | %.2f (%.2f–%.2f) | **%.2f×** | %.2f | %.2f | %.3f %% | %zu |\n",
+              family.c_str(), precision, n, threads, floor.median_ms, ours.median_ms, ours.min_ms,
+              ours.max_ms, ours.median_ms / floor.median_ms, before.median_ms, api.median_ms,
+              100.0 * static_cast<double>(survivors) / static_cast<double>(n), chain.size());
+  std::fflush(stdout);
+  return ok;
+}
+
 /// One table row: the floor, wagener, and (f64, small enough) the peers. Returns false on a mismatch.
 template <class T>
 bool bench_case(const Options& o, const std::string& family, std::size_t n, const char* precision) {
@@ -244,6 +292,7 @@ bool bench_case(const Options& o, const std::string& family, std::size_t n, cons
                                 for (std::size_t i = b; i < e; ++i)
                                   pts[i] = bench::full_family_point<T>(i, f);
                               });
+  if (o.presorted) return bench_presorted_case(o, family, pts, precision);
   const std::size_t threads =
       wagener::detail::slice_count(n, wagener::detail::resolve_threads(o.threads), kMinPointsPerThread);
   const std::span<const Point2<T>> span(pts);
@@ -334,6 +383,8 @@ int main(int argc, char** argv) {
         o.threads = static_cast<unsigned>(std::stoul(value));
       } else if (arg == "--phases") {
         o.phases = std::stoi(value) != 0;
+      } else if (arg == "--presorted") {
+        o.presorted = std::stoi(value) != 0;
       } else if (arg == "--peers-up-to") {
         o.peers_up_to = static_cast<std::size_t>(std::stod(value));
       } else if (arg == "--kernel") {
@@ -356,7 +407,7 @@ int main(int argc, char** argv) {
         stderr,
         "bench_cpu_floor: %s\nusage: bench_cpu_floor [--sizes 1e6,1e7,1e8] [--families "
         "disk,square,gaussian,in-circle,kuzmin] [--precisions f64,f32] [--runs 9] [--peers-up-to 1e7] "
-        "[--kernel widest|avx512|avx2|scalar] [--threads T] [--phases 1]\n",
+        "[--kernel widest|avx512|avx2|scalar] [--threads T] [--phases 1] [--presorted 1]\n",
         e.what());
     return 2;
   }
@@ -381,11 +432,20 @@ int main(int argc, char** argv) {
   }
 #endif
   std::printf("\n");
-  std::printf(
-      "| family | type | n | threads | floor ms | wagener cpu ms (min–max) | ratio to floor | convex_hull() "
-      "ms | "
-      "survivors | vertices | CGAL ms | Qhull ms | PBBS quickhull ms |\n");
-  std::printf("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+  if (o.presorted) {
+    std::printf(
+        "| family (sorted) | type | n | threads | floor ms | wagener cpu ms (min–max) | ratio to floor | "
+        "serial "
+        "chain ms | upper_hull() ms | survivors | vertices |\n");
+    std::printf("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+  } else {
+    std::printf(
+        "| family | type | n | threads | floor ms | wagener cpu ms (min–max) | ratio to floor | "
+        "convex_hull() "
+        "ms | "
+        "survivors | vertices | CGAL ms | Qhull ms | PBBS quickhull ms |\n");
+    std::printf("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+  }
   bool ok = true;
   try {
     for (const std::size_t n : o.sizes) {

@@ -16,7 +16,7 @@ struct Workload {
   double points = 0;             ///< n
   double point_bytes = 16;       ///< sizeof(Point2<T>)
   double survivor_fraction = 0;  ///< of the points, those the interior filter is expected to keep
-  bool sorted_upper = false;     ///< a presorted upper hull (serial scan on the CPU, no filter)
+  bool sorted_upper = false;     ///< a presorted upper hull (on the CPU: the filter, then chains without a sort)
   bool single_precision = false;
 };
 
@@ -25,7 +25,7 @@ inline double input_megabytes(const Workload& w) {
 }
 
 inline double cpu_milliseconds(const Workload& w, const wagener::CpuRates& r) {
-  if (w.sorted_upper) return r.fixed_ms + input_megabytes(w) / r.serial_scan_gbs;
+  if (w.sorted_upper) return r.fixed_ms + input_megabytes(w) / r.sorted_upper_gbs;
   return r.fixed_ms + input_megabytes(w) / r.stream_gbs + w.points * w.survivor_fraction * r.ns_per_survivor * 1e-6;
 }
 

@@ -81,7 +81,7 @@ void expect_plausible(const CpuRates& cpu) {
   EXPECT_TRUE(cpu.measured());
   EXPECT_GT(cpu.fixed_ms, 0);
   EXPECT_LT(cpu.fixed_ms, 1e4);
-  for (const double rate : {cpu.stream_gbs, cpu.serial_scan_gbs}) {
+  for (const double rate : {cpu.stream_gbs, cpu.sorted_upper_gbs}) {
     EXPECT_GT(rate, 1e-3);
     EXPECT_LT(rate, 1e4);
   }

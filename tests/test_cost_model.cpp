@@ -104,7 +104,7 @@ TEST(CostModel, APresortedUpperHullIsAScanOnTheCpu) {
   const MachineRates r = sixteen_cores();
   Workload sorted = disk(1e8);
   sorted.sorted_upper = true;
-  EXPECT_NEAR(cpu_milliseconds(sorted, r.cpu), r.cpu.fixed_ms + 1600 / r.cpu.serial_scan_gbs, 1e-9);
+  EXPECT_NEAR(cpu_milliseconds(sorted, r.cpu), r.cpu.fixed_ms + 1600 / r.cpu.sorted_upper_gbs, 1e-9);
   Workload all = sorted;
   all.survivor_fraction = 1;
   EXPECT_EQ(cuda_milliseconds(sorted, r.gpu, 0, true), cuda_milliseconds(all, r.gpu, 0, true));

@@ -653,6 +653,108 @@ TYPED_TEST(FilterPass, EveryPointKeptSplitsBySidesOnAnyThreadCount) {
   }
 }
 
+// The presorted upper chain: each thread filters its slice of the sorted points and chains what it
+// keeps, the slices' hoods merged by their bridges. The serial monotone chain is the reference, with
+// the filter forced on, off and as the sample says, on one thread and on several (strips of 2^16
+// points and more: 140009 points make two, 460009 seven).
+TYPED_TEST(FilterPass, PresortedUpperChainIsTheSerialChainWithTheFilterOnOffAndAutomatic) {
+  using T = TypeParam;
+  const auto seed = testing::fresh_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  for (const auto& family : filter_families<T>()) {
+    for (const std::size_t n : {1, 2, 3, 17, 1000, 2503, 12007, 140009, 460009}) {
+      const auto sorted = testing::sorted_copy(family.make(n, rng));
+      const auto reference = cpu::upper_chain<T>(sorted);
+      for (const FilterUse use : {FilterUse::always, FilterUse::never, FilterUse::automatic}) {
+        for (const unsigned threads : {1u, 2u, 7u}) {
+          if ((n == 460009) != (threads == 7)) continue;
+          SCOPED_TRACE(family.name + " n=" + std::to_string(n) + " use " +
+                       std::to_string(static_cast<int>(use)) + " threads " + std::to_string(threads));
+          std::int64_t survivors = -1;
+          ASSERT_EQ(cpu::upper_chain_filtered<T>(sorted, &survivors,
+                                                 FilterPolicy{use, FilterKernel::widest, threads}),
+                    reference);
+          ASSERT_GE(survivors, static_cast<std::int64_t>(reference.size()));
+          ASSERT_LE(survivors, static_cast<std::int64_t>(n));
+          if (use == FilterUse::never) {
+            ASSERT_EQ(survivors, static_cast<std::int64_t>(n));
+          }
+          // Forced on, the filter did run: a disk keeps a small fraction.
+          if (use == FilterUse::always && family.name == "uniform_disk" && n >= 1000) {
+            ASSERT_LT(survivors, static_cast<std::int64_t>(n / 4));
+          }
+        }
+      }
+    }
+  }
+}
+
+// Repeated points at the strips' seams: a strip whose first kept point repeats the strip before's
+// last must leave it out (no two hoods share a point), also where the filter discarded the points
+// before it. A few x, each holding a run of copies of one vertex of a concave arc above points
+// strictly below it: the seams fall inside the runs of vertices, or just before them.
+TYPED_TEST(FilterPass, PresortedUpperChainWithRunsOfRepeatedPointsAcrossTheStrips) {
+  using T = TypeParam;
+  const auto seed = testing::fresh_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  for (const int side : {2, 3, 7, 40}) {
+    std::vector<Point2<T>> pts;
+    std::uniform_int_distribution<int> column(0, side - 1), below(1, 100);
+    std::bernoulli_distribution on_arc(0.5);
+    for (std::size_t i = 0; i < 300007; ++i) {
+      const int x = column(rng), top = 4 * side * side - (2 * x - side) * (2 * x - side);
+      pts.push_back({static_cast<T>(x), static_cast<T>(on_arc(rng) ? top : top - below(rng))});
+    }
+    const auto sorted = testing::sorted_copy(pts);
+    const auto reference = cpu::upper_chain<T>(sorted);
+    for (const unsigned threads : {2u, 3u, 4u}) {
+      for (const FilterUse use : {FilterUse::always, FilterUse::never}) {
+        SCOPED_TRACE("side " + std::to_string(side) + " threads " + std::to_string(threads));
+        ASSERT_EQ(
+            cpu::upper_chain_filtered<T>(sorted, nullptr, FilterPolicy{use, FilterKernel::widest, threads}),
+            reference);
+      }
+    }
+  }
+}
+
+// The presorted promise checked in one read on all cores: the first non-finite point wherever it is
+// (also after an unsorted one), else the first point smaller than its predecessor, as the serial
+// scans find them, wherever the slices' seams fall.
+TYPED_TEST(FilterPass, PresortedCheckFindsWhatTheSerialScansFind) {
+  using T = TypeParam;
+  std::mt19937_64 rng(testing::fresh_seed());
+  const std::size_t n = 1'000'003;  // 15 slices of 2^16 points where there are as many cores
+  const auto sorted = testing::sorted_copy(testing::uniform_disk<T>(n, rng));
+  std::uniform_int_distribution<std::size_t> place(1, n - 1);
+  std::vector<std::size_t> places = {1, 2, 1024, 1025, n / 2, n / 2 + 1, (std::size_t{1} << 16) + 1, n - 1};
+  for (int i = 0; i < 8; ++i) places.push_back(place(rng));
+  const auto expect_same = [&](const std::vector<Point2<T>>& pts, const std::string& what) {
+    const cpu::PresortedCheck found = cpu::check_presorted<T>(pts);
+    const std::int64_t non_finite = cpu::first_non_finite<T>(pts);
+    EXPECT_EQ(found.non_finite, non_finite) << what;
+    if (non_finite < 0) {
+      EXPECT_EQ(found.unsorted, cpu::first_unsorted<T>(pts)) << what;
+    }
+  };
+  expect_same(sorted, "sorted");
+  for (const std::size_t a : places) {
+    auto unsorted = sorted;
+    std::swap(unsorted[a - 1], unsorted[a]);
+    if (unsorted[a - 1] == unsorted[a]) continue;
+    expect_same(unsorted, "swapped at " + std::to_string(a));
+    auto both = unsorted;
+    both[n - 1 - a / 2] = {T(0), std::numeric_limits<T>::infinity()};
+    expect_same(both, "swapped at " + std::to_string(a) + ", infinite at " + std::to_string(n - 1 - a / 2));
+    auto nan = sorted;
+    nan[a] = {std::numeric_limits<T>::quiet_NaN(), T(0)};
+    nan[(a + n / 3) % n] = {T(1), std::numeric_limits<T>::quiet_NaN()};
+    expect_same(nan, "NaN at " + std::to_string(a) + " and " + std::to_string((a + n / 3) % n));
+  }
+}
+
 TYPED_TEST(FilterPass, EveryPointKeptNamesTheFirstNonFinitePointOfAnySlice) {
   using T = TypeParam;
   std::mt19937_64 rng(testing::fresh_seed());

@@ -244,6 +244,32 @@ TEST(HullApi, PresortedInputThatIsNotSortedIsAnInputError) {
   EXPECT_THROW(upper_hull<double>(pts, {Backend::pram, nullptr}), input_error);
 }
 
+// A large presorted input is checked on several threads: the message names the first point at
+// fault over the whole input, a non-finite one before any out of order.
+TEST(HullApi, PresortedCheckOfALargeInputNamesTheFirstPointAtFault) {
+  const std::size_t n = 600'000;
+  std::vector<Point2<double>> pts(n);
+  for (std::size_t i = 0; i < n; ++i) pts[i] = {static_cast<double>(i / 3), static_cast<double>(i % 3)};
+  const auto message = [&](const std::vector<Point2<double>>& input) -> std::string {
+    try {
+      upper_hull<double>(input, {Backend::cpu, nullptr});
+    } catch (const input_error& e) {
+      return e.what();
+    }
+    return "no input_error";
+  };
+  EXPECT_EQ(upper_hull<double>(pts, {Backend::cpu, nullptr}),
+            (std::vector<Point2<double>>{{0, 0}, {0, 2}, {199999, 2}}));
+  auto unsorted = pts;
+  std::swap(unsorted[450001], unsorted[450002]);
+  std::swap(unsorted[500001], unsorted[500002]);
+  EXPECT_EQ(message(unsorted), "points are not sorted by (x, y): point 450002 is smaller than point 450001");
+  unsorted[599000].y = NAN;
+  EXPECT_EQ(message(unsorted), "point 599000 is not finite");
+  unsorted[7].x = -INFINITY;
+  EXPECT_EQ(message(unsorted), "point 7 is not finite");
+}
+
 TEST(HullApi, NonFiniteInputIsAnInputError) {
   const std::vector<Point2<double>> pts = {{0, 0}, {NAN, 1}, {1, 5}};
   EXPECT_THROW(convex_hull<double>(pts, {Backend::cpu, nullptr}), input_error);

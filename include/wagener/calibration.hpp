@@ -11,9 +11,9 @@ namespace wagener {
 struct CpuRates {
   double fixed_ms = 0;         ///< a call on a few points: the thread team, the sample, the merges
   double stream_gbs = 0;       ///< the filter pass over points in memory, GB/s of input
-  double serial_scan_gbs = 0;  ///< the upper chain of presorted points (one core), GB/s of input
+  double sorted_upper_gbs = 0;  ///< the upper chain of presorted points, GB/s of input
   double ns_per_survivor = 0;  ///< sorting and chaining one point the filter kept (the whole machine)
-  bool measured() const { return stream_gbs > 0 && serial_scan_gbs > 0 && ns_per_survivor > 0; }
+  bool measured() const { return stream_gbs > 0 && sorted_upper_gbs > 0 && ns_per_survivor > 0; }
 };
 
 /// The CUDA backend on this machine's device, from host memory, as a fresh process meets it.

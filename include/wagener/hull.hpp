@@ -16,7 +16,7 @@ namespace wagener {
 enum class Backend {
   automatic,  ///< the backend a cost model predicts to finish first (see choose_backend), cpu without a
               ///< device
-  cpu,        ///< serial exact reference for presorted upper hulls; multi-core filter for full hulls
+  cpu,        ///< multi-core: an interior filter, then the survivors' chains (sorted first unless presorted)
   pram,       ///< Wagener's rounds on the CPU PRAM emulator (the seed's algorithm, instrumented)
   cuda,       ///< Wagener's rounds on the GPU
 };
@@ -35,7 +35,7 @@ struct HullStats {
   std::int64_t parallel_steps = 0;   ///< PRAM: synchronous steps (phases separated by barriers)
   std::int64_t work = 0;             ///< PRAM: virtual-processor activations summed over all steps
   std::int64_t max_processors = 0;   ///< PRAM: largest number of processors active in one step
-  std::int64_t survivors = 0;        ///< cpu/cuda full hull: points left after the interior filter
+  std::int64_t survivors = 0;        ///< cpu, cuda full hull: points left after the interior filter
   double milliseconds = 0;           ///< wall time of the whole call
   double device_milliseconds = 0;    ///< cuda: the hull alone (CUDA events); full hull: after the filter
   double transfer_milliseconds = 0;  ///< cuda: copying the input in (full hull: with the filter overlapped)

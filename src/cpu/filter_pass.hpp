@@ -67,4 +67,9 @@ template <class T>
 std::vector<Point2<T>> convex_hull_parallel(std::span<const Point2<T>> points, std::int64_t* survivors,
                                             const FilterPolicy& policy);
 
+/// upper_chain_filtered with the filter's switches (serial_survivors and phases unused).
+template <class T>
+std::vector<Point2<T>> upper_chain_filtered(std::span<const Point2<T>> sorted, std::int64_t* survivors,
+                                            const FilterPolicy& policy);
+
 }  // namespace wagener::cpu

@@ -38,9 +38,19 @@ template <class T>
 class InPlaceChain {
  public:
   template <class Source>
-  InPlaceChain(index_t n, std::size_t slices, Source&& at) {
+  InPlaceChain(index_t n, std::size_t slices, Source&& at)
+      : InPlaceChain(n, slices, at, [&](index_t begin, index_t end, Point2<T>* strip) {
+          for (index_t i = begin; i < end; ++i) strip[i - begin] = at(i);
+          return end - begin;
+        }) {}
+
+  /// `fill(begin, end, strip)` writes to strip, in order, the points of [begin, end) that may be hood
+  /// vertices (a filter leaves out points strictly inside the hull) and returns how many.
+  template <class Source, class Fill>
+  InPlaceChain(index_t n, std::size_t slices, Source&& at, Fill&& fill) {
     stride_ = (n + static_cast<index_t>(slices) - 1) / static_cast<index_t>(slices);
     strips_ = (n + stride_ - 1) / stride_;
+    // Pages a filter leaves unwritten are never touched.
     base_ = detail::huge_page_array<Point2<T>>(static_cast<std::size_t>(strips_ * stride_));
     lo_.assign(static_cast<std::size_t>(strips_), 0);
     hi_.assign(static_cast<std::size_t>(strips_), 0);
@@ -49,11 +59,13 @@ class InPlaceChain {
       const auto t = static_cast<index_t>(s);
       const index_t begin = t * stride_, end = std::min(n, begin + stride_);
       Point2<T>* strip = base_.get() + begin;
-      for (index_t i = begin; i < end; ++i) strip[i - begin] = at(i);
-      hi_[s] = core::strip_upper_chain(strip, end - begin, strip);
+      const index_t kept = fill(begin, end, strip);
+      hi_[s] = core::strip_upper_chain(strip, kept, strip);
       // The strip before ends with the point before this strip: a copy of it here is left out, so
-      // that no two hoods share a point (nested_bridge.hpp's precondition).
-      lo_[s] = begin > 0 && same_point(strip[0], at(begin - 1)) ? 1 : 0;
+      // that no two hoods share a point (nested_bridge.hpp's precondition). Behind a filter too: a
+      // point it leaves out is strictly inside, so are its copies, so where this strip's first kept
+      // point equals point begin - 1, that point is the strip before's last kept one.
+      lo_[s] = kept > 0 && begin > 0 && same_point(strip[0], at(begin - 1)) ? 1 : 0;
     });
     prev_.resize(count);
     next_.resize(count);
@@ -117,13 +129,9 @@ std::vector<index_t> run_offsets(const InPlaceChain<T>& chain, index_t* total) {
   return offset;
 }
 
-}  // namespace
-
+/// The strips' live runs, concatenated: the hood.
 template <class T>
-std::vector<Point2<T>> upper_chain_parallel(std::span<const Point2<T>> sorted, std::size_t threads) {
-  const auto n = static_cast<index_t>(sorted.size());
-  if (n == 0) return {};
-  const InPlaceChain<T> chain(n, std::max<std::size_t>(threads, 1), [&](index_t i) { return sorted[i]; });
+std::vector<Point2<T>> concatenated_hood(const InPlaceChain<T>& chain) {
   index_t total = 0;
   const auto offset = run_offsets(chain, &total);
   auto hood = huge_page_vector<T>(static_cast<std::size_t>(total));
@@ -132,6 +140,28 @@ std::vector<Point2<T>> upper_chain_parallel(std::span<const Point2<T>> sorted, s
     std::copy(chain.run(t).begin(), chain.run(t).end(), hood.begin() + offset[t]);
   });
   return hood;
+}
+
+}  // namespace
+
+template <class T>
+std::vector<Point2<T>> upper_chain_parallel(std::span<const Point2<T>> sorted, std::size_t threads) {
+  if (sorted.empty()) return {};
+  const auto at = [&](index_t i) { return sorted[i]; };
+  return concatenated_hood(
+      InPlaceChain<T>(static_cast<index_t>(sorted.size()), std::max<std::size_t>(threads, 1), at));
+}
+
+template <class T>
+std::vector<Point2<T>> upper_chain_parallel(std::span<const Point2<T>> sorted, std::size_t threads,
+                                            const SliceKeep<T>& keep) {
+  if (sorted.empty()) return {};
+  const auto at = [&](index_t i) { return sorted[i]; };
+  const auto fill = [&](index_t begin, index_t end, Point2<T>* strip) {
+    return static_cast<index_t>(keep(static_cast<std::size_t>(begin), static_cast<std::size_t>(end), strip));
+  };
+  return concatenated_hood(
+      InPlaceChain<T>(static_cast<index_t>(sorted.size()), std::max<std::size_t>(threads, 1), at, fill));
 }
 
 template <class T>
@@ -175,6 +205,8 @@ std::vector<Point2<T>> hull_of_sorted_threads(std::span<const Point2<T>> sorted,
 
 #define WAGENER_INSTANTIATE(T)                                                                   \
   template std::vector<Point2<T>> upper_chain_parallel(std::span<const Point2<T>>, std::size_t); \
+  template std::vector<Point2<T>> upper_chain_parallel(std::span<const Point2<T>>, std::size_t,  \
+                                                       const SliceKeep<T>&);                     \
   template std::vector<Point2<T>> hull_of_sorted_threads(std::span<const Point2<T>>, std::size_t);
 WAGENER_INSTANTIATE(float)
 WAGENER_INSTANTIATE(double)

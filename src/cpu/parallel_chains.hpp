@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <span>
 #include <vector>
 
@@ -14,6 +15,18 @@ namespace wagener::cpu {
 /// vertices from the smallest to the largest point, as upper_chain() gives them.
 template <class T>
 std::vector<Point2<T>> upper_chain_parallel(std::span<const Point2<T>> sorted, std::size_t threads);
+
+/// What a thread keeps of its slice of sorted points: keep(begin, end, out) writes to out, in order,
+/// the points of sorted[begin, end) that may be vertices of the hull (it may leave out only points
+/// strictly inside the hull of all the points) and returns how many.
+template <class T>
+using SliceKeep = std::function<std::size_t(std::size_t begin, std::size_t end, Point2<T>* out)>;
+
+/// upper_chain_parallel, each thread chaining only the points `keep` keeps of its slice (the same
+/// chain: the points left out are no vertices).
+template <class T>
+std::vector<Point2<T>> upper_chain_parallel(std::span<const Point2<T>> sorted, std::size_t threads,
+                                            const SliceKeep<T>& keep);
 
 /// Full hull of sorted points on `threads` threads: lower and upper chain, each from per-thread
 /// slices merged in place, joined counter-clockwise from the smallest point (as hull_of_sorted()).

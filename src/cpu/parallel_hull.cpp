@@ -689,9 +689,56 @@ std::vector<Point2<T>> convex_hull_parallel(std::span<const Point2<T>> points, s
   return hull;
 }
 
+template <class T>
+std::vector<Point2<T>> upper_chain_filtered(std::span<const Point2<T>> sorted, std::int64_t* survivors) {
+  return upper_chain_filtered(sorted, survivors, FilterPolicy{});
+}
+
+template <class T>
+std::vector<Point2<T>> upper_chain_filtered(std::span<const Point2<T>> sorted, std::int64_t* survivors,
+                                            const FilterPolicy& policy) {
+  const std::size_t n = sorted.size();
+  if (survivors) *survivors = static_cast<std::int64_t>(n);
+  if (n == 0) return {};
+  const std::size_t threads = thread_count(n, policy.threads);
+  InnerPolygon inner;
+  if (policy.use == FilterUse::always || (policy.use == FilterUse::automatic && n >= kMinPointsToFilter)) {
+    // The full hull's sample and polygon: the points it certifies inside are none of the hull's
+    // vertices, so none of the upper chain's. A thread's slice is a stretch of x, but the polygon
+    // is the whole input's: one per slice would cost a sample each for little.
+    const bool forced = policy.use == FilterUse::always;
+    const std::size_t sample_size =
+        std::max(kSampleSize, std::min(threads * kSamplePerThread, n / kMaxSampleShare));
+    inner = sample_polygon(sorted, std::max(forced ? 1 : kMinSampleStride, n / sample_size), forced, threads);
+  }
+  // Unfiltered (few points, or a hull-like input whose sample the polygon would not thin): on one or
+  // two threads the serial chain, which writes each kept point once; the strips' chains write every
+  // point into a fresh buffer and the hood into another, and on 2 cores the page faults of those
+  // made a sorted 10^7-point parabola 0.60 s against the serial chain's 0.10 (bench/NOTES.md). On
+  // more threads each chains its strip, as the full hull's unfiltered path does.
+  if (!inner.enabled()) {
+    if (threads <= 2) return upper_chain<T>(sorted);
+    return upper_chain_parallel<T>(sorted, threads);
+  }
+  const InnerPolygonView view = inner.view();
+  std::atomic<std::size_t> kept{0};
+  const SliceKeep<T> keep = [&](std::size_t begin, std::size_t end, Point2<T>* out) {
+    const std::size_t m =
+        keep_uncertified(view, sorted.data() + begin, end - begin, out, policy.kernel, end - begin);
+    kept.fetch_add(m, std::memory_order_relaxed);
+    return m;
+  };
+  auto chain = upper_chain_parallel<T>(sorted, threads, keep);
+  if (survivors) *survivors = static_cast<std::int64_t>(kept.load());
+  return chain;
+}
+
 #define WAGENER_INSTANTIATE(T)                                                                     \
   template std::vector<Point2<T>> convex_hull_parallel(std::span<const Point2<T>>, std::int64_t*); \
   template std::vector<Point2<T>> convex_hull_parallel(std::span<const Point2<T>>, std::int64_t*,  \
+                                                       const FilterPolicy&);                       \
+  template std::vector<Point2<T>> upper_chain_filtered(std::span<const Point2<T>>, std::int64_t*); \
+  template std::vector<Point2<T>> upper_chain_filtered(std::span<const Point2<T>>, std::int64_t*,  \
                                                        const FilterPolicy&);
 WAGENER_INSTANTIATE(float)
 WAGENER_INSTANTIATE(double)
