@@ -563,6 +563,20 @@ std::vector<Point2<T>> join_slices(std::vector<Kept<T>>& kept, bool filtered, st
   return hull_of_sorted_parallel<T>(kept[0].span(), threads);
 }
 
+/// The filter's inner polygon for `points` on `threads` threads, where `use` asks for one (none, not
+/// enabled, below kMinPointsToFilter points unless forced).
+template <class T>
+InnerPolygon filter_polygon(std::span<const Point2<T>> points, std::size_t threads, FilterUse use) {
+  const std::size_t n = points.size();
+  if (use == FilterUse::never || (use == FilterUse::automatic && n < kMinPointsToFilter)) return {};
+  // Forced, a small input is its own sample: the polygon is then its exact hull, whose boundary
+  // points the tests must never certify inside.
+  const bool forced = use == FilterUse::always;
+  const std::size_t sample_size =
+      std::max(kSampleSize, std::min(threads * kSamplePerThread, n / kMaxSampleShare));
+  return sample_polygon(points, std::max(forced ? 1 : kMinSampleStride, n / sample_size), forced, threads);
+}
+
 }  // namespace
 
 template <class T>
@@ -582,15 +596,7 @@ std::vector<Point2<T>> convex_hull_parallel(std::span<const Point2<T>> points, s
   };
   const Clock::time_point start = Clock::now();
 
-  InnerPolygon inner;
-  if (policy.use == FilterUse::always || (policy.use == FilterUse::automatic && n >= kMinPointsToFilter)) {
-    // Forced, a small input is its own sample: the polygon is then its exact hull, whose boundary
-    // points the tests must never certify inside.
-    const bool forced = policy.use == FilterUse::always;
-    const std::size_t sample_size =
-        std::max(kSampleSize, std::min(threads * kSamplePerThread, n / kMaxSampleShare));
-    inner = sample_polygon(points, std::max(forced ? 1 : kMinSampleStride, n / sample_size), forced, threads);
-  }
+  const InnerPolygon inner = filter_polygon(points, threads, policy.use);
 
   if (!inner.enabled() && threads <= 2) return hull_by_sides(points, threads, survivors);
   FilterPhases phases;
@@ -701,16 +707,10 @@ std::vector<Point2<T>> upper_chain_filtered(std::span<const Point2<T>> sorted, s
   if (survivors) *survivors = static_cast<std::int64_t>(n);
   if (n == 0) return {};
   const std::size_t threads = thread_count(n, policy.threads);
-  InnerPolygon inner;
-  if (policy.use == FilterUse::always || (policy.use == FilterUse::automatic && n >= kMinPointsToFilter)) {
-    // The full hull's sample and polygon: the points it certifies inside are none of the hull's
-    // vertices, so none of the upper chain's. A thread's slice is a stretch of x, but the polygon
-    // is the whole input's: one per slice would cost a sample each for little.
-    const bool forced = policy.use == FilterUse::always;
-    const std::size_t sample_size =
-        std::max(kSampleSize, std::min(threads * kSamplePerThread, n / kMaxSampleShare));
-    inner = sample_polygon(sorted, std::max(forced ? 1 : kMinSampleStride, n / sample_size), forced, threads);
-  }
+  // The full hull's polygon: the points it certifies inside are none of the hull's vertices, so none
+  // of the upper chain's. A thread's slice is a stretch of x, but the polygon is the whole input's:
+  // one a slice would cost a sample each for little.
+  const InnerPolygon inner = filter_polygon(sorted, threads, policy.use);
   // Unfiltered (few points, or a hull-like input whose sample the polygon would not thin): on one or
   // two threads the serial chain, which writes each kept point once; the strips' chains write every
   // point into a fresh buffer and the hood into another, and on 2 cores the page faults of those
