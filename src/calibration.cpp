@@ -181,7 +181,8 @@ CpuRates measure_cpu(const CalibrationSizes& s, std::span<const Point2<double>> 
     sorted[i] = {static_cast<double>(i), static_cast<double>((i * 0x9e3779b97f4a7c15) >> 11) * 0x1p-53};
   }
   const double sorted_ms = fastest_ms(2, [&] { (void)cpu::upper_chain_filtered<double>(sorted); });
-  r.sorted_upper_gbs = rate_gbs(static_cast<double>(sorted.size() * sizeof(Point2<double>)), sorted_ms, r.fixed_ms);
+  r.sorted_upper_gbs =
+      rate_gbs(static_cast<double>(sorted.size() * sizeof(Point2<double>)), sorted_ms, r.fixed_ms);
   return r;
 }
 

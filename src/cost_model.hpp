@@ -16,7 +16,7 @@ struct Workload {
   double points = 0;             ///< n
   double point_bytes = 16;       ///< sizeof(Point2<T>)
   double survivor_fraction = 0;  ///< of the points, those the interior filter is expected to keep
-  bool sorted_upper = false;     ///< a presorted upper hull (on the CPU: the filter, then chains without a sort)
+  bool sorted_upper = false;     ///< a presorted upper hull (CPU: the filter, then chains, no sort)
   bool single_precision = false;
 };
 

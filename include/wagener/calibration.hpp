@@ -9,10 +9,10 @@ namespace wagener {
 
 /// The CPU backend on this machine, with all of its threads.
 struct CpuRates {
-  double fixed_ms = 0;         ///< a call on a few points: the thread team, the sample, the merges
-  double stream_gbs = 0;       ///< the filter pass over points in memory, GB/s of input
-  double sorted_upper_gbs = 0;  ///< the upper chain of presorted points, GB/s of input
-  double ns_per_survivor = 0;  ///< sorting and chaining one point the filter kept (the whole machine)
+  double fixed_ms = 0;          ///< a call on a few points: the thread team, the sample, the merges
+  double stream_gbs = 0;        ///< the filter pass over points in memory, GB/s of input
+  double sorted_upper_gbs = 0;  ///< the presorted upper chain (filtered, all cores), GB/s of input
+  double ns_per_survivor = 0;   ///< sorting and chaining one point the filter kept (the whole machine)
   bool measured() const { return stream_gbs > 0 && sorted_upper_gbs > 0 && ns_per_survivor > 0; }
 };
 

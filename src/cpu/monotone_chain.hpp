@@ -1,4 +1,4 @@
-// The serial exact reference: Andrew's monotone chain, and the multi-core full hull.
+// The serial exact reference: Andrew's monotone chain; the multi-core full hull and presorted upper chain.
 #pragma once
 
 #include <cstdint>
@@ -44,7 +44,8 @@ std::vector<Point2<T>> convex_hull_parallel(std::span<const Point2<T>> points,
 /// sample (as convex_hull_parallel's) discards the points it certifies strictly inside while each
 /// thread reads its slice, the thread chains the rest in place, and the slices' hoods are merged by
 /// their bridges. Nothing is sorted. Where the sample shows a hull-like input (a parabola) every
-/// point is chained, the slices still in parallel. `survivors` (optional) receives how many points
+/// point is chained: by the serial chain on one or two threads, in slices on more. `survivors`
+/// (optional) receives how many points
 /// the filter kept (all of them where it did not run). Pre: the points are finite and sorted.
 template <class T>
 std::vector<Point2<T>> upper_chain_filtered(std::span<const Point2<T>> sorted,

@@ -381,7 +381,7 @@ int run_calibrate(const CalibrateCommand& cmd) {
   std::printf("machine         %s\n", r.machine.c_str());
   std::printf("measured        %s in %.0f ms\n", r.measured_at.c_str(), r.measuring_ms);
   std::printf("cached in       %s\n", r.cache_path.empty() ? "(nowhere: set XDG_CACHE_HOME or HOME)" : r.cache_path.c_str());
-  std::printf("cpu             %.3g GB/s filter, %.3g GB/s presorted upper hull, %.3g ns a survivor, %.3g ms a call\n",
+  std::printf("cpu             %.3g GB/s filter, %.3g GB/s presorted upper, %.3g ns a survivor, %.3g ms a call\n",
               r.cpu.stream_gbs, r.cpu.sorted_upper_gbs, r.cpu.ns_per_survivor, r.cpu.fixed_ms);
   if (r.gpu.measured()) {
     std::printf("device          %s\n", r.device.c_str());
