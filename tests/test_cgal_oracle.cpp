@@ -75,9 +75,13 @@ TYPED_TEST(CgalOracle, CpuWithTheFilterForcedOnAndOffEqualsCgalOnEveryFamily) {
       SCOPED_TRACE(family.name + " n=" + std::to_string(n));
       const auto pts = family.make(n, rng);
       const auto expected = cgal_hull(pts);
+      const auto sorted = testing::sorted_copy(pts);
       for (const auto use : {cpu::FilterUse::always, cpu::FilterUse::never}) {
         SCOPED_TRACE(use == cpu::FilterUse::always ? "filter forced on" : "filter off");
         ASSERT_EQ(cpu::convex_hull_parallel<T>(pts, nullptr, {use, cpu::FilterKernel::widest}), expected);
+        // The presorted upper chain behind the same filter.
+        ASSERT_EQ(cpu::upper_chain_filtered<T>(sorted, nullptr, {use, cpu::FilterKernel::widest}),
+                  upper_part(expected));
       }
     }
   }
