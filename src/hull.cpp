@@ -159,16 +159,20 @@ void require_finite(std::span<const Point2<T>> points) {
   if (bad >= 0) throw input_error("point " + std::to_string(bad) + " is not finite");
 }
 
-/// A presorted input's promise, checked in one read on all cores: every point finite, then sorted.
-template <class T>
-void require_finite_and_sorted(std::span<const Point2<T>> points) {
-  const cpu::PresortedCheck found = cpu::check_presorted(points);
+/// Throws the input_error for what a check of the presorted promise found, if anything.
+void require_promise_kept(const cpu::PresortedCheck& found) {
   if (found.non_finite >= 0)
     throw input_error("point " + std::to_string(found.non_finite) + " is not finite");
   if (found.unsorted >= 0) {
     throw input_error("points are not sorted by (x, y): point " + std::to_string(found.unsorted) +
                       " is smaller than point " + std::to_string(found.unsorted - 1));
   }
+}
+
+/// A presorted input's promise, checked in one read on all cores: every point finite, then sorted.
+template <class T>
+void require_finite_and_sorted(std::span<const Point2<T>> points) {
+  require_promise_kept(cpu::check_presorted(points));
 }
 
 /// The pram backend's upper hull: the merge options.pram_merge names (the trace needs the seed's).
@@ -224,10 +228,11 @@ std::vector<Point2<T>> upper_chain_of_hull(std::vector<Point2<T>> hull) {
   return hull;
 }
 
-/// The upper hull of sorted, validated points on the chosen backend.
+/// The upper hull of sorted points on the chosen backend: validated, unless `check` asks the cpu
+/// backend to check the promise as it reads them.
 template <class T>
 std::vector<Point2<T>> upper_hull_of_sorted(std::span<const Point2<T>> sorted, const HullOptions& options,
-                                            HullStats& stats) {
+                                            HullStats& stats, bool check = false) {
   switch (stats.backend) {
     case Backend::pram: {
       pram::Counters counters;
@@ -239,7 +244,13 @@ std::vector<Point2<T>> upper_hull_of_sorted(std::span<const Point2<T>> sorted, c
       if (options.trace)
         return cuda::upper_hull_traced(sorted, trace_observer<T>(options.trace, Chain::upper));
       return cuda::upper_hull(sorted, &stats);
-    default: return cpu::upper_chain_filtered(sorted, &stats.survivors);
+    default: {
+      if (!check) return cpu::upper_chain_filtered(sorted, &stats.survivors);
+      cpu::PresortedCheck found;
+      auto chain = cpu::upper_chain_filtered(sorted, &stats.survivors, &found);
+      require_promise_kept(found);
+      return chain;
+    }
   }
 }
 
@@ -278,10 +289,13 @@ void require_devices_usable(const HullOptions& options) {
 template <class T>
 std::vector<Point2<T>> hull_vertices(std::span<const Point2<T>> points, const HullOptions& options,
                                      HullStats& stats) {
-  if (options.presorted) require_finite_and_sorted(points);
   const bool upper = options.part == HullPart::upper;
   require_devices_usable(options);
   stats.backend = resolve(options, points, upper && options.presorted, stats);
+  // The cpu backend's presorted upper chain checks the promise in the read that filters the points
+  // (one read of memory, not two); every other path checks it first.
+  const bool checked_by_chain = options.presorted && upper && stats.backend == Backend::cpu;
+  if (options.presorted && !checked_by_chain) require_finite_and_sorted(points);
   if (stats.backend == Backend::cuda && !options.devices.empty()) {
     // Several devices: the slices' hulls are merged into the full hull, whose upper chain is the hood.
     return timed(stats, [&] {
@@ -292,7 +306,7 @@ std::vector<Point2<T>> hull_vertices(std::span<const Point2<T>> points, const Hu
   if (stats.backend == Backend::cuda) device_used.store(true, std::memory_order_relaxed);
   return timed(stats, [&] {
     if (!upper) return full_hull(points, options, stats);
-    if (options.presorted) return upper_hull_of_sorted(points, options, stats);
+    if (options.presorted) return upper_hull_of_sorted(points, options, stats, checked_by_chain);
     if (stats.backend == Backend::pram || options.trace) {
       // Wagener's rounds are defined on sorted input (and a trace shows them): sort first.
       require_finite(points);

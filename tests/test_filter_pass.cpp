@@ -755,6 +755,54 @@ TYPED_TEST(FilterPass, PresortedCheckFindsWhatTheSerialScansFind) {
   }
 }
 
+// The presorted chain that checks its promise as it filters: where the promise holds, the chain and
+// no problem; where it is broken, no chain and the problem the serial scans name first (a non-finite
+// point anywhere before any point out of order), on any thread count and with the filter on or off
+// (off, the check runs first), wherever the problems fall: at the strips' seams, in a step, after it.
+TYPED_TEST(FilterPass, PresortedUpperChainChecksThePromiseAsItFilters) {
+  using T = TypeParam;
+  std::mt19937_64 rng(testing::fresh_seed());
+  const std::size_t n = 460009;  // seven strips of 2^16 points and more
+  const auto sorted = testing::sorted_copy(testing::uniform_disk<T>(n, rng));
+  const auto reference = cpu::upper_chain<T>(sorted);
+  std::uniform_int_distribution<std::size_t> place(1, n - 1);
+  const std::size_t strip = (n + 6) / 7;
+  std::vector<std::size_t> places = {1, strip, strip + 1, 2 * strip, (std::size_t{1} << 13) + 1, n - 1};
+  for (int i = 0; i < 4; ++i) places.push_back(place(rng));
+  const auto expect = [&](const std::vector<Point2<T>>& pts, const std::string& what) {
+    const std::int64_t non_finite = cpu::first_non_finite<T>(pts);
+    const std::int64_t unsorted = non_finite >= 0 ? -1 : cpu::first_unsorted<T>(pts);
+    for (const unsigned threads : {1u, 2u, 7u}) {
+      for (const FilterUse use : {FilterUse::automatic, FilterUse::never}) {
+        SCOPED_TRACE(what + " threads " + std::to_string(threads) + " use " +
+                     std::to_string(static_cast<int>(use)));
+        cpu::PresortedCheck found{-7, -7};
+        const auto chain = cpu::upper_chain_filtered<T>(
+            pts, nullptr, FilterPolicy{use, FilterKernel::widest, threads}, &found);
+        ASSERT_EQ(found.non_finite, non_finite);
+        if (non_finite < 0) {
+          ASSERT_EQ(found.unsorted, unsorted);
+        }
+        if (non_finite < 0 && unsorted < 0) {
+          ASSERT_EQ(chain, reference);
+        } else {
+          ASSERT_TRUE(chain.empty());
+        }
+      }
+    }
+  };
+  expect(sorted, "sorted");
+  for (const std::size_t a : places) {
+    auto unsorted = sorted;
+    std::swap(unsorted[a - 1], unsorted[a]);
+    expect(unsorted, "swapped at " + std::to_string(a));
+    auto both = unsorted;
+    both[(a + n / 2) % n] = {T(0), std::numeric_limits<T>::infinity()};
+    expect(both, "swapped at " + std::to_string(a) + ", infinite at " + std::to_string((a + n / 2) % n));
+    if (::testing::Test::HasFatalFailure()) return;
+  }
+}
+
 TYPED_TEST(FilterPass, EveryPointKeptNamesTheFirstNonFinitePointOfAnySlice) {
   using T = TypeParam;
   std::mt19937_64 rng(testing::fresh_seed());

@@ -12,6 +12,8 @@
 
 namespace wagener::cpu {
 
+struct PresortedCheck;  // cpu/monotone_chain.hpp
+
 /// Which code tests the points: the widest vector kernel this processor runs, one of them by name,
 /// or one point at a time. All give the same survivors (the tests' arithmetic is the same).
 enum class FilterKernel { widest, avx512, avx2, scalar };
@@ -70,6 +72,6 @@ std::vector<Point2<T>> convex_hull_parallel(std::span<const Point2<T>> points, s
 /// upper_chain_filtered with the filter's switches (serial_survivors and phases unused).
 template <class T>
 std::vector<Point2<T>> upper_chain_filtered(std::span<const Point2<T>> sorted, std::int64_t* survivors,
-                                            const FilterPolicy& policy);
+                                            const FilterPolicy& policy, PresortedCheck* check = nullptr);
 
 }  // namespace wagener::cpu

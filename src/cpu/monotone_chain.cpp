@@ -157,29 +157,32 @@ bool any_before_predecessor(const Point2<T>* points, std::size_t from, std::size
 }  // namespace
 
 template <class T>
-PresortedCheck check_presorted(std::span<const Point2<T>> points) {
-  const std::size_t n = points.size();
-  const std::size_t slices = detail::slice_count(n, detail::hardware_threads(), kMinCheckSlice);
-  std::vector<PresortedCheck> found(slices);
-  detail::run_slices(n, slices, [&](std::size_t s, std::size_t begin, std::size_t end) {
-    PresortedCheck& f = found[s];
-    for (std::size_t block = begin; block < end; block += kCheckBlock) {
-      const std::size_t stop = std::min(end, block + kCheckBlock);
-      const std::size_t from = std::max<std::size_t>(block, 1);
-      const bool flagged = any_not_finite(points.data(), block, stop) ||
-                           (f.unsorted < 0 && any_before_predecessor(points.data(), from, stop));
-      if (!flagged) [[likely]]
-        continue;
-      for (std::size_t i = block; i < stop; ++i) {
-        if (not_finite(points[i])) {
-          f.non_finite = static_cast<std::int64_t>(i);
-          return;  // nothing after it in this slice matters
-        }
-        if (f.unsorted < 0 && i >= from && lex_less(points[i], points[i - 1]))
-          f.unsorted = static_cast<std::int64_t>(i);
+bool check_presorted_range(std::span<const Point2<T>> points, std::size_t begin, std::size_t end,
+                           PresortedCheck& found) {
+  if (found.non_finite >= 0) return false;
+  bool clean = true;
+  for (std::size_t block = begin; block < end; block += kCheckBlock) {
+    const std::size_t stop = std::min(end, block + kCheckBlock);
+    const std::size_t from = std::max<std::size_t>(block, 1);
+    const bool flagged = any_not_finite(points.data(), block, stop) ||
+                         (found.unsorted < 0 && any_before_predecessor(points.data(), from, stop));
+    if (!flagged) [[likely]]
+      continue;
+    for (std::size_t i = block; i < stop; ++i) {
+      if (not_finite(points[i])) {
+        found.non_finite = static_cast<std::int64_t>(i);
+        return false;  // nothing after it matters
+      }
+      if (found.unsorted < 0 && i >= from && lex_less(points[i], points[i - 1])) {
+        found.unsorted = static_cast<std::int64_t>(i);
+        clean = false;
       }
     }
-  });
+  }
+  return clean;
+}
+
+PresortedCheck first_presorted_problem(std::span<const PresortedCheck> found) {
   // The first non-finite point wherever it is, else the first out of order: what a serial scan for
   // each in turn finds.
   PresortedCheck all;
@@ -188,6 +191,17 @@ PresortedCheck check_presorted(std::span<const Point2<T>> points) {
     if (all.unsorted < 0 && f.unsorted >= 0) all.unsorted = f.unsorted;
   }
   return all;
+}
+
+template <class T>
+PresortedCheck check_presorted(std::span<const Point2<T>> points) {
+  const std::size_t n = points.size();
+  const std::size_t slices = detail::slice_count(n, detail::hardware_threads(), kMinCheckSlice);
+  std::vector<PresortedCheck> found(slices);
+  detail::run_slices(n, slices, [&](std::size_t s, std::size_t begin, std::size_t end) {
+    check_presorted_range(points, begin, end, found[s]);
+  });
+  return first_presorted_problem(found);
 }
 
 #define WAGENER_INSTANTIATE(T)                                                        \
@@ -199,7 +213,8 @@ PresortedCheck check_presorted(std::span<const Point2<T>> points) {
   template std::vector<Point2<T>> convex_hull_serial(std::span<const Point2<T>>);     \
   template std::int64_t first_non_finite(std::span<const Point2<T>>);                 \
   template std::int64_t first_unsorted(std::span<const Point2<T>>);                   \
-  template PresortedCheck check_presorted(std::span<const Point2<T>>);
+  template PresortedCheck check_presorted(std::span<const Point2<T>>);                \
+  template bool check_presorted_range(std::span<const Point2<T>>, std::size_t, std::size_t, PresortedCheck&);
 WAGENER_INSTANTIATE(float)
 WAGENER_INSTANTIATE(double)
 WAGENER_INSTANTIATE(std::int32_t)

@@ -40,16 +40,28 @@ template <class T>
 std::vector<Point2<T>> convex_hull_parallel(std::span<const Point2<T>> points,
                                             std::int64_t* survivors = nullptr);
 
+/// What check_presorted found: the index of the first point that is not finite, and of the first
+/// lexicographically smaller than its predecessor (-1 where there is none). Where non_finite >= 0,
+/// unsorted may be any point's or -1: the first problem to name is the non-finite point.
+struct PresortedCheck {
+  std::int64_t non_finite = -1;
+  std::int64_t unsorted = -1;
+};
+
 /// Upper chain of sorted points on all cores, as upper_chain() gives it: the inner polygon of a
 /// sample (as convex_hull_parallel's) discards the points it certifies strictly inside while each
 /// thread reads its slice, the thread chains the rest in place, and the slices' hoods are merged by
 /// their bridges. Nothing is sorted. Where the sample shows a hull-like input (a parabola) every
 /// point is chained: by the serial chain on one or two threads, in slices on more. `survivors`
 /// (optional) receives how many points
-/// the filter kept (all of them where it did not run). Pre: the points are finite and sorted.
+/// the filter kept (all of them where it did not run). Pre: the points are finite and sorted, unless
+/// `check` is given: the promise is then checked in the same read as the filter (else first, as
+/// check_presorted checks it), and where it is broken *check names the first problem as
+/// check_presorted would and the chain returned is empty.
 template <class T>
 std::vector<Point2<T>> upper_chain_filtered(std::span<const Point2<T>> sorted,
-                                            std::int64_t* survivors = nullptr);
+                                            std::int64_t* survivors = nullptr,
+                                            PresortedCheck* check = nullptr);
 
 /// Index of the first point that is not finite, or -1.
 template <class T>
@@ -59,17 +71,22 @@ std::int64_t first_non_finite(std::span<const Point2<T>> points);
 template <class T>
 std::int64_t first_unsorted(std::span<const Point2<T>> points);
 
-/// What check_presorted found: the index of the first point that is not finite, and of the first
-/// lexicographically smaller than its predecessor (-1 where there is none). Where non_finite >= 0,
-/// unsorted may be any point's or -1: the first problem to name is the non-finite point.
-struct PresortedCheck {
-  std::int64_t non_finite = -1;
-  std::int64_t unsorted = -1;
-};
-
 /// first_non_finite, then first_unsorted where all are finite, in one read on all cores (a large
 /// input's slices on threads of their own).
 template <class T>
 PresortedCheck check_presorted(std::span<const Point2<T>> points);
+
+/// check_presorted's scan of one range, points[begin, end): each point's coordinates and each pair
+/// (i - 1, i) for i in [max(begin, 1), end). Adds to `found` the first problem of each kind that it
+/// does not hold yet (a first unsorted point it holds is kept, and pairs are then not tested), and
+/// stops at a non-finite point. Returns whether the range added nothing and found held nothing
+/// non-finite. The scans of a range's pieces in order find what one scan of the range finds.
+template <class T>
+bool check_presorted_range(std::span<const Point2<T>> points, std::size_t begin, std::size_t end,
+                           PresortedCheck& found);
+
+/// What a scan of a whole input found, from the scans of its consecutive ranges (`found`, in order):
+/// the first non-finite point of any, else the first point out of order.
+PresortedCheck first_presorted_problem(std::span<const PresortedCheck> found);
 
 }  // namespace wagener::cpu

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <memory>
+#include <optional>
 
 #include "core/chains.hpp"
 #include "core/huge_pages.hpp"
@@ -45,7 +46,9 @@ class InPlaceChain {
         }) {}
 
   /// `fill(begin, end, strip)` writes to strip, in order, the points of [begin, end) that may be hood
-  /// vertices (a filter leaves out points strictly inside the hull) and returns how many.
+  /// vertices (a filter leaves out points strictly inside the hull) and returns how many; or returns
+  /// a negative count to give up (its caller found the input wanting): nothing is then merged, and
+  /// abandoned() says so.
   template <class Source, class Fill>
   InPlaceChain(index_t n, std::size_t slices, Source&& at, Fill&& fill) {
     stride_ = (n + static_cast<index_t>(slices) - 1) / static_cast<index_t>(slices);
@@ -55,11 +58,16 @@ class InPlaceChain {
     lo_.assign(static_cast<std::size_t>(strips_), 0);
     hi_.assign(static_cast<std::size_t>(strips_), 0);
     const auto count = static_cast<std::size_t>(strips_);
+    std::vector<char> given_up(count, 0);
     detail::run_slices(count, count, [&](std::size_t s, std::size_t, std::size_t) {
       const auto t = static_cast<index_t>(s);
       const index_t begin = t * stride_, end = std::min(n, begin + stride_);
       Point2<T>* strip = base_.get() + begin;
       const index_t kept = fill(begin, end, strip);
+      if (kept < 0) {
+        given_up[s] = 1;
+        return;
+      }
       hi_[s] = core::strip_upper_chain(strip, kept, strip);
       // The strip before ends with the point before this strip: a copy of it here is left out, so
       // that no two hoods share a point (nested_bridge.hpp's precondition). Behind a filter too: a
@@ -67,6 +75,12 @@ class InPlaceChain {
       // point equals point begin - 1, that point is the strip before's last kept one.
       lo_[s] = kept > 0 && begin > 0 && same_point(strip[0], at(begin - 1)) ? 1 : 0;
     });
+    abandoned_ = std::find(given_up.begin(), given_up.end(), 1) != given_up.end();
+    if (abandoned_) {
+      std::fill(hi_.begin(), hi_.end(), 0);
+      std::fill(lo_.begin(), lo_.end(), 0);
+      return;
+    }
     prev_.resize(count);
     next_.resize(count);
     for (index_t t = 0; t < strips_; ++t) prev_[t] = live(t) ? t : (t > 0 ? prev_[t - 1] : -1);
@@ -75,6 +89,8 @@ class InPlaceChain {
   }
 
   index_t strips() const { return strips_; }
+  /// Whether a strip's fill gave up: every run is then empty.
+  bool abandoned() const { return abandoned_; }
   /// Strip t's live run.
   std::span<const Point2<T>> run(index_t t) const {
     return {base_.get() + t * stride_ + lo_[t], static_cast<std::size_t>(hi_[t] - lo_[t])};
@@ -112,6 +128,7 @@ class InPlaceChain {
   }
 
   index_t stride_ = 1, strips_ = 0;
+  bool abandoned_ = false;
   std::unique_ptr<Point2<T>[], detail::FreeDeleter> base_;
   std::vector<index_t> lo_, hi_, prev_, next_;
 };
@@ -157,8 +174,10 @@ std::vector<Point2<T>> upper_chain_parallel(std::span<const Point2<T>> sorted, s
                                             const SliceKeep<T>& keep) {
   if (sorted.empty()) return {};
   const auto at = [&](index_t i) { return sorted[i]; };
-  const auto fill = [&](index_t begin, index_t end, Point2<T>* strip) {
-    return static_cast<index_t>(keep(static_cast<std::size_t>(begin), static_cast<std::size_t>(end), strip));
+  const auto fill = [&](index_t begin, index_t end, Point2<T>* strip) -> index_t {
+    const std::optional<std::size_t> kept =
+        keep(static_cast<std::size_t>(begin), static_cast<std::size_t>(end), strip);
+    return kept ? static_cast<index_t>(*kept) : -1;
   };
   return concatenated_hood(
       InPlaceChain<T>(static_cast<index_t>(sorted.size()), std::max<std::size_t>(threads, 1), at, fill));

@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <functional>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -18,12 +19,14 @@ std::vector<Point2<T>> upper_chain_parallel(std::span<const Point2<T>> sorted, s
 
 /// What a thread keeps of its slice of sorted points: keep(begin, end, out) writes to out, in order,
 /// the points of sorted[begin, end) that may be vertices of the hull (it may leave out only points
-/// strictly inside the hull of all the points) and returns how many.
+/// strictly inside the hull of all the points) and returns how many; or nullopt to give up (it found
+/// the input wanting: unsorted, say).
 template <class T>
-using SliceKeep = std::function<std::size_t(std::size_t begin, std::size_t end, Point2<T>* out)>;
+using SliceKeep =
+    std::function<std::optional<std::size_t>(std::size_t begin, std::size_t end, Point2<T>* out)>;
 
 /// upper_chain_parallel, each thread chaining only the points `keep` keeps of its slice (the same
-/// chain: the points left out are no vertices).
+/// chain: the points left out are no vertices). Where a slice gave up: an empty chain, nothing merged.
 template <class T>
 std::vector<Point2<T>> upper_chain_parallel(std::span<const Point2<T>> sorted, std::size_t threads,
                                             const SliceKeep<T>& keep);

@@ -6,6 +6,8 @@
 #include <chrono>
 #include <cmath>
 #include <memory>
+#include <mutex>
+#include <optional>
 #include <span>
 #include <string>
 #include <thread>
@@ -696,39 +698,80 @@ std::vector<Point2<T>> convex_hull_parallel(std::span<const Point2<T>> points, s
 }
 
 template <class T>
-std::vector<Point2<T>> upper_chain_filtered(std::span<const Point2<T>> sorted, std::int64_t* survivors) {
-  return upper_chain_filtered(sorted, survivors, FilterPolicy{});
+std::vector<Point2<T>> upper_chain_filtered(std::span<const Point2<T>> sorted, std::int64_t* survivors,
+                                            PresortedCheck* check) {
+  return upper_chain_filtered(sorted, survivors, FilterPolicy{}, check);
 }
+
+// A thread checking the presorted promise as it filters takes its slice in steps of this many points:
+// each step's check reads it from memory, and the filter then reads it from the L2 cache.
+constexpr std::size_t kCheckedStep = std::size_t{1} << 13;
 
 template <class T>
 std::vector<Point2<T>> upper_chain_filtered(std::span<const Point2<T>> sorted, std::int64_t* survivors,
-                                            const FilterPolicy& policy) {
+                                            const FilterPolicy& policy, PresortedCheck* check) {
   const std::size_t n = sorted.size();
   if (survivors) *survivors = static_cast<std::int64_t>(n);
+  if (check) *check = {};
   if (n == 0) return {};
   const std::size_t threads = thread_count(n, policy.threads);
   // The full hull's polygon: the points it certifies inside are none of the hull's vertices, so none
   // of the upper chain's. A thread's slice is a stretch of x, but the polygon is the whole input's:
-  // one a slice would cost a sample each for little.
+  // one a slice would cost a sample each for little. (On unchecked points: it samples only finite
+  // ones, and certifies no non-finite one; an unsorted input's polygon is still its points' hull's.)
   const InnerPolygon inner = filter_polygon(sorted, threads, policy.use);
   // Unfiltered (few points, or a hull-like input whose sample the polygon would not thin): on one or
   // two threads the serial chain, which writes each kept point once; the strips' chains write every
   // point into a fresh buffer and the hood into another, and on 2 cores the page faults of those
   // made a sorted 10^7-point parabola 0.60 s against the serial chain's 0.10 (bench/NOTES.md). On
-  // more threads each chains its strip, as the full hull's unfiltered path does.
+  // more threads each chains its strip, as the full hull's unfiltered path does. The promise is
+  // checked first here: the chains' time is the points', not the read's.
   if (!inner.enabled()) {
+    if (check) {
+      *check = check_presorted(sorted);
+      if (check->non_finite >= 0 || check->unsorted >= 0) return {};
+    }
     if (threads <= 2) return upper_chain<T>(sorted);
     return upper_chain_parallel<T>(sorted, threads);
   }
   const InnerPolygonView view = inner.view();
   std::atomic<std::size_t> kept{0};
-  const SliceKeep<T> keep = [&](std::size_t begin, std::size_t end, Point2<T>* out) {
-    const std::size_t m =
-        keep_uncertified(view, sorted.data() + begin, end - begin, out, policy.kernel, end - begin);
+  // What the slices that gave up found, by where they begin.
+  std::mutex problems_lock;
+  std::vector<std::pair<std::size_t, PresortedCheck>> problems;
+  const SliceKeep<T> keep = [&](std::size_t begin, std::size_t end,
+                                Point2<T>* out) -> std::optional<std::size_t> {
+    std::size_t m = 0;
+    if (check == nullptr) {
+      m = keep_uncertified(view, sorted.data() + begin, end - begin, out, policy.kernel, end - begin);
+    } else {
+      // Each step checked, then filtered from the cache: one read of memory for both. A step that
+      // breaks the promise ends the filter; the rest of the slice is only scanned for a non-finite
+      // point, which is named before any point out of order.
+      PresortedCheck found;
+      for (std::size_t step = begin; step < end; step += kCheckedStep) {
+        const std::size_t stop = std::min(end, step + kCheckedStep);
+        if (!check_presorted_range(sorted, step, stop, found)) {
+          if (found.non_finite < 0) check_presorted_range(sorted, stop, end, found);
+          const std::lock_guard<std::mutex> lock(problems_lock);
+          problems.emplace_back(begin, found);
+          return std::nullopt;
+        }
+        m += keep_uncertified(view, sorted.data() + step, stop - step, out + m, policy.kernel, stop - step);
+      }
+    }
     kept.fetch_add(m, std::memory_order_relaxed);
     return m;
   };
   auto chain = upper_chain_parallel<T>(sorted, threads, keep);
+  if (!problems.empty()) {
+    std::sort(problems.begin(), problems.end(),
+              [](const auto& a, const auto& b) { return a.first < b.first; });
+    std::vector<PresortedCheck> in_order;
+    for (const auto& [begin, found] : problems) in_order.push_back(found);
+    *check = first_presorted_problem(in_order);
+    return {};
+  }
   if (survivors) *survivors = static_cast<std::int64_t>(kept.load());
   return chain;
 }
@@ -737,9 +780,10 @@ std::vector<Point2<T>> upper_chain_filtered(std::span<const Point2<T>> sorted, s
   template std::vector<Point2<T>> convex_hull_parallel(std::span<const Point2<T>>, std::int64_t*); \
   template std::vector<Point2<T>> convex_hull_parallel(std::span<const Point2<T>>, std::int64_t*,  \
                                                        const FilterPolicy&);                       \
-  template std::vector<Point2<T>> upper_chain_filtered(std::span<const Point2<T>>, std::int64_t*); \
   template std::vector<Point2<T>> upper_chain_filtered(std::span<const Point2<T>>, std::int64_t*,  \
-                                                       const FilterPolicy&);
+                                                       PresortedCheck*);                           \
+  template std::vector<Point2<T>> upper_chain_filtered(std::span<const Point2<T>>, std::int64_t*,  \
+                                                       const FilterPolicy&, PresortedCheck*);
 WAGENER_INSTANTIATE(float)
 WAGENER_INSTANTIATE(double)
 WAGENER_INSTANTIATE(std::int32_t)
