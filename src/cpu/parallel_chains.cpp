@@ -47,8 +47,8 @@ class InPlaceChain {
 
   /// `fill(begin, end, strip)` writes to strip, in order, the points of [begin, end) that may be hood
   /// vertices (a filter leaves out points strictly inside the hull) and returns how many; or returns
-  /// a negative count to give up (its caller found the input wanting): nothing is then merged, and
-  /// abandoned() says so.
+  /// a negative count to give up (its caller found the input wanting): every run is then empty, and
+  /// nothing is merged.
   template <class Source, class Fill>
   InPlaceChain(index_t n, std::size_t slices, Source&& at, Fill&& fill) {
     stride_ = (n + static_cast<index_t>(slices) - 1) / static_cast<index_t>(slices);
@@ -75,8 +75,7 @@ class InPlaceChain {
       // point equals point begin - 1, that point is the strip before's last kept one.
       lo_[s] = kept > 0 && begin > 0 && same_point(strip[0], at(begin - 1)) ? 1 : 0;
     });
-    abandoned_ = std::find(given_up.begin(), given_up.end(), 1) != given_up.end();
-    if (abandoned_) {
+    if (std::find(given_up.begin(), given_up.end(), 1) != given_up.end()) {
       std::fill(hi_.begin(), hi_.end(), 0);
       std::fill(lo_.begin(), lo_.end(), 0);
       return;
@@ -89,8 +88,6 @@ class InPlaceChain {
   }
 
   index_t strips() const { return strips_; }
-  /// Whether a strip's fill gave up: every run is then empty.
-  bool abandoned() const { return abandoned_; }
   /// Strip t's live run.
   std::span<const Point2<T>> run(index_t t) const {
     return {base_.get() + t * stride_ + lo_[t], static_cast<std::size_t>(hi_[t] - lo_[t])};
@@ -128,7 +125,6 @@ class InPlaceChain {
   }
 
   index_t stride_ = 1, strips_ = 0;
-  bool abandoned_ = false;
   std::unique_ptr<Point2<T>[], detail::FreeDeleter> base_;
   std::vector<index_t> lo_, hi_, prev_, next_;
 };
