@@ -144,7 +144,8 @@ bool any_not_finite(const Point2<T>* points, std::size_t begin, std::size_t end)
 // pair, so that the loop vectorizes. (Testing x alone first, which grows at every step of a block
 // without equal x, saved a quarter on random points and cost half again where x repeats.)
 template <class T>
-bool any_before_predecessor_baseline(const Point2<T>* points, std::size_t from, std::size_t end) {
+[[gnu::always_inline]] inline bool any_before_predecessor_loop(const Point2<T>* points, std::size_t from,
+                                                               std::size_t end) {
   unsigned before = 0;
   for (std::size_t i = from; i < end; ++i) {
     const Point2<T>&a = points[i - 1], &b = points[i];
@@ -161,13 +162,7 @@ bool any_before_predecessor_baseline(const Point2<T>* points, std::size_t from, 
 template <class T>
 [[gnu::target("avx2")]] bool any_before_predecessor_avx2(const Point2<T>* points, std::size_t from,
                                                          std::size_t end) {
-  unsigned before = 0;
-  for (std::size_t i = from; i < end; ++i) {
-    const Point2<T>&a = points[i - 1], &b = points[i];
-    before |= static_cast<unsigned>(b.x < a.x) |
-              (static_cast<unsigned>(b.x == a.x) & static_cast<unsigned>(b.y < a.y));
-  }
-  return before != 0;
+  return any_before_predecessor_loop(points, from, end);
 }
 #endif
 
@@ -177,7 +172,7 @@ bool any_before_predecessor(const Point2<T>* points, std::size_t from, std::size
   static const bool avx2 = __builtin_cpu_supports("avx2");
   if (avx2) return any_before_predecessor_avx2(points, from, end);
 #endif
-  return any_before_predecessor_baseline(points, from, end);
+  return any_before_predecessor_loop(points, from, end);
 }
 
 }  // namespace
