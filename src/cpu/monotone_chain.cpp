@@ -3,12 +3,12 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <cstring>
 #include <memory>
 #include <type_traits>
 
 #include "core/chains.hpp"
 #include "core/parallel_slices.hpp"
+#include "core/point_checks.hpp"
 #include "wagener/predicates.hpp"
 
 namespace wagener::cpu {
@@ -103,77 +103,10 @@ std::int64_t first_unsorted(std::span<const Point2<T>> points) {
 
 namespace {
 
-// Blocks scanned without a branch a point, so that the loops vectorize; only a flagged block is
-// scanned again, point by point.
+// Blocks scanned by core/point_checks.hpp; only a flagged block is scanned again, point by point.
 constexpr std::size_t kCheckBlock = 1024;
 // Below this many points a slice, a thread costs more than it saves.
 constexpr std::size_t kMinCheckSlice = std::size_t{1} << 16;
-
-template <class T>
-bool not_finite(const Point2<T>& p) {
-  if constexpr (std::is_integral_v<T>) {
-    return false;
-  } else {
-    return !is_finite(p);
-  }
-}
-
-// Whether a coordinate of points[begin, end) is NaN or infinite: its exponent bits all set. Tested
-// on the 32 bits that hold the exponent (all of a float, a double's high half), because the x86-64
-// baseline (SSE2) compares 32-bit lanes, not 64-bit ones: as doubles, 10^7 points took 14 ms of one
-// core, as words 7 (the same trick as the binary reader's).
-template <class T>
-bool any_not_finite(const Point2<T>* points, std::size_t begin, std::size_t end) {
-  if constexpr (std::is_integral_v<T>) {
-    return false;
-  } else {
-    static_assert(sizeof(T) == 4 || sizeof(T) == 8);
-    constexpr std::uint32_t kExponent = sizeof(T) == 4 ? 0x7f800000u : 0x7ff00000u;
-    const auto* bytes = reinterpret_cast<const char*>(points);
-    unsigned bad = 0;
-    for (std::size_t v = 2 * begin; v < 2 * end; ++v) {
-      std::uint32_t word;
-      std::memcpy(&word, bytes + v * sizeof(T) + sizeof(T) - sizeof word, sizeof word);
-      bad |= (word & kExponent) == kExponent;
-    }
-    return bad != 0;
-  }
-}
-
-// Whether any point of [from, end) (from >= 1) comes before its predecessor, without a branch a
-// pair, so that the loop vectorizes. (Testing x alone first, which grows at every step of a block
-// without equal x, saved a quarter on random points and cost half again where x repeats.)
-template <class T>
-[[gnu::always_inline]] inline bool any_before_predecessor_loop(const Point2<T>* points, std::size_t from,
-                                                               std::size_t end) {
-  unsigned before = 0;
-  for (std::size_t i = from; i < end; ++i) {
-    const Point2<T>&a = points[i - 1], &b = points[i];
-    before |= static_cast<unsigned>(b.x < a.x) |
-              (static_cast<unsigned>(b.x == a.x) & static_cast<unsigned>(b.y < a.y));
-  }
-  return before != 0;
-}
-
-#if defined(__x86_64__) && defined(__GNUC__)
-// The same loop vectorized for AVX2, where the processor has it: the x86-64 baseline (SSE2) has no
-// 64-bit integer compare and packs the doubles' compare masks slowly (10^7 f64 points on one core of
-// the development machine: 14.5 ms for the baseline's loop, 5.3 ms for AVX2's; the read alone 7).
-template <class T>
-[[gnu::target("avx2")]] bool any_before_predecessor_avx2(const Point2<T>* points, std::size_t from,
-                                                         std::size_t end) {
-  return any_before_predecessor_loop(points, from, end);
-}
-#endif
-
-template <class T>
-bool any_before_predecessor(const Point2<T>* points, std::size_t from, std::size_t end) {
-#if defined(__x86_64__) && defined(__GNUC__)
-  static const bool avx2 = __builtin_cpu_supports("avx2");
-  if (avx2) return any_before_predecessor_avx2(points, from, end);
-#endif
-  return any_before_predecessor_loop(points, from, end);
-}
 
 }  // namespace
 
@@ -185,12 +118,12 @@ bool check_presorted_range(std::span<const Point2<T>> points, std::size_t begin,
   for (std::size_t block = begin; block < end; block += kCheckBlock) {
     const std::size_t stop = std::min(end, block + kCheckBlock);
     const std::size_t from = std::max<std::size_t>(block, 1);
-    const bool flagged = any_not_finite(points.data(), block, stop) ||
-                         (found.unsorted < 0 && any_before_predecessor(points.data(), from, stop));
+    const bool flagged = core::any_non_finite_point(points.data(), block, stop) ||
+                         (found.unsorted < 0 && core::any_out_of_order(points.data(), from, stop));
     if (!flagged) [[likely]]
       continue;
     for (std::size_t i = block; i < stop; ++i) {
-      if (not_finite(points[i])) {
+      if (!is_finite(points[i])) {
         found.non_finite = static_cast<std::int64_t>(i);
         return false;  // nothing after it matters
       }

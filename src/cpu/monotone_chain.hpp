@@ -53,8 +53,8 @@ struct PresortedCheck {
 /// thread reads its slice, the thread chains the rest in place, and the slices' hoods are merged by
 /// their bridges. Nothing is sorted. Where the sample shows a hull-like input (a parabola) every
 /// point is chained: by the serial chain on one or two threads, in slices on more. `survivors`
-/// (optional) receives how many points
-/// the filter kept (all of them where it did not run). Pre: the points are finite and sorted, unless
+/// (optional) receives how many points the filter kept (all of them where it did not run). Pre: the
+/// points are finite and sorted, unless
 /// `check` is given: the promise is then checked in the same read as the filter (else first, as
 /// check_presorted checks it), and where it is broken *check names the first problem as
 /// check_presorted would and the chain returned is empty.

@@ -13,6 +13,7 @@
 
 #include "core/huge_pages.hpp"
 #include "core/parallel_slices.hpp"
+#include "core/point_checks.hpp"
 #include "io/input_bytes.hpp"
 #include "io/point_pieces.hpp"
 #include "io/read_errors.hpp"
@@ -132,11 +133,7 @@ constexpr bool non_finite_value(F value) {
   }
 }
 
-// Whether b comes before a; branch-free so that block scans vectorize.
-template <class T>
-constexpr bool out_of_order(const Point2<T>& a, const Point2<T>& b) {
-  return (b.x < a.x) | ((b.x == a.x) & (b.y < a.y));
-}
+using core::out_of_order;
 
 // Names the first problem among points [begin, end) in file order (x, then y, then order), reading
 // the values as the file holds them from `bytes`. Called only for a block the fast scan flagged.
@@ -167,29 +164,6 @@ constexpr std::size_t kValidationBlock = 1024;
 // What a scan returns when it found nothing.
 constexpr std::size_t kNoProblem = std::numeric_limits<std::size_t>::max();
 
-// The 32 bits of a value that hold its exponent: all of a float, the high half of a double. The fast
-// scan tests these rather than whole doubles because SSE2, the x86-64 baseline, compares 32-bit
-// lanes but not 64-bit ones: tested whole, doubles were scanned one at a time (10^8 points: 83 ms on
-// one core), by their high halves four at a time (44 ms).
-template <class V>
-constexpr std::uint32_t kExponentWordMask = static_cast<std::uint32_t>(kExponentMask<V> >>
-                                                                       (8 * sizeof(V) - 32));
-
-template <class V>
-std::uint32_t exponent_word(const char* value) {
-  std::uint32_t word;
-  std::memcpy(&word, value + sizeof(V) - sizeof word, sizeof word);
-  return word;
-}
-
-// Whether any point of [first, stop) comes before its predecessor; branch-free, so that it vectorizes.
-template <class T>
-unsigned block_out_of_order(const Point2<T>* points, std::size_t first, std::size_t stop) {
-  unsigned bad = 0;
-  for (std::size_t i = first; i < stop; ++i) bad |= out_of_order(points[i - 1], points[i]);
-  return bad;
-}
-
 // Flags the first block of points [begin, end) with a non-finite value or, if require_sorted, a point
 // before its predecessor; kNoProblem if none. The pair that straddles `begin` is the caller's.
 // Branch-free accumulation per block, which the compiler vectorizes. `points` are `bytes`.
@@ -198,13 +172,11 @@ std::size_t first_flagged_block(const char* bytes, const Point2<T>* points, std:
                                 std::size_t end, bool require_sorted) {
   for (std::size_t block = begin; block < end; block += kValidationBlock) {
     const std::size_t stop = std::min(end, block + kValidationBlock);
-    unsigned bad = 0;
+    bool bad = false;
     if constexpr (std::is_floating_point_v<T>) {  // integers are all finite
-      for (std::size_t value = 2 * block; value < 2 * stop; ++value) {
-        bad |= (exponent_word<T>(bytes + value * sizeof(T)) & kExponentWordMask<T>) == kExponentWordMask<T>;
-      }
+      bad = core::any_non_finite_value<T>(bytes + 2 * block * sizeof(T), 2 * (stop - block));
     }
-    if (require_sorted) bad |= block_out_of_order(points, std::max(block, begin + 1), stop);
+    if (require_sorted) bad |= core::any_out_of_order(points, std::max(block, begin + 1), stop);
     if (bad) [[unlikely]]
       return block;
   }
@@ -227,7 +199,7 @@ std::size_t convert_and_flag(const char* bytes, Point2<T>* points, std::size_t b
       points[i] = {converted<T>(raw[0], x_fits), converted<T>(raw[1], y_fits)};
     }
     // Rounding is monotone, so the order checked after conversion is the order the hull will see.
-    if (require_sorted) bad |= block_out_of_order<T>(points, std::max(block, begin + 1), stop);
+    if (require_sorted) bad |= core::any_out_of_order<T>(points, std::max(block, begin + 1), stop);
     if (bad) [[unlikely]]
       return block;
   }
