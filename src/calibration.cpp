@@ -18,8 +18,8 @@
 #include <filesystem>
 #include <fstream>
 #include <mutex>
-#include <sstream>
 #include <span>
+#include <sstream>
 #include <system_error>
 #include <utility>
 #include <vector>
@@ -134,7 +134,8 @@ double fastest_ms(int runs, F&& f) {
   for (int r = 0; r < runs; ++r) {
     const auto start = std::chrono::steady_clock::now();
     f();
-    best = std::min(best, std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+    best = std::min(
+        best, std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
   }
   return best;
 }
@@ -168,9 +169,10 @@ CpuRates measure_cpu(const CalibrationSizes& s, std::span<const Point2<double>> 
   const double disk_ms = fastest_ms(2, hull(disk));
   r.stream_gbs = rate_gbs(static_cast<double>(disk.size_bytes()), disk_ms, r.fixed_ms);
   const std::size_t circle_points =
-      s.cpu_circle != 0 ? s.cpu_circle
-                        : std::clamp<std::size_t>(std::size_t{1} << 16 << std::bit_width(hardware_threads() - 1),
-                                                  std::size_t{1} << 18, std::size_t{1} << 22);
+      s.cpu_circle != 0
+          ? s.cpu_circle
+          : std::clamp<std::size_t>(std::size_t{1} << 16 << std::bit_width(hardware_threads() - 1),
+                                    std::size_t{1} << 18, std::size_t{1} << 22);
   const auto circle = generated<double>(Distribution::circle, circle_points);
   const double circle_ms = fastest_ms(2, hull(circle));
   const double n = static_cast<double>(circle.size());
@@ -244,22 +246,26 @@ void set_calibration_sizes(const CalibrationSizes& new_sizes) {
 }
 
 std::string machine_identity() {
-  static const std::string identity = "host " + host_name() + "; processor " + processor_model() + "; threads " +
-                                      std::to_string(hardware_threads()) + "; build " + build_identity();
+  static const std::string identity = "host " + host_name() + "; processor " + processor_model() +
+                                      "; threads " + std::to_string(hardware_threads()) + "; build " +
+                                      build_identity();
   return identity;
 }
 
 std::string format_rates(const MachineRates& rates) {
-  std::string text = std::string(kFormatLine) + "\nmachine " + rates.machine + "\nmeasured " + rates.measured_at + "\n";
+  std::string text =
+      std::string(kFormatLine) + "\nmachine " + rates.machine + "\nmeasured " + rates.measured_at + "\n";
   char line[96];
   for (const auto& [key, value] : kCpuFields) {
-    std::snprintf(line, sizeof line, "%.*s %.6g\n", static_cast<int>(key.size()), key.data(), rates.cpu.*value);
+    std::snprintf(line, sizeof line, "%.*s %.6g\n", static_cast<int>(key.size()), key.data(),
+                  rates.cpu.*value);
     text += line;
   }
   if (rates.gpu.measured() && !rates.device.empty()) {
     text += "device " + rates.device + "\n";
     for (const auto& [key, value] : kGpuFields) {
-      std::snprintf(line, sizeof line, "%.*s %.6g\n", static_cast<int>(key.size()), key.data(), rates.gpu.*value);
+      std::snprintf(line, sizeof line, "%.*s %.6g\n", static_cast<int>(key.size()), key.data(),
+                    rates.gpu.*value);
       text += line;
     }
   }
@@ -367,7 +373,8 @@ MachineRates machine_rates(bool with_gpu, bool remeasure) {
     rates.device = device;
   }
   rates.measured_at = utc_now();
-  rates.measuring_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  rates.measuring_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   if (!path.empty() && !write_whole_file(path, format_rates(rates))) rates.cache_path.clear();
   process_rates = rates;
   return rates;

@@ -26,16 +26,19 @@ inline double input_megabytes(const Workload& w) {
 
 inline double cpu_milliseconds(const Workload& w, const wagener::CpuRates& r) {
   if (w.sorted_upper) return r.fixed_ms + input_megabytes(w) / r.sorted_upper_gbs;
-  return r.fixed_ms + input_megabytes(w) / r.stream_gbs + w.points * w.survivor_fraction * r.ns_per_survivor * 1e-6;
+  return r.fixed_ms + input_megabytes(w) / r.stream_gbs +
+         w.points * w.survivor_fraction * r.ns_per_survivor * 1e-6;
 }
 
 /// `startup_elapsed_ms`: how long the device has been starting (0 if not yet begun); `first_call`:
 /// whether this process has yet to run a hull on the device.
-inline double cuda_milliseconds(const Workload& w, const wagener::GpuRates& r, double startup_elapsed_ms, bool first_call) {
+inline double cuda_milliseconds(const Workload& w, const wagener::GpuRates& r, double startup_elapsed_ms,
+                                bool first_call) {
   const double startup = std::max(0.0, r.startup_ms - startup_elapsed_ms);
   const double per_survivor = w.single_precision ? r.ns_per_survivor_float : r.ns_per_survivor_double;
   const double survivors = w.sorted_upper ? 0 : w.points * w.survivor_fraction * per_survivor * 1e-6;
-  return startup + (first_call ? r.first_call_ms : 0) + r.fixed_ms + input_megabytes(w) / r.copy_gbs + survivors;
+  return startup + (first_call ? r.first_call_ms : 0) + r.fixed_ms + input_megabytes(w) / r.copy_gbs +
+         survivors;
 }
 
 /// Both predictions for one call, from this machine's rates.

@@ -120,8 +120,8 @@ TEST_F(Calibration, ACorruptCacheIsIgnoredAndReplaced) {
   for (char& c : junk) c = static_cast<char>(rng());
   const std::string corrupt[] = {
       "",
-      good.substr(0, good.size() / 2),                                    // cut off while written
-      "wagener-rates 999\n" + good.substr(good.find('\n') + 1),          // a future format
+      good.substr(0, good.size() / 2),                                       // cut off while written
+      "wagener-rates 999\n" + good.substr(good.find('\n') + 1),              // a future format
       std::string(good).replace(good.find("cpu_stream_gbs ") + 15, 1, "x"),  // not a number
       std::string(good).replace(good.find("cpu_stream_gbs ") + 15, 0, "-"),  // negative
       std::string(good).replace(good.find("cpu_ns_per_survivor ") + 20, 0, "nan"),
@@ -142,8 +142,9 @@ TEST_F(Calibration, RatesOfAnotherMachineOrBuildAreStale) {
   new_process();
   MachineRates other = machine_rates(false);
   const std::string identity = detail::machine_identity();
-  for (const std::string& machine : {identity + " ", "host elsewhere; " + identity.substr(identity.find(';') + 2),
-                                     identity.substr(0, identity.rfind("build ")) + "build an older one"}) {
+  for (const std::string& machine :
+       {identity + " ", "host elsewhere; " + identity.substr(identity.find(';') + 2),
+        identity.substr(0, identity.rfind("build ")) + "build an older one"}) {
     other.machine = machine;
     other.cpu.stream_gbs = 12345;  // a rate this test could not have measured
     write_file(path, detail::format_rates(other));
@@ -177,7 +178,8 @@ TEST_F(Calibration, TheGpuPartIsKeptOnlyWhole) {
   EXPECT_TRUE(partial->device.empty());
   EXPECT_DOUBLE_EQ(partial->cpu.stream_gbs, 10);
   std::string no_device = text;
-  no_device.erase(no_device.find("device "), no_device.find('\n', no_device.find("device ")) - no_device.find("device ") + 1);
+  no_device.erase(no_device.find("device "),
+                  no_device.find('\n', no_device.find("device ")) - no_device.find("device ") + 1);
   EXPECT_FALSE(detail::parse_rates(no_device, "m")->gpu.measured());
 }
 

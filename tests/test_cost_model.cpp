@@ -40,7 +40,8 @@ TEST(CostModel, BothCostsGrowWithTheInput) {
   const MachineRates r = sixteen_cores();
   for (double n = 1e3; n < 1e10; n *= 10) {
     EXPECT_LT(cpu_milliseconds(disk(n), r.cpu), cpu_milliseconds(disk(n * 10), r.cpu)) << n;
-    EXPECT_LT(cuda_milliseconds(disk(n), r.gpu, 0, true), cuda_milliseconds(disk(n * 10), r.gpu, 0, true)) << n;
+    EXPECT_LT(cuda_milliseconds(disk(n), r.gpu, 0, true), cuda_milliseconds(disk(n * 10), r.gpu, 0, true))
+        << n;
   }
 }
 
@@ -57,13 +58,15 @@ TEST(CostModel, TheDevicesStartUpCountsOnlyUntilItIsOver) {
   const MachineRates r = sixteen_cores();
   const Workload w = disk(1e8);
   EXPECT_LT(cuda_milliseconds(w, r.gpu, r.gpu.startup_ms / 2, true), cuda_milliseconds(w, r.gpu, 0, true));
-  EXPECT_EQ(cuda_milliseconds(w, r.gpu, r.gpu.startup_ms, true), cuda_milliseconds(w, r.gpu, 10 * r.gpu.startup_ms, true));
+  EXPECT_EQ(cuda_milliseconds(w, r.gpu, r.gpu.startup_ms, true),
+            cuda_milliseconds(w, r.gpu, 10 * r.gpu.startup_ms, true));
 }
 
 TEST(CostModel, OnlyTheFirstCallPaysForStaging) {
   const MachineRates r = sixteen_cores();
   const Workload w = disk(1e8);
-  EXPECT_NEAR(cuda_milliseconds(w, r.gpu, 0, true) - cuda_milliseconds(w, r.gpu, 0, false), r.gpu.first_call_ms, 1e-9);
+  EXPECT_NEAR(cuda_milliseconds(w, r.gpu, 0, true) - cuda_milliseconds(w, r.gpu, 0, false),
+              r.gpu.first_call_ms, 1e-9);
 }
 
 // Survivors are sorted and chained: the CPU's dearest step, so a hull-like input moves the choice

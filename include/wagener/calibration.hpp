@@ -33,12 +33,12 @@ struct GpuRates {
 /// This machine's rates and where they came from.
 struct MachineRates {
   CpuRates cpu;
-  GpuRates gpu;                ///< all 0 when no device was usable
-  std::string machine;         ///< what the rates belong to: host, processor, threads, build
-  std::string device;          ///< the device the GPU rates belong to ("" without one)
-  std::string measured_at;     ///< when, UTC (ISO 8601)
-  std::string cache_path;      ///< the file that keeps them ("" where no cache folder is known)
-  double measuring_ms = 0;     ///< time this process spent measuring them (0: all from the cache)
+  GpuRates gpu;             ///< all 0 when no device was usable
+  std::string machine;      ///< what the rates belong to: host, processor, threads, build
+  std::string device;       ///< the device the GPU rates belong to ("" without one)
+  std::string measured_at;  ///< when, UTC (ISO 8601)
+  std::string cache_path;   ///< the file that keeps them ("" where no cache folder is known)
+  double measuring_ms = 0;  ///< time this process spent measuring them (0: all from the cache)
 };
 
 /// The cache file for this machine and build: $XDG_CACHE_HOME/wagener/rates-HASH.txt, else

@@ -4,7 +4,6 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
-
 #include <chrono>
 #include <cstdio>
 #include <span>
@@ -222,7 +221,8 @@ int run_hull(const HullCommand& cmd) {
   // Only pictures, a trace, indices and the check of --presorted need every point at once; the hull
   // alone comes from hull_of_file, which reads the file as suits it (mapped where the page cache
   // holds it, else filtered block by block as many reads in flight bring it in).
-  const bool hull_only = !tracing && !cmd.render && cmd.svg.empty() && cmd.ps.empty() && !cmd.indices && !cmd.presorted;
+  const bool hull_only =
+      !tracing && !cmd.render && cmd.svg.empty() && cmd.ps.empty() && !cmd.indices && !cmd.presorted;
   wagener::PointSet<T> points;
   wagener::HullResult<T> result;
   if (hull_only) {
@@ -380,15 +380,18 @@ int run_calibrate(const CalibrateCommand& cmd) {
   const wagener::MachineRates r = wagener::machine_rates(!cmd.cpu_only, /*remeasure=*/true);
   std::printf("machine         %s\n", r.machine.c_str());
   std::printf("measured        %s in %.0f ms\n", r.measured_at.c_str(), r.measuring_ms);
-  std::printf("cached in       %s\n", r.cache_path.empty() ? "(nowhere: set XDG_CACHE_HOME or HOME)" : r.cache_path.c_str());
-  std::printf("cpu             %.3g GB/s filter, %.3g GB/s presorted upper, %.3g ns a survivor, %.3g ms a call\n",
-              r.cpu.stream_gbs, r.cpu.sorted_upper_gbs, r.cpu.ns_per_survivor, r.cpu.fixed_ms);
+  std::printf("cached in       %s\n",
+              r.cache_path.empty() ? "(nowhere: set XDG_CACHE_HOME or HOME)" : r.cache_path.c_str());
+  std::printf(
+      "cpu             %.3g GB/s filter, %.3g GB/s presorted upper, %.3g ns a survivor, %.3g ms a call\n",
+      r.cpu.stream_gbs, r.cpu.sorted_upper_gbs, r.cpu.ns_per_survivor, r.cpu.fixed_ms);
   if (r.gpu.measured()) {
     std::printf("device          %s\n", r.device.c_str());
-    std::printf("cuda            start %.0f ms, first call %.0f ms, %.3g GB/s copy + filter, %.3g/%.3g ns a "
-                "survivor (double/float), %.3g ms a call\n",
-                r.gpu.startup_ms, r.gpu.first_call_ms, r.gpu.copy_gbs, r.gpu.ns_per_survivor_double,
-                r.gpu.ns_per_survivor_float, r.gpu.fixed_ms);
+    std::printf(
+        "cuda            start %.0f ms, first call %.0f ms, %.3g GB/s copy + filter, %.3g/%.3g ns a "
+        "survivor (double/float), %.3g ms a call\n",
+        r.gpu.startup_ms, r.gpu.first_call_ms, r.gpu.copy_gbs, r.gpu.ns_per_survivor_double,
+        r.gpu.ns_per_survivor_float, r.gpu.fixed_ms);
   } else {
     std::printf("cuda            %s\n", cmd.cpu_only ? "not measured (--cpu-only)" : "no usable device");
   }
@@ -575,7 +578,8 @@ int run(int argc, char** argv) {
       "  --upper:   the seed's hood: from the lexicographically smallest to the largest point,\n"
       "             clockwise over the top (left to right).\n"
       "Pictures: `wagener render FILE -o hull.svg` (or .ps); `wagener hull FILE --trace rounds.txt` writes\n"
-      "  the hoods after every round (docs/formats.md), `--trace rounds.html` a page that steps through them.\n"
+      "  the hoods after every round (docs/formats.md), `--trace rounds.html` a page that steps through "
+      "them.\n"
       "Exit codes: 0 success, 2 bad input or usage (one message on stderr naming the file and line),\n"
       "            1 any other failure. No hull is printed after an error.");
 
