@@ -1,15 +1,16 @@
 // The block finish of the full hull (convex_hull.cu): where the filters left few survivors (a random
-// input keeps 26-3,475 of 2^28 points), two blocks build the whole hull from them, enqueued before
+// input keeps 26-3,475 of 2^28 points), four blocks build the whole hull from them, enqueued before
 // finish()'s one wait for the counters, so that the host launches nothing after that wait. Otherwise
 // the host sorts the survivors with CUB, splits them and runs the two chains, some twenty launches
 // after the wait whose kernels are mostly shorter than their launches (bench/NOTES.md).
-// Each block loads every survivor and finds the smallest and the largest (the baseline's ends);
-// block 0 keeps the points on or above the baseline, block 1 those below it, reflected
-// (core::reflected); each sorts its points (block_bitonic_sort, in shared memory), adds the ends
-// where its chain needs them, and takes the upper hood of that tile (BlockUpperHull, the tile kernels'
-// block level). The block that finishes second joins both chains into the hull, as
-// join_chains_kernel does. The chains' inputs are the ones finish()'s split gives them, so the hull is
-// the same.
+// Each block loads every survivor and finds the smallest and the largest (the baseline's ends), and
+// the highest and the lowest; blocks 0 and 1 keep the points on or above the baseline, blocks 2 and
+// 3 those below it, reflected (core::reflected), each pair split at its chain's vertex
+// (block_finish_kernel says why that point is one); each block sorts its points
+// (block_bitonic_sort, in shared memory), adds the ends where its chain needs them, and takes the
+// upper hood of that tile (BlockUpperHull, the tile kernels' block level). The block that finishes
+// last joins the four halves into the hull, as join_chains_kernel joins two chains. The chains'
+// inputs are the ones finish()'s split gives them, so the hull is the same.
 #include <cub/block/block_reduce.cuh>
 #include <cub/block/block_scan.cuh>
 
@@ -61,15 +62,38 @@ __device__ Point2<T> load_published(const Point2<T>* p) {
   return {v[0], v[1]};
 }
 
+/// The block finish's reduction over the survivors: the baseline's ends (the lexicographically
+/// smallest and largest points) and, where each chain is built in two halves, where they meet: the
+/// highest point (largest y, then largest x) for the upper chain, the lowest (smallest y, then
+/// smallest x) for the lower one.
+template <class T>
+struct FinishExtremes {
+  Point2<T> lo, hi, top, bottom;
+};
+
+/// Whether p lies above q in the order that picks the highest point (y, then x).
+template <class T>
+__device__ bool higher(const Point2<T>& p, const Point2<T>& q) {
+  return p.y > q.y || (p.y == q.y && p.x > q.x);
+}
+
+struct WidenFinishExtremes {
+  template <class T>
+  __device__ FinishExtremes<T> operator()(const FinishExtremes<T>& a, const FinishExtremes<T>& b) const {
+    return {lex_less(b.lo, a.lo) ? b.lo : a.lo, lex_less(a.hi, b.hi) ? b.hi : a.hi,
+            higher(b.top, a.top) ? b.top : a.top, higher(a.bottom, b.bottom) ? b.bottom : a.bottom};
+  }
+};
+
 template <class T>
 struct BlockFinishStorage {
   union {
-    Point2<T> sorted[kBlockFinishTile];  ///< the block's side, sorted (block_bitonic_sort)
+    Point2<T> sorted[kBlockFinishTile];  ///< the block's part of a side, sorted (block_bitonic_sort)
     typename FinishHull<T>::TempStorage hull;
   };
-  typename cub::BlockReduce<LexExtremes<T>, kThreads>::TempStorage extremes;
+  typename cub::BlockReduce<FinishExtremes<T>, kThreads>::TempStorage extremes;
   typename cub::BlockScan<int, kThreads>::TempStorage scan;
-  LexExtremes<T> ends;
+  FinishExtremes<T> ends;
   bool last;
 };
 
@@ -79,15 +103,26 @@ __device__ Point2<T> beyond() {
   return no_extremes<T>().lo;
 }
 
-/// Two blocks: block 0 the upper chain, block 1 the lower one; the second to finish joins them into
-/// out and sets counters[5] to the hull's size plus one. Nothing, in both blocks alike, unless there is
-/// no non-finite point and the survivors in use number 1 to max_points. chains: room for a tile a
-/// block, each block's input tile and then its chain; counters[4] counts the blocks done, counters[6
-/// + b] holds block b's chain size.
+/// kBlockFinishBlocks = 4 blocks: blocks 0 and 1 build the upper chain, 2 and 3 the lower one; the
+/// last to finish joins them into out and sets counters[5] to the hull's size plus one. Nothing, in
+/// every block alike, unless there is no non-finite point and the survivors in use number 1 to
+/// max_points. chains: room for a tile a block, each block's input tile and then its chain;
+/// counters[4] counts the blocks done, counters[6 + b] holds block b's chain size.
+///
+/// Each chain is built in two halves that meet at a vertex: the upper chain at the
+/// highest point, which is on or above the baseline and strictly extreme upwards (so a vertex of the
+/// upper chain), the lower chain at the lowest point, the same for the reflected points below the
+/// baseline with the baseline's ends. A half takes the chain's points up to that vertex, the other
+/// those from it on (both take the vertex and its copies): the chain's vertices before it are its
+/// first half's hood, those after it its second half's, since every point of the chain before the
+/// vertex is lexicographically smaller (a chain is x-monotone). Each block then sorts and chains
+/// about half a side: for a random disk's 3,500 survivors, 1,024 slots instead of 2,048 (the disks'
+/// block finish 11-13 µs shorter on the H200 than with a block a chain: bench/NOTES.md).
 template <class T>
 __global__ void __launch_bounds__(kThreads)
     block_finish_kernel(const Point2<T>* kept, const Point2<T>* alt, unsigned long long* counters,
                         index_t max_points, Point2<T>* chains, Point2<T>* out) {
+  constexpr int kHalves = kBlockFinishBlocks / 2;
   extern __shared__ __align__(16) unsigned char shared_bytes[];
   auto& s = *reinterpret_cast<BlockFinishStorage<T>*>(shared_bytes);
   if (counters[1] != ~0ull) return;  // finish() reports the non-finite point
@@ -95,34 +130,45 @@ __global__ void __launch_bounds__(kThreads)
   const index_t m = in_use.count;
   if (m == 0 || m > max_points) return;
   const Point2<T>* from = in_use.in_alt ? alt : kept;
-  const bool lower = blockIdx.x == 1;
+  const bool lower = blockIdx.x >= kHalves;
+  const int half = static_cast<int>(blockIdx.x) % kHalves;  // 0: up to the split, 1: from it on
 
   // Each thread's points, striped over the block (coalesced).
   Point2<T> items[kItems];
-  LexExtremes<T> ends = no_extremes<T>();
+  FinishExtremes<T> ends{no_extremes<T>().lo, no_extremes<T>().hi, no_extremes<T>().hi, no_extremes<T>().lo};
 #pragma unroll
   for (int j = 0; j < kItems; ++j) {
     const index_t at = static_cast<index_t>(j) * kThreads + threadIdx.x;
     if (at < m) {
       items[j] = from[at];
-      ends = WidenLexExtremes{}(ends, LexExtremes<T>{items[j], items[j]});
+      ends = WidenFinishExtremes{}(ends, FinishExtremes<T>{items[j], items[j], items[j], items[j]});
     }
   }
-  // The baseline's ends.
-  const LexExtremes<T> all =
-      cub::BlockReduce<LexExtremes<T>, kThreads>(s.extremes).Reduce(ends, WidenLexExtremes{});
+  // The baseline's ends, and the split's vertex.
+  const FinishExtremes<T> all =
+      cub::BlockReduce<FinishExtremes<T>, kThreads>(s.extremes).Reduce(ends, WidenFinishExtremes{});
   if (threadIdx.x == 0) s.ends = all;
   __syncthreads();
   const Point2<T> lo = s.ends.lo, hi = s.ends.hi;
+  // In the chain's own coordinates (the lower chain's reflected): where its halves meet, and its
+  // ends, which the lower chain adds to the points strictly below the baseline.
+  const Point2<T> split = lower ? core::reflected(s.ends.bottom) : s.ends.top;
+  const Point2<T> first_end = core::reflected(hi), last_end = core::reflected(lo);
+  // Whether chain point q belongs to this block's half.
+  const auto in_half = [&](const Point2<T>& q) {
+    return half == 0 ? !lex_less(split, q) : !lex_less(q, split);
+  };
 
-  // This block's side, gathered: on or above the baseline (upper), or below it, reflected (lower), as
-  // OnOrAboveBaseline splits them; then sorted, with points past them up to a power of two.
+  // This block's part of its side, gathered: on or above the baseline (upper), or below it,
+  // reflected (lower), as OnOrAboveBaseline splits them; then sorted, with points past them up to a
+  // power of two.
   bool side[kItems];
   int mine = 0;
 #pragma unroll
   for (int j = 0; j < kItems; ++j) {
     const index_t at = static_cast<index_t>(j) * kThreads + threadIdx.x;
-    side[j] = at < m && (orient2d(lo, hi, items[j]) >= 0) != lower;
+    side[j] = at < m && (orient2d(lo, hi, items[j]) >= 0) != lower &&
+              in_half(lower ? core::reflected(items[j]) : items[j]);
     mine += side[j];
   }
   int at = 0, c = 0;
@@ -139,15 +185,18 @@ __global__ void __launch_bounds__(kThreads)
 
   // The chain's input tile: the upper side as sorted (the smallest point first, the largest last);
   // the lower side from the largest point down to the smallest, reflected: the reflected ends around
-  // the sorted reflected points below the line (none equals an end).
+  // the sorted reflected points below the line (none equals an end), each end in the halves it
+  // belongs to.
   Point2<T>* tile = chains + blockIdx.x * kBlockFinishTile;
-  const int shift = lower ? 1 : 0;
+  const bool front = lower && (half == 0 || same_point(split, first_end));
+  const bool back = lower && (half == kHalves - 1 || same_point(split, last_end));
+  const int shift = front ? 1 : 0;
   for (int i = threadIdx.x; i < c; i += kThreads) tile[shift + i] = s.sorted[i];
-  if (lower && threadIdx.x == 0) {
-    tile[0] = core::reflected(hi);
-    tile[c + 1] = core::reflected(lo);
+  if (threadIdx.x == 0) {
+    if (front) tile[0] = first_end;
+    if (back) tile[shift + c] = last_end;
   }
-  const int tile_size = c + 2 * shift;
+  const int tile_size = c + shift + (back ? 1 : 0);
   __syncthreads();  // the tile's writes, and the sort's storage, before the hull's
 
   FinishHull<T> hull(s.hull);
@@ -156,15 +205,22 @@ __global__ void __launch_bounds__(kThreads)
   if (threadIdx.x == 0) counters[6 + blockIdx.x] = static_cast<unsigned long long>(h);
   __threadfence();
   __syncthreads();
-  if (threadIdx.x == 0) s.last = atomicAdd(counters + 4, 1ull) == 1;
+  if (threadIdx.x == 0) s.last = atomicAdd(counters + 4, 1ull) == 2 * kHalves - 1;
   __syncthreads();
   if (!s.last) return;
-  __threadfence();  // the other block's chain and size, published before its count
+  __threadfence();  // the other blocks' chains and sizes, published before their counts
   const volatile unsigned long long* sizes = counters + 6;
-  const auto u = static_cast<index_t>(sizes[0]);
-  const auto l = static_cast<index_t>(sizes[1]);
-  join_chains(chains + kBlockFinishTile, l, chains, u, out, threadIdx.x, kThreads,
-              [](const Point2<T>* p) { return load_published(p); });
+  // Each chain is its first half's hood, then its second half's without the vertex they share.
+  const auto u0 = static_cast<index_t>(sizes[0]), u1 = static_cast<index_t>(sizes[1]);
+  const auto l0 = static_cast<index_t>(sizes[2]), l1 = static_cast<index_t>(sizes[3]);
+  const index_t u = u0 + u1 - 1, l = l0 + l1 - 1;
+  const auto halves_at = [](const Point2<T>* first, index_t first_size, const Point2<T>* second) {
+    return [=](index_t j) {
+      return j < first_size ? load_published(first + j) : load_published(second + (j - first_size + 1));
+    };
+  };
+  join_chains_at<T>(halves_at(chains + 2 * kBlockFinishTile, l0, chains + 3 * kBlockFinishTile), l,
+                    halves_at(chains, u0, chains + kBlockFinishTile), u, out, threadIdx.x, kThreads);
   if (threadIdx.x == 0) counters[5] = static_cast<unsigned long long>(joined_size(l, u)) + 1;
 }
 
@@ -176,8 +232,8 @@ void finish_in_blocks(FullHullWorkspace<T>& ws, Point2<T>* out, index_t max_poin
   if (max_points <= 0) return;
   constexpr auto kBytes = static_cast<int>(sizeof(BlockFinishStorage<T>));
   allow_dynamic_shared<block_finish_kernel<T>>(kBytes);
-  block_finish_kernel<T><<<2, kThreads, kBytes, stream>>>(ws.kept.data(), ws.alt.data(), ws.counters.data(),
-                                                          max_points, ws.block_chains.data(), out);
+  block_finish_kernel<T><<<kBlockFinishBlocks, kThreads, kBytes, stream>>>(
+      ws.kept.data(), ws.alt.data(), ws.counters.data(), max_points, ws.block_chains.data(), out);
   WAGENER_CUDA_CHECK_LAUNCH();
 }
 

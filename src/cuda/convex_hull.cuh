@@ -73,9 +73,9 @@ inline constexpr index_t kDefaultMinPointsForSurvivorPolygon = index_t{1} << 22;
 index_t min_points_for_survivor_polygon();
 void set_min_points_for_survivor_polygon(index_t n);
 
-/// Up to this many survivors (the points the filters keep) the full hull is finished by two blocks
-/// enqueued behind the filters (block_finish.cu): each sorts the survivors of one side of the
-/// baseline and builds that chain, the second to finish joins them, and the host launches nothing
+/// Up to this many survivors (the points the filters keep) the full hull is finished by four blocks
+/// enqueued behind the filters (block_finish.cu): each sorts the survivors of half of one side of the
+/// baseline and builds that half-chain, the last to finish joins them, and the host launches nothing
 /// after its one wait for the count. Above it, CUB's sort and the chains' kernels, launched after
 /// that wait. The most is kDefaultMaxSurvivorsForBlockFinish (a chain's input fits one block's tile).
 inline constexpr index_t kDefaultMaxSurvivorsForBlockFinish = 4094;

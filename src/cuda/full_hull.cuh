@@ -129,6 +129,7 @@ constexpr index_t kSurvivorCapacity = index_t{1} << 18;
 // with its two ends, fits one tile of a block.
 constexpr int kBlockFinishTile = 4096;
 constexpr index_t kBlockFinishPoints = kBlockFinishTile - 2;
+constexpr int kBlockFinishBlocks = 4;  ///< the most blocks the block finish takes (a half-chain each)
 
 /// The survivors finish() hulls, as the counters give them: the survivors' polygon's (in ws.alt) where
 /// it ran and they fit its buffer, else the inner polygon's (in ws.kept).
@@ -362,6 +363,15 @@ __host__ __device__ inline index_t joined_size(index_t l, index_t u) {
   return l + (u > 2 ? u - 2 : 0);
 }
 
+/// join_chains with each chain's point j read by lower_at(j) and upper_at(j) (a chain in pieces: the
+/// block finish's halves).
+template <class T, class LowerAt, class UpperAt>
+__device__ void join_chains_at(LowerAt lower_at, index_t l, UpperAt upper_at, index_t u, Point2<T>* out,
+                               index_t first, index_t step) {
+  for (index_t i = first; i < joined_size(l, u); i += step)
+    out[i] = i < l ? core::reflected(lower_at(l - 1 - i)) : upper_at(u - 2 - (i - l));
+}
+
 /// Points first, first + step, ... of the counter-clockwise hull from its two chains (core::join_chains
 /// on the device): the lower chain, given as the upper hood of the reflected points (so read backwards
 /// and reflected back), then the upper chain backwards without its two ends. `load` reads a chain's
@@ -369,11 +379,11 @@ __host__ __device__ inline index_t joined_size(index_t l, index_t u) {
 template <class T, class Load>
 __device__ void join_chains(const Point2<T>* lower_reflected, index_t l, const Point2<T>* upper, index_t u,
                             Point2<T>* out, index_t first, index_t step, Load load) {
-  for (index_t i = first; i < joined_size(l, u); i += step)
-    out[i] = i < l ? core::reflected(load(lower_reflected + (l - 1 - i))) : load(upper + (u - 2 - (i - l)));
+  join_chains_at<T>([&](index_t j) { return load(lower_reflected + j); }, l,
+                    [&](index_t j) { return load(upper + j); }, u, out, first, step);
 }
 
-constexpr int kCounters = 8;  ///< FullHullWorkspace::counters
+constexpr int kCounters = 10;  ///< FullHullWorkspace::counters
 
 /// A peel round's rule over points in order around a centre (the survivors' polygon, the device's
 /// inner polygon): p, between the live points before and after it, drops when it repeats the one
@@ -468,7 +478,8 @@ struct FullHullWorkspace {
   PinnedBuffer<DevicePolygon> device_polygon_host{1};
   /// [0] survivors, [1] first non-finite index, [2] the survivors' polygon's survivors (in alt), [3]
   /// whether that polygon filtered them (survivor_polygon.cu); the block finish (block_finish.cu): [4]
-  /// its blocks done, [5] the hull's size plus one where it built the hull, [6], [7] its chains' sizes
+  /// its blocks done, [5] the hull's size plus one where it built the hull, [6 ... 9] its blocks'
+  /// chains' sizes
   DeviceBuffer<unsigned long long> counters{kCounters};
   DeviceBuffer<index_t> upper_count{1};  ///< the points on or above the baseline (the split's count)
   DeviceBuffer<index_t> lower_count{1};  ///< the lower chain's points
@@ -524,7 +535,7 @@ struct FullHullWorkspace {
   DeviceBuffer<index_t> survivor_words{2};
   DeviceBuffer<Point2<double>> survivor_corner{2 * kSurvivorBuckets};
   // The block finish: each block's chain input, then its chain; the hull where finish() has no `out`.
-  DeviceBuffer<Point2<T>> block_chains{2 * kBlockFinishTile};
+  DeviceBuffer<Point2<T>> block_chains{kBlockFinishBlocks * kBlockFinishTile};
   DeviceBuffer<Point2<T>> block_hull{kBlockFinishTile};
 
   /// Room for n items (the survivor and sort buffers take the survivors plus the partition's two
@@ -589,9 +600,9 @@ void build_device_polygon(Points points, index_t samples, index_t stride, int de
                           FullHullWorkspace<T>& ws, cudaStream_t stream);
 
 /// Enqueues the block finish (no host wait): where there is no non-finite point and the survivors
-/// in use (survivors_in_use) number 1 to min(max_points, kBlockFinishPoints), two blocks sort them,
-/// build both chains and join them into `out` (room for the survivors), and set counters[5] to the
-/// hull's size plus one; otherwise they do nothing. Defined in block_finish.cu.
+/// in use (survivors_in_use) number 1 to min(max_points, kBlockFinishPoints), four blocks sort them,
+/// build both chains (each in two halves) and join them into `out` (room for the survivors), and set
+/// counters[5] to the hull's size plus one; otherwise they do nothing. Defined in block_finish.cu.
 template <class T>
 void finish_in_blocks(FullHullWorkspace<T>& ws, Point2<T>* out, index_t max_points, cudaStream_t stream);
 

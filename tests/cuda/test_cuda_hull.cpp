@@ -1084,6 +1084,53 @@ TEST_F(CudaTest, BlockFinishSidesEitherSideOfPowersOfTwo) {
   block_finish_sides<std::int32_t>(rng_);
 }
 
+/// Named inputs for the block finish's halves, which meet at the highest point (the upper chain) and
+/// at the lowest (the lower chain): that point an end of its chain, repeated, sharing its y with
+/// others, or on the baseline; the lower side empty; lines; one and two points. Small integers, exact
+/// in every coordinate type; each point `copies` times, shuffled.
+template <class T>
+void block_finish_halves_cases(std::mt19937_64& rng) {
+  using Raw = std::vector<std::pair<int, int>>;
+  Raw rectangle, flat{{-1, 0}, {21, 0}, {10, 1}, {10, -1}};
+  for (int x = 0; x <= 10; ++x) rectangle.insert(rectangle.end(), {{x, 0}, {x, 3}});
+  for (int y = 1; y < 3; ++y) rectangle.insert(rectangle.end(), {{0, y}, {10, y}});
+  for (int x = 0; x <= 20; ++x) flat.insert(flat.end(), {{x, 5}, {x, -5}});
+  const std::vector<std::pair<std::string, Raw>> cases{
+      {"the highest point leftmost", {{0, 10}, {1, 9}, {2, 7}, {3, 4}, {4, 0}, {2, -3}, {1, -1}, {2, 2}}},
+      {"the highest point rightmost", {{0, 0}, {1, 4}, {2, 7}, {3, 9}, {4, 10}, {2, -3}, {3, 1}, {2, 2}}},
+      {"the lowest point leftmost", {{0, -10}, {1, -9}, {2, -7}, {3, -4}, {4, 0}, {2, 3}, {1, 1}, {2, -2}}},
+      {"the lowest point rightmost", {{0, 0}, {1, -4}, {2, -7}, {3, -9}, {4, -10}, {2, 3}, {3, -1}, {2, -2}}},
+      {"the lower side empty", {{0, 0}, {10, 0}, {5, 5}, {2, 1}, {8, 3}, {5, 0}, {3, 0}}},
+      {"the upper side only its ends", {{0, 0}, {10, 0}, {5, -5}, {2, -1}, {8, -3}, {5, 0}}},
+      {"one point", {{3, 4}}},
+      {"two points", {{3, 4}, {-2, 7}}},
+      {"a vertical line", {{2, 0}, {2, 5}, {2, -3}, {2, 1}}},
+      {"a horizontal line", {{0, 2}, {5, 2}, {-3, 2}, {1, 2}}},
+      {"a diagonal line", {{0, 0}, {1, 1}, {5, 5}, {-3, -3}}},
+      {"a rectangle's corners and edges", rectangle},
+      {"flat top and bottom between two ends", flat},
+      {"a diamond", {{0, 0}, {5, 5}, {10, 0}, {5, -5}, {5, 0}, {3, 1}, {7, -1}}},
+  };
+  for (const std::size_t copies : {std::size_t{1}, std::size_t{3}}) {
+    for (const auto& [name, raw] : cases) {
+      testing::Points<T> pts;
+      for (const auto& [x, y] : raw)
+        pts.insert(pts.end(), copies, Point2<T>{static_cast<T>(x), static_cast<T>(y)});
+      std::shuffle(pts.begin(), pts.end(), rng);
+      const std::string what = name + ", each " + std::to_string(copies) + " times";
+      EXPECT_TRUE(finished_in_blocks(pts, what)) << what;
+    }
+  }
+}
+
+TEST_F(CudaTest, BlockFinishHalvesMeetAtTheirVertex) {
+  SCOPED_TRACE("seed " + std::to_string(seed_));
+  block_finish_halves_cases<double>(rng_);
+  block_finish_halves_cases<float>(rng_);
+  block_finish_halves_cases<std::int64_t>(rng_);
+  block_finish_halves_cases<std::int32_t>(rng_);
+}
+
 /// Every point `copies` times in a row (so that a run of the samples holds one distinct point).
 template <class T>
 testing::Points<T> repeated_in_runs(const testing::Points<T>& pts, std::size_t copies) {
