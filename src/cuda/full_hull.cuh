@@ -30,11 +30,13 @@ namespace wagener::cuda::full_hull {
 // The inner polygon's vertices are the sample's extreme points in this many equally spaced
 // directions: a 256-gon leaves about 1e-4 of a disk's area outside. One thread per direction.
 constexpr int kDirections = 256;
-// Sample points (every stride-th input point), shared by up to kSampleBlocks blocks: a thread
-// scores about kSamplesPerBlock points serially, so more blocks mean a shorter wait.
+// Sample points (every stride-th input point), shared by up to kSampleBlocks blocks of
+// kSamplesPerBlock: 512 blocks of one full tile (kSampleTile) each, one wave at four blocks a
+// multiprocessor. At 256 a block, two waves of 1,024 took the polygon step 3-7 µs longer at 2^28 on
+// the H200 (bench/NOTES.md).
 constexpr index_t kSampleSize = index_t{1} << 18;
 constexpr int kSampleBlocks = 1024;
-constexpr index_t kSamplesPerBlock = 256;
+constexpr index_t kSamplesPerBlock = 512;
 constexpr int kSampleTile = 512;  // sample points staged in shared memory at a time
 // From host memory the sample is gathered by the CPU, from all over the input: fewer points.
 constexpr index_t kHostSampleSize = index_t{1} << 15;

@@ -27,6 +27,10 @@ namespace wagener::cuda::full_hull {
 namespace {
 
 constexpr int kScoreThreads = 256;
+// Step 1's blocks a multiprocessor: at one, each thread scored about six of a random 2^28 disk's
+// 215,000 survivors in turn; at two, the survivors' polygon took 3 µs less on the H200 (four: the
+// same; bench/NOTES.md).
+constexpr int kScoreBlocksPerSm = 2;
 constexpr int kFanThreads = kSurvivorDirections;  // step 2: a thread a direction
 constexpr unsigned kAll = 0xffffffffu;
 constexpr int kSurvivorFilterThreads = 256;
@@ -200,7 +204,7 @@ void filter_by_survivor_polygon(FullHullWorkspace<T>& ws, SurvivorCentre centre,
   unsigned long long* counters = ws.counters.data();
   WAGENER_CUDA_CHECK(
       cudaMemsetAsync(ws.survivor_best.data(), 0, kSurvivorDirections * sizeof(unsigned long long), stream));
-  survivor_scores_kernel<T><<<multiprocessors(), kScoreThreads, 0, stream>>>(
+  survivor_scores_kernel<T><<<multiprocessors() * kScoreBlocksPerSm, kScoreThreads, 0, stream>>>(
       ws.kept.data(), counters, min_survivors, centre, ws.survivor_best.data());
   WAGENER_CUDA_CHECK_LAUNCH();
   survivor_fan_kernel<T><<<1, kFanThreads, 0, stream>>>(
