@@ -24,6 +24,8 @@
 //                   [--survivor-polygon-from N]   (the full hull's survivors' polygon from 2^N points)
 //                   [--block-finish-up-to N]      (the full hull's block finish up to N survivors; 0: off)
 //                   [--step-calls N]   (N more full-hull calls a row, each call's steps to stderr)
+//                   [--variants "A;B"] [--variant-rounds R]   (settings alternated on each full row's
+//                                              input, as guide-from=L,block-finish-up-to=N; "base")
 //        bench_cuda --crossover   (cuda against cpu backend on small host inputs: auto's threshold)
 #include <thrust/execution_policy.h>
 #include <thrust/sort.h>
@@ -250,6 +252,57 @@ std::string only_family;
 /// stderr (the call between events, its wall time, the steps' sum and the steps), so that an A/B of
 /// two builds compares steps call by call rather than one profiled call's.
 int step_calls = 0;
+/// --variants "A;B;...": after a full-hull row's timed calls, each variant's settings in turn (a
+/// variant: comma-separated settings of the thresholds above, guide-from=L, key-sort-from=L,
+/// survivor-polygon-from=L (2^L points), block-finish-up-to=N; "base": none), --variant-rounds
+/// rounds over all of them, each a median of the row's timed calls and one profiled call; every
+/// variant's hull checked equal to the row's. One process and one input for all, alternated, so that
+/// the process's own spread cancels (bench/NOTES.md: the same variant's medians within 0.01 ms).
+std::vector<std::string> variants;
+int variant_rounds = 5;
+
+struct Knobs {
+  index_t guide_from, key_sort_from, survivor_polygon_from, block_finish_up_to;
+};
+
+Knobs current_knobs() {
+  return {wcuda::min_points_for_guide(), wcuda::min_survivors_for_key_sort(),
+          wcuda::min_points_for_survivor_polygon(), wcuda::max_survivors_for_block_finish()};
+}
+
+void apply_knobs(const Knobs& k) {
+  wcuda::set_min_points_for_guide(k.guide_from);
+  wcuda::set_min_survivors_for_key_sort(k.key_sort_from);
+  wcuda::set_min_points_for_survivor_polygon(k.survivor_polygon_from);
+  wcuda::set_max_survivors_for_block_finish(k.block_finish_up_to);
+}
+
+/// The base's knobs with a variant's settings over them; exits on a setting it does not know.
+Knobs parse_variant(const std::string& spec, Knobs k) {
+  std::size_t at = 0;
+  while (at < spec.size()) {
+    std::size_t end = spec.find(',', at);
+    if (end == std::string::npos) end = spec.size();
+    const std::string item = spec.substr(at, end - at);
+    const std::size_t eq = item.find('=');
+    const std::string key = item.substr(0, eq);
+    const std::string value = eq == std::string::npos ? "" : item.substr(eq + 1);
+    if (key == "guide-from") {
+      k.guide_from = index_t{1} << std::atoi(value.c_str());
+    } else if (key == "key-sort-from") {
+      k.key_sort_from = index_t{1} << std::atoi(value.c_str());
+    } else if (key == "survivor-polygon-from") {
+      k.survivor_polygon_from = index_t{1} << std::atoi(value.c_str());
+    } else if (key == "block-finish-up-to") {
+      k.block_finish_up_to = std::atoll(value.c_str());
+    } else if (!key.empty() && key != "base") {
+      std::fprintf(stderr, "unknown variant setting \"%s\"\n", item.c_str());
+      std::exit(2);
+    }
+    at = end + 1;
+  }
+  return k;
+}
 
 struct Row {
   std::string precision, distribution;
@@ -404,6 +457,47 @@ FullRow measure_full(index_t n, int family, cudaStream_t stream) {
   wcuda::FullHullProfile steps;
   wcuda::convex_hull_on_device(points.data(), n, out.data(), stream, &survivors, &steps);
   const auto hull = wcuda::copy_to_host(wcuda::DeviceHull<T>{out.data(), vertices}, stream);
+  if (!variants.empty()) {
+    // The variants in turn, each round: its hull (against the row's, first round), a warm-up call,
+    // the median of `reps` calls, one profiled call.
+    const Knobs base = current_knobs();
+    struct Seen {
+      std::vector<double> call, polygon, filter, survivor_polygon, chains;
+    };
+    std::vector<Seen> seen(variants.size());
+    for (int round = 0; round < variant_rounds; ++round) {
+      for (std::size_t v = 0; v < variants.size(); ++v) {
+        apply_knobs(parse_variant(variants[v], base));
+        const index_t h = wcuda::convex_hull_on_device(points.data(), n, out.data(), stream, &survivors);
+        if (round == 0 && wcuda::copy_to_host(wcuda::DeviceHull<T>{out.data(), h}, stream) != hull)
+          fail(("VARIANT " + variants[v] + " GAVE A DIFFERENT HULL").c_str());
+        seen[v].call.push_back(median_ms(reps, [&] {
+          Event a, b;
+          a.record(stream);
+          wcuda::convex_hull_on_device(points.data(), n, out.data(), stream, &survivors);
+          b.record(stream);
+          return static_cast<double>(b.since(a));
+        }));
+        wcuda::FullHullProfile profile;
+        wcuda::convex_hull_on_device(points.data(), n, out.data(), stream, &survivors, &profile);
+        seen[v].polygon.push_back(profile.polygon_ms);
+        seen[v].filter.push_back(profile.filter_ms);
+        seen[v].survivor_polygon.push_back(profile.survivor_polygon_ms);
+        seen[v].chains.push_back(profile.chains_ms + profile.sort_ms);
+      }
+    }
+    apply_knobs(base);
+    for (std::size_t v = 0; v < variants.size(); ++v) {
+      const Seen& x = seen[v];
+      std::fprintf(stderr,
+                   "variant %-32s %s %s: call %.3f (%.3f-%.3f) | polygon %.3f filter %.3f "
+                   "survivors' polygon %.3f chains %.3f\n",
+                   variants[v].c_str(), sizeof(T) == 4 ? "float" : "double", kNames[family], median(x.call),
+                   *std::min_element(x.call.begin(), x.call.end()),
+                   *std::max_element(x.call.begin(), x.call.end()), median(x.polygon), median(x.filter),
+                   median(x.survivor_polygon), median(x.chains));
+    }
+  }
 
   // Host memory: the same points in an ordinary pageable vector, touched by the copy that fills it.
   std::vector<Point2<T>> host(static_cast<std::size_t>(n));
@@ -596,6 +690,16 @@ int main(int argc, char** argv) {
       wcuda::set_min_points_for_survivor_polygon(index_t{1} << std::atoi(argv[++i]));
     if (!std::strcmp(argv[i], "--block-finish-up-to") && i + 1 < argc)
       wcuda::set_max_survivors_for_block_finish(std::atoll(argv[++i]));
+    if (!std::strcmp(argv[i], "--variants") && i + 1 < argc) {
+      const std::string list = argv[++i];
+      for (std::size_t at = 0; at <= list.size();) {
+        std::size_t end = list.find(';', at);
+        if (end == std::string::npos) end = list.size();
+        if (end > at) variants.push_back(list.substr(at, end - at));
+        at = end + 1;
+      }
+    }
+    if (!std::strcmp(argv[i], "--variant-rounds") && i + 1 < argc) variant_rounds = std::atoi(argv[++i]);
     if (!std::strcmp(argv[i], "--grouped")) {  // bench_cuda --grouped [GROUPS [SIZE]]
       const index_t groups = i + 1 < argc ? std::atoll(argv[i + 1]) : 1000000;
       const index_t size = i + 2 < argc ? std::atoll(argv[i + 2]) : 100;
