@@ -2,6 +2,9 @@
 // sizes from one point up, both parts and precisions; memory sizes; the errors the stream reports.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <limits>
 #include <random>
 #include <stdexcept>
@@ -11,6 +14,7 @@
 #include "generators.hpp"
 #include "wagener/error.hpp"
 #include "wagener/hull.hpp"
+#include "wagener/io.hpp"
 #include "wagener/stream.hpp"
 
 namespace wagener {
@@ -131,6 +135,68 @@ TEST_F(StreamedHull, RefusesWhatNeedsEveryPoint) {
   options.indices = false;
   options.memory_limit = kMinMemoryLimit - 1;
   EXPECT_THROW(hull_of_chunks<double>(random_chunks<double>(points, rng_), options), std::invalid_argument);
+}
+
+// A promise of sorted points through hull_of_file without a memory limit: the hull's own pass checks
+// it (the reader does not), the hull is the promised hull's, and a broken promise is named by the
+// file and the byte (binary) or line (text) as the reader names it, on the cpu and pram backends and
+// for both parts. With a memory limit the promise is refused.
+TEST_F(StreamedHull, APromiseOfSortedPointsIsCheckedByTheHullAndNamedInTheFile) {
+  namespace fs = std::filesystem;
+  std::string pattern = (fs::path(::testing::TempDir()) / "wagener_sorted_XXXXXX").string();
+  ASSERT_NE(::mkdtemp(pattern.data()), nullptr);
+  const fs::path dir = pattern;
+  const auto write = [&](const std::string& name, const std::string& bytes) {
+    const std::string file = (dir / name).string();
+    std::ofstream(file, std::ios::binary) << bytes;
+    return file;
+  };
+  auto points = testing::sorted_copy(testing::uniform_disk<double>(200003, rng_));
+  const auto bytes_of = [](const std::vector<Point2<double>>& p) {
+    return std::string(reinterpret_cast<const char*>(p.data()), p.size() * sizeof(p[0]));
+  };
+  ReadOptions read;
+  read.require_sorted = true;
+  read.check_values = false;  // as the command line reads a named binary file
+  const std::string sorted = write("sorted.f64", bytes_of(points));
+  // Two neighbours swapped where they differ: point `at` is then smaller than point at - 1.
+  std::size_t at = 1 + rng_() % (points.size() - 2);
+  while (points[at - 1] == points[at]) ++at;
+  std::swap(points[at - 1], points[at]);
+  const std::string unsorted = write("unsorted.f64", bytes_of(points));
+  std::string text;
+  for (const auto& p : std::vector<Point2<double>>{{0, 0}, {1, 2}, {3, 1}, {2, 5}, {4, 4}})
+    text += std::to_string(p.x) + " " + std::to_string(p.y) + "\n";
+  const std::string unsorted_text = write("unsorted.txt", text);
+  for (const Backend backend : {Backend::cpu, Backend::pram}) {
+    for (const HullPart part : {HullPart::upper, HullPart::full}) {
+      HullOptions options{backend, nullptr};
+      options.part = part;
+      const std::string what =
+          std::string(backend_name(backend)) + (part == HullPart::upper ? " upper" : " full");
+      HullOptions promised = options;
+      promised.presorted = true;
+      const auto expected = compute_hull<double>(read_points<double>(sorted).points(), promised).vertices;
+      EXPECT_EQ(hull_of_file<double>(sorted, read, options).vertices, expected) << what;
+      const auto message_of = [&](const std::string& file) {
+        try {
+          hull_of_file<double>(file, read, options);
+        } catch (const input_error& e) {
+          return std::string(e.what());
+        }
+        return std::string("no error");
+      };
+      const std::string byte =
+          "unsorted.f64: byte " + std::to_string(at * sizeof(Point2<double>)) + ": points not sorted";
+      EXPECT_NE(message_of(unsorted).find(byte), std::string::npos) << what << ": " << message_of(unsorted);
+      EXPECT_NE(message_of(unsorted_text).find("unsorted.txt:4: points not sorted"), std::string::npos)
+          << what << ": " << message_of(unsorted_text);
+      options.memory_limit = kMinMemoryLimit;
+      EXPECT_THROW(hull_of_file<double>(sorted, read, options), std::invalid_argument) << what;
+    }
+  }
+  std::error_code ignored;
+  fs::remove_all(dir, ignored);
 }
 
 TEST(ParseMemorySize, SuffixesAreBinary) {

@@ -52,9 +52,12 @@ HullResult<T> hull_of_chunks(const ChunkSource<T>& source, const HullOptions& op
 /// options.memory_limit: binary files are read a window of whole records at a time, text and csv a
 /// run of whole lines at a time, with read_points()'s checks and messages (file:line, or the byte
 /// offset in the file). With memory_limit 0 the whole file is read at once and hulled by
-/// compute_hull(). The chunks are hulled as hull_of_chunks() says.
-/// Pre: as hull_of_chunks(); read.require_sorted is false (std::invalid_argument otherwise: the
-///      streamed hull does not need sorted input, and does not check it).
+/// compute_hull(); read.require_sorted then takes the promise of sorted points (options.presorted),
+/// checked by the hull's own pass and, where it is broken, named by the file's line or byte as
+/// read_points() names it. The chunks are hulled as hull_of_chunks() says.
+/// Pre: as hull_of_chunks(); with a memory limit, read.require_sorted is false
+///      (std::invalid_argument otherwise: the streamed hull does not need sorted input, and does not
+///      check it).
 template <class T>
 HullResult<T> hull_of_file(const std::string& path, const ReadOptions& read, const HullOptions& options);
 

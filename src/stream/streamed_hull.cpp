@@ -23,9 +23,9 @@
 #include "cpu/monotone_chain.hpp"
 #include "io/binary_points.hpp"
 #include "io/point_pieces.hpp"
-#include "wagener/error.hpp"
 #include "stream/read_ahead_hull.hpp"
 #include "stream/running_hull.hpp"
+#include "wagener/error.hpp"
 #include "wagener/stream.hpp"
 
 namespace wagener {
@@ -59,7 +59,6 @@ void check_options(const HullOptions& options) {
   if (options.indices) throw std::invalid_argument("a streamed hull (memory limit) reports no indices");
   check_limit(options.memory_limit);
 }
-
 
 std::string bytes_text(std::size_t bytes) {
   return std::to_string(bytes) + " bytes";
@@ -108,8 +107,8 @@ HullResult<T> hull_of_chunks(const ChunkSource<T>& source, const HullOptions& op
   detail::RunningHull<T> running(options, options.memory_limit == 0 ? kUnlimitedChunkPoints : 0);
   running.after_merge = [&](const std::vector<Point2<T>>& hull) {
     if (hull_budget != 0 && hull.size() * sizeof(Point2<T>) > hull_budget) {
-      throw memory_limit_error("the hull of the first " + std::to_string(running.seen()) + " points already has " +
-                               std::to_string(hull.size()) + " vertices (" +
+      throw memory_limit_error("the hull of the first " + std::to_string(running.seen()) +
+                               " points already has " + std::to_string(hull.size()) + " vertices (" +
                                bytes_text(hull.size() * sizeof(Point2<T>)) +
                                "), more than the memory limit of " + bytes_text(options.memory_limit) +
                                " leaves for it (an eighth): the input is "
@@ -231,29 +230,38 @@ ChunkSource<T> text_source(SequentialFile& file, bool csv, const ReadOptions& re
   };
 }
 
-
-/// The whole file in memory (mapped where the page cache holds it), then compute_hull().
+/// The whole file in memory (mapped where the page cache holds it), then compute_hull(). A promise of
+/// sorted points (read.require_sorted) is checked by compute_hull()'s own pass (the cpu backend's
+/// presorted upper chain checks it in the read that filters), not by the reader too: one pass over
+/// memory instead of two. A named file is read again, with every check, to name the line or byte
+/// at fault; standard input, which cannot be, is checked as it is read.
 template <class T>
-HullResult<T> hull_of_whole_file(const std::string& path, const ReadOptions& read, const HullOptions& options) {
+HullResult<T> hull_of_whole_file(const std::string& path, const ReadOptions& read,
+                                 const HullOptions& options) {
   ReadOptions checked = read;
+  HullOptions hull_options = options;
+  hull_options.presorted = options.presorted || read.require_sorted;
+  if (path != "-") checked.require_sorted = false;
   const auto start = std::chrono::steady_clock::now();
   const auto points = read_points<T>(path, checked);
-  const double read_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  const double read_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   HullResult<T> result;
   try {
-    result = compute_hull<T>(points.points(), options);
+    result = compute_hull<T>(points.points(), hull_options);
   } catch (const input_error&) {
-    if (checked.check_values) throw;
-    // Binary points handed over unchecked (ReadOptions::check_values): the checking read names the
-    // file and byte offset of the problem.
+    if (checked.check_values && checked.require_sorted == read.require_sorted) throw;
+    // Points handed over unchecked (ReadOptions::check_values, require_sorted): the checking read
+    // names the file and the line or byte offset of the problem.
     checked.check_values = true;
+    checked.require_sorted = read.require_sorted;
     read_points<T>(path, checked);
     throw;
   }
   if (options.stats) {
     char note[96];
-    std::snprintf(note, sizeof note, "%s in %.1f ms", points.mapped() ? "mapped or buffered whole" : "parsed whole",
-                  read_ms);
+    std::snprintf(note, sizeof note, "%s in %.1f ms",
+                  points.mapped() ? "mapped or buffered whole" : "parsed whole", read_ms);
     options.stats->reading = note;
   }
   return result;
@@ -263,7 +271,7 @@ HullResult<T> hull_of_whole_file(const std::string& path, const ReadOptions& rea
 
 template <class T>
 HullResult<T> hull_of_file(const std::string& path, const ReadOptions& read, const HullOptions& options) {
-  if (read.require_sorted) {
+  if (read.require_sorted && options.memory_limit != 0) {
     throw std::invalid_argument(
         "a streamed hull (memory limit) does not check that the input is sorted "
         "(--presorted): it needs no sorted input");
@@ -277,15 +285,16 @@ HullResult<T> hull_of_file(const std::string& path, const ReadOptions& read, con
                       std::string(format_name(format)) + " input");
   }
   if (options.memory_limit == 0) {
-    if (binary && path != "-") {
+    // A cold binary file is filtered block by block as it arrives, which checks no order.
+    if (binary && path != "-" && !read.require_sorted) {
       if (auto result = detail::hull_of_file_if_cold<T>(path, format, options)) return std::move(*result);
     }
     return hull_of_whole_file<T>(path, read, options);
   }
   SequentialFile file(path, name);
-  const ChunkSource<T> source =
-      binary ? binary_source<T>(file, format, name)
-             : text_source<T>(file, format == Format::csv, read, name, options.memory_limit / kTextPieceShare);
+  const ChunkSource<T> source = binary ? binary_source<T>(file, format, name)
+                                       : text_source<T>(file, format == Format::csv, read, name,
+                                                        options.memory_limit / kTextPieceShare);
   return hull_of_chunks<T>(source, options);
 }
 

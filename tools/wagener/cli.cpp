@@ -122,7 +122,7 @@ wagener::HullOptions hull_options(const HullCommand& cmd, wagener::HullStats* st
                                   wagener::TraceSink* trace) {
   wagener::HullOptions options{wagener::parse_backend(cmd.backend), stats, trace};
   options.part = cmd.upper ? wagener::HullPart::upper : wagener::HullPart::full;
-  options.presorted = cmd.presorted;  // already checked while reading; checked again, cheaply
+  options.presorted = cmd.presorted;  // checked by the hull's own pass (hull_of_file, compute_hull)
   options.indices = cmd.indices;
   options.pram_merge = wagener::parse_pram_merge(cmd.pram_merge);
   if (!cmd.devices.empty()) options.devices = wagener::parse_devices(cmd.devices);
@@ -218,11 +218,11 @@ int run_hull(const HullCommand& cmd) {
   wagener::TraceLog<T> trace;
   const wagener::HullOptions options = hull_options(cmd, &stats, tracing ? &trace : nullptr);
   const bool draws_rounds = cmd.render_trace || (!cmd.trace.empty() && (!cmd.svg.empty() || !cmd.ps.empty()));
-  // Only pictures, a trace, indices and the check of --presorted need every point at once; the hull
-  // alone comes from hull_of_file, which reads the file as suits it (mapped where the page cache
-  // holds it, else filtered block by block as many reads in flight bring it in).
-  const bool hull_only =
-      !tracing && !cmd.render && cmd.svg.empty() && cmd.ps.empty() && !cmd.indices && !cmd.presorted;
+  // Only pictures, a trace and indices need every point here; the hull alone comes from
+  // hull_of_file, which reads the file as suits it (mapped where the page cache holds it, else
+  // filtered block by block as many reads in flight bring it in; whole, with --presorted, whose
+  // promise the hull's pass checks).
+  const bool hull_only = !tracing && !cmd.render && cmd.svg.empty() && cmd.ps.empty() && !cmd.indices;
   wagener::PointSet<T> points;
   wagener::HullResult<T> result;
   if (hull_only) {
@@ -426,7 +426,7 @@ void add_hull_options(CLI::App& command, HullCommand& hull) {
                    "hull's filter, not a sort");
   command.add_flag(
       "--presorted", hull.presorted,
-      "Promise input sorted by x, then y; checked while reading (a violation is an input error)");
+      "Promise input sorted by x, then y; checked (a violation is an input error naming its line or byte)");
   command
       .add_option("--backend", hull.backend,
                   "auto: the backend predicted to finish first (the cpu for small inputs and without a "
