@@ -32,8 +32,8 @@ namespace wagener::cuda::full_hull {
 constexpr int kDirections = 256;
 // Sample points (every stride-th input point), shared by up to kSampleBlocks blocks of
 // kSamplesPerBlock: 512 blocks of one full tile (kSampleTile) each, one wave at four blocks a
-// multiprocessor. At 256 a block, two waves of 1,024 took the polygon step 3-7 µs longer at 2^28 on
-// the H200 (bench/NOTES.md).
+// multiprocessor. At 256 a block, two waves of 1,024 took the polygon step 0-7 µs longer at 2^28 on
+// the H200 (6-7 on the float rows; bench/NOTES.md).
 constexpr index_t kSampleSize = index_t{1} << 18;
 constexpr int kSampleBlocks = 1024;
 constexpr index_t kSamplesPerBlock = 512;
