@@ -699,7 +699,8 @@ int main(int argc, char** argv) {
         at = end + 1;
       }
     }
-    if (!std::strcmp(argv[i], "--variant-rounds") && i + 1 < argc) variant_rounds = std::atoi(argv[++i]);
+    if (!std::strcmp(argv[i], "--variant-rounds") && i + 1 < argc)
+      variant_rounds = std::max(1, std::atoi(argv[++i]));
     if (!std::strcmp(argv[i], "--grouped")) {  // bench_cuda --grouped [GROUPS [SIZE]]
       const index_t groups = i + 1 < argc ? std::atoll(argv[i + 1]) : 1000000;
       const index_t size = i + 2 < argc ? std::atoll(argv[i + 2]) : 100;
