@@ -250,9 +250,10 @@ HullResult<T> hull_of_whole_file(const std::string& path, const ReadOptions& rea
   try {
     result = compute_hull<T>(points.points(), hull_options);
   } catch (const input_error&) {
-    if (checked.check_values && checked.require_sorted == read.require_sorted) throw;
     // Points handed over unchecked (ReadOptions::check_values, require_sorted): the checking read
     // names the file and the line or byte offset of the problem.
+    const bool read_checked_all = checked.check_values && checked.require_sorted == read.require_sorted;
+    if (read_checked_all) throw;
     checked.check_values = true;
     checked.require_sorted = read.require_sorted;
     read_points<T>(path, checked);
