@@ -74,15 +74,16 @@ std::atomic<index_t> max_survivors_for_block_finish_now{kDefaultMaxSurvivorsForB
 std::atomic<index_t> chains_in_place_from_now{-1};
 
 /// Per direction (one thread each), the sample point with the largest score: sample j is input
-/// point j * stride, each block takes a share of the samples and combines with the others by
-/// atomicMax on `best` (zeroed first). Rounding can only make the choice slightly less extreme:
-/// any input point is a valid polygon vertex -- but only one exact in double, since the polygon's
-/// tests run in double (converts_exactly: a 64-bit point beyond 2^53 scores NaN and never wins).
-/// Each tile of samples is first pruned to those not strictly inside the octagon of its own extremes
-/// in kCoarse directions: a point strictly inside the hull of the tile is no tile's extreme in any
-/// direction, and a regular octagon covers nine tenths of its circle's disk, so only about a tenth
-/// of a disk's samples are scored in every direction. The octagon's test is not exact; a point it drops
-/// wrongly lies within rounding of the octagon's boundary, and the choice stays an input point.
+/// point sample_place(j, stride, samples), each block takes a share of the samples and combines
+/// with the others by atomicMax on `best` (zeroed first). Rounding can only make the choice slightly
+/// less extreme: any input point is a valid polygon vertex -- but only one exact in double, since the
+/// polygon's tests run in double (converts_exactly: a 64-bit point beyond 2^53 scores NaN and never
+/// wins). Each tile of samples is first pruned to those not strictly inside the octagon of its own
+/// extremes in kCoarse directions: a point strictly inside the hull of the tile is no tile's extreme
+/// in any direction, and a regular octagon covers nine tenths of its circle's disk, so only about a
+/// tenth of a disk's samples are scored in every direction. The octagon's test is not exact; a point
+/// it drops wrongly lies within rounding of the octagon's boundary, and the choice stays an input
+/// point.
 template <class T, class Points>
 __global__ void __launch_bounds__(kDirections)
     sample_extremes_kernel(Points points, index_t samples, index_t stride, unsigned long long* best) {
@@ -114,7 +115,7 @@ __global__ void __launch_bounds__(kDirections)
       const int i = threadIdx.x + h * kDirections;
       px[h] = py[h] = NAN;
       if (i < count) {
-        const Point2<T> p = points[(base + i) * stride];
+        const Point2<T> p = points[sample_place(base + i, stride, samples)];
         if (converts_exactly(p)) px[h] = static_cast<double>(p.x), py[h] = static_cast<double>(p.y);
       }
       sx[i] = px[h], sy[i] = py[h];  // staged, for the octagon's vertices
@@ -1810,7 +1811,8 @@ std::vector<Point2<T>> convex_hull_from_host(std::span<const Point2<T>> points, 
     const index_t samples = ceil_div(n, stride);
     std::vector<Point2<T>> sample(static_cast<std::size_t>(samples));
     for (index_t j = 0; j < samples; ++j)
-      sample[static_cast<std::size_t>(j)] = points[static_cast<std::size_t>(j * stride)];
+      sample[static_cast<std::size_t>(j)] =
+          points[static_cast<std::size_t>(sample_place(j, stride, samples))];
     FullHullWorkspace<T>::grow(ws.host_sample, samples);
     WAGENER_CUDA_CHECK(cudaMemcpyAsync(ws.host_sample.data(), sample.data(),
                                        sample.size() * sizeof(Point2<T>), cudaMemcpyHostToDevice, stream));

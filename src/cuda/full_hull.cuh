@@ -177,23 +177,36 @@ inline __device__ index_t extreme_index(unsigned long long key) {
   return 0xffffffffu - static_cast<unsigned>(key & 0xffffffffu);
 }
 
+/// Sample j's place, of `samples` taken with a stride (samples = ceil(n / stride)): a point of the
+/// j-th window of `stride` points, at an offset a hash of j picks; the last window, which may be
+/// short, gives its first point. Every stride-th point would sit at one place of each window, and in
+/// input sorted with runs of equal x (floats on a finer grid than their own) that place is always
+/// the lowest point of its run: a float disk's polygon then lost its upper side and kept 6 % of the
+/// points (bench/NOTES.md, "The sorted upper hull by the full hull's pipeline").
+__host__ __device__ inline index_t sample_place(index_t j, index_t stride, index_t samples) {
+  if (j + 1 >= samples) return j * stride;
+  const auto hash = static_cast<std::uint32_t>((static_cast<std::uint64_t>(j) * 0x9E3779B97F4A7C15ull) >> 32);
+  return j * stride +
+         static_cast<index_t>((static_cast<std::uint64_t>(hash) * static_cast<std::uint64_t>(stride)) >> 32);
+}
+
 /// Step 1's gather, one block of kDirections threads: this thread's direction's best sample as a
 /// point (NaN where none) at extreme[threadIdx.x], returned too; then `decision` samples spread
-/// evenly over all of them (sample q * samples / decision, for q < decision <= samples) at
-/// extreme[kDirections ...], for the guide's decision. The host's polygon and the device's read them
-/// there.
+/// evenly over all of them (sample q * samples / decision, for q < decision <= samples, each at its
+/// sample_place) at extreme[kDirections ...], for the guide's decision. The host's polygon and the
+/// device's read them there.
 template <class T, class Points>
 __device__ Point2<double> gather_extremes(Points points, index_t samples, index_t stride, int decision,
                                           const unsigned long long* best, Point2<double>* extreme) {
   const unsigned long long key = best[threadIdx.x];
   Point2<double> p{NAN, NAN};
   if (key != 0) {
-    const Point2<T> q = points[extreme_index(key) * stride];
+    const Point2<T> q = points[sample_place(extreme_index(key), stride, samples)];
     p = {static_cast<double>(q.x), static_cast<double>(q.y)};
   }
   extreme[threadIdx.x] = p;
   for (int q = threadIdx.x; q < decision; q += blockDim.x) {
-    const Point2<T> d = points[q * samples / decision * stride];
+    const Point2<T> d = points[sample_place(q * samples / decision, stride, samples)];
     extreme[kDirections + q] = {static_cast<double>(d.x), static_cast<double>(d.y)};
   }
   return p;

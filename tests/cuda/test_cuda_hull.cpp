@@ -1619,6 +1619,41 @@ TEST_F(CudaTest, SanitizerSizedInputs) {
 // The block finish's kernel for compute-sanitizer (its own test, so that racecheck's time limit
 // for SanitizerSizedInputs stays as it was): at its bound (a full tile in the wider type), and in
 // float.
+// Sorted input in runs of equal x as long as the polygon's sample stride (floats on a grid finer
+// than their own, here 2^20 points in runs of 4 and a stride of 4): the sample takes a point from
+// anywhere in each window, so the polygon keeps its upper side and certifies most points inside.
+// With every stride-th point the sample held only each run's lowest point, and the polygon kept 6 %
+// of such a float disk at 2^28 (bench/NOTES.md, "The sorted upper hull by the full hull's pipeline").
+template <class T>
+void sorted_runs_leave_few_survivors(std::mt19937_64& rng) {
+  constexpr std::size_t kSampleSize = std::size_t{1} << 18;  // the device polygon's (full_hull.cuh)
+  const std::size_t n = std::size_t{1} << 20, run = n / kSampleSize;
+  const std::size_t columns = n / run;
+  std::uniform_real_distribution<double> unit(-1.0, 1.0);
+  testing::Points<T> pts(n);
+  for (std::size_t c = 0; c < columns; ++c) {
+    const double x = -1.0 + 2.0 * (static_cast<double>(c) + 0.5) / static_cast<double>(columns);
+    const double half = std::sqrt(1.0 - x * x);
+    for (std::size_t r = 0; r < run; ++r)
+      pts[c * run + r] = {static_cast<T>(x), static_cast<T>(unit(rng) * half)};
+    std::sort(pts.begin() + static_cast<std::ptrdiff_t>(c * run),
+              pts.begin() + static_cast<std::ptrdiff_t>((c + 1) * run), lex_less<T>);
+  }
+  ASSERT_TRUE(std::is_sorted(pts.begin(), pts.end(), lex_less<T>));
+  cuda::DeviceBuffer<Point2<T>> d(n);
+  ASSERT_EQ(cudaMemcpy(d.data(), pts.data(), n * sizeof(Point2<T>), cudaMemcpyHostToDevice), cudaSuccess);
+  index_t survivors = 0;
+  EXPECT_EQ(cuda::convex_hull_on_device<T>(d.data(), static_cast<index_t>(n), nullptr, &survivors),
+            cpu::convex_hull_serial<T>(pts));
+  EXPECT_LT(survivors, static_cast<index_t>(n / 64)) << "the polygon certified too few of " << n;
+}
+
+TEST_F(CudaTest, SortedRunsAsLongAsTheSampleStrideLeaveFewSurvivors) {
+  SCOPED_TRACE("seed " + std::to_string(seed_));
+  sorted_runs_leave_few_survivors<float>(rng_);
+  sorted_runs_leave_few_survivors<double>(rng_);
+}
+
 TEST_F(CudaTest, SanitizerSizedBlockFinish) {
   SCOPED_TRACE("seed " + std::to_string(seed_));
   convex_hull_every_family<double>(rng_,
