@@ -28,6 +28,46 @@ const Point2<T>* hood_points(UpperHullWorkspace<T>& ws, int i) {
 
 // ---- tile level --------------------------------------------------------------------------------
 
+/// tile_hoods_kernel's check of its tile's points (n in all): the smallest index of a non-finite one
+/// to first_bad[0], of one smaller than the point before it to first_bad[1]. kInFlight reads in
+/// flight a thread; lane l's point follows lane l - 1's (a shuffle), lane 0's predecessor is read
+/// again. One read at a time, and each point's predecessor read again, took the double parabola's
+/// validated call 1.36 ms longer than its unvalidated one at 2^28 (bench/NOTES.md, "The sorted upper
+/// hull by the full hull's pipeline"). Not inlined: in the kernel it made one form spill registers.
+template <class T, int kThreads, class Points>
+__device__ __noinline__ void validate_tile(Points points, index_t start, int count, index_t n,
+                                           unsigned long long* first_bad) {
+  constexpr int kInFlight = 4, kWarp = 32;
+  static_assert(kThreads % kWarp == 0, "whole warps");
+  const int lane = static_cast<int>(threadIdx.x) % kWarp, below = (lane + kWarp - 1) % kWarp;
+  index_t bad_value = n, bad_order = n;
+  for (int base = 0; base < count; base += kThreads * kInFlight) {
+    Point2<T> p[kInFlight]{}, before[kInFlight]{};
+#pragma unroll
+    for (int u = 0; u < kInFlight; ++u) {
+      const int i = base + u * kThreads + static_cast<int>(threadIdx.x);
+      if (i < count) {
+        p[u] = points[start + i];
+        if (lane == 0 && start + i > 0) before[u] = points[start + i - 1];
+      }
+    }
+#pragma unroll
+    for (int u = 0; u < kInFlight; ++u) {
+      const int i = base + u * kThreads + static_cast<int>(threadIdx.x);
+      const T rotated_x = __shfl_sync(0xffffffffu, p[u].x, below);
+      const T rotated_y = __shfl_sync(0xffffffffu, p[u].y, below);
+      const T qx = lane == 0 ? before[u].x : rotated_x, qy = lane == 0 ? before[u].y : rotated_y;
+      const index_t g = start + i;
+      if (i < count) {
+        if (!is_finite(p[u])) bad_value = min(bad_value, g);
+        if (g > 0 && (p[u].x < qx || (p[u].x == qx && p[u].y < qy))) bad_order = min(bad_order, g);
+      }
+    }
+  }
+  if (bad_value < n) atomicMin(&first_bad[0], static_cast<unsigned long long>(bad_value));
+  if (bad_order < n) atomicMin(&first_bad[1], static_cast<unsigned long long>(bad_order));
+}
+
 /// One block per tile: validate (optionally), chain the strips, merge them; write the tile's hood at
 /// the tile's offset of `hood` and its size at size[tile]. Shared memory is dynamic (over 48 KB).
 /// kCountOnDevice: the points number *device_n (at most n, the bound the grid was sized by), and a
@@ -51,14 +91,7 @@ __global__ void __launch_bounds__(Policy::kThreads, Policy::kTileBlocksPerSm)
   }
   const index_t remaining = n - start;
   const int count = remaining < Policy::kTile ? static_cast<int>(remaining) : Policy::kTile;
-  if (validate) {
-    for (int i = threadIdx.x; i < count; i += Policy::kThreads) {
-      const index_t g = start + i;
-      const Point2<T> p = points[g];
-      if (!is_finite(p)) atomicMin(&first_bad[0], static_cast<unsigned long long>(g));
-      if (g > 0 && lex_less(p, points[g - 1])) atomicMin(&first_bad[1], static_cast<unsigned long long>(g));
-    }
-  }
+  if (validate) validate_tile<T, Policy::kThreads>(points, start, count, n, first_bad);
   Block block(storage);
   const index_t h = block.run(points + start, count, peel);
   block.store(hood + start, h);
@@ -184,9 +217,37 @@ __global__ void __launch_bounds__(UpperHullPolicy<T>::kFilterThreads, UpperHullP
   index_t e = tile_start[blockIdx.x];
   Point2<T> a = guide[e], b = e + 1 < k ? guide[e + 1] : a;
   Point2<T> item[kItems];
+  // validate: lane 0 also reads the point before the warp's first, its first item's predecessor.
+  Point2<T> predecessor{};
+  if (validate && lane == 0 && warp_first > 0 && warp_first < n) predecessor = points[warp_first - 1];
 #pragma unroll
   for (int j = 0; j < kItems; ++j) {
     if (first + j * kWarp < n) item[j] = points[first + j * kWarp];
+  }
+  if (validate) {
+    // Each item against the point before it: lane l's item j follows lane l - 1's, lane 0's the
+    // previous item's lane 31 (a rotation of the warp's items gives both), lane 0's first the point
+    // read above. Shuffles, where a read of points[g - 1] an item took the float disk's validated
+    // pass 0.40 ms longer than its unvalidated one at 2^28 and kept it off the branch-free form below
+    // (bench/NOTES.md, "The sorted upper hull by the full hull's pipeline"). Coordinates apart: a
+    // point chosen by `?:` goes to the stack.
+    const int below = (lane + kWarp - 1) % kWarp;
+    T before_x = predecessor.x, before_y = predecessor.y;
+    index_t bad_value = n, bad_order = n;
+#pragma unroll
+    for (int j = 0; j < kItems; ++j) {
+      const T rotated_x = __shfl_sync(0xffffffffu, item[j].x, below);
+      const T rotated_y = __shfl_sync(0xffffffffu, item[j].y, below);
+      const T qx = lane == 0 ? before_x : rotated_x, qy = lane == 0 ? before_y : rotated_y;
+      const index_t g = first + j * kWarp;
+      if (g < n) {
+        if (!is_finite(item[j])) bad_value = min(bad_value, g);
+        if (g > 0 && (item[j].x < qx || (item[j].x == qx && item[j].y < qy))) bad_order = min(bad_order, g);
+      }
+      before_x = rotated_x, before_y = rotated_y;
+    }
+    if (bad_value < n) atomicMin(&first_bad[0], static_cast<unsigned long long>(bad_value));
+    if (bad_order < n) atomicMin(&first_bad[1], static_cast<unsigned long long>(bad_order));
   }
   // Float: the warp walks once, to its first point's edge, and a warp whose points all lie on that
   // edge's stretch skips the walk and the bounds checks; a warp that keeps nothing skips the ballots
@@ -213,7 +274,7 @@ __global__ void __launch_bounds__(UpperHullPolicy<T>::kFilterThreads, UpperHullP
       walk_to(front);
       one_edge = warp_first + kWarp * kItems <= n && e + 1 < k && lex_less(back, b);
     }
-    if (one_edge && !validate) {
+    if (one_edge) {
       // The common case of a sorted input's dense stretch: one test an item, no branch (bench/NOTES.md,
       // "The presorted float filter's warps on one edge without branches").
 #pragma unroll
@@ -224,11 +285,6 @@ __global__ void __launch_bounds__(UpperHullPolicy<T>::kFilterThreads, UpperHullP
         const index_t g = first + j * kWarp;
         if (one_edge || g < n) {
           const Point2<T> p = item[j];
-          if (validate) {
-            if (!is_finite(p)) atomicMin(&first_bad[0], static_cast<unsigned long long>(g));
-            if (g > 0 && lex_less(p, points[g - 1]))
-              atomicMin(&first_bad[1], static_cast<unsigned long long>(g));
-          }
           if (!one_edge) walk_to(p);  // uniform across the warp
           const bool below = (one_edge || e + 1 < k) && certainly_right(a, b, p);
           if (!below) keep |= 1u << j;

@@ -525,6 +525,78 @@ TEST_F(CudaTest, FilteredUpperHullValidatesItsInput) {
   cudaFree(d_out);
 }
 
+/// upper_hull_on_device over a device copy of `sorted`, validated or not.
+template <class T>
+std::vector<Point2<T>> upper_hull_from_device(const testing::Points<T>& sorted,
+                                              cuda::UpperHullWorkspace<T>& ws, bool validate) {
+  cuda::DeviceBuffer<Point2<T>> d(std::max<std::size_t>(sorted.size(), 1));
+  EXPECT_EQ(cudaMemcpy(d.data(), sorted.data(), sorted.size() * sizeof(Point2<T>), cudaMemcpyHostToDevice),
+            cudaSuccess);
+  return cuda::copy_to_host(
+      cuda::upper_hull_on_device<T>(d.data(), static_cast<index_t>(sorted.size()), ws, nullptr, validate),
+      nullptr);
+}
+
+// Both places that check the promise of sorted input as they read it: the guide's filter (from 2^20
+// points, or from any size where a test lowers the workspace's threshold) and the first tile level
+// (below it). The first point out of order is named wherever it lies among a warp's items (lanes 1,
+// 31, 32, 33; a tile's first points), far in, last, or at random, after any non-finite point.
+enum class CheckedBy { guide_filter, tiles };
+
+template <class T>
+void names_the_first_point_out_of_order(std::mt19937_64& rng, CheckedBy by, std::size_t n) {
+  cuda::UpperHullWorkspace<T> ws;
+  if (by == CheckedBy::guide_filter) {
+    ws.filter_from = 0;
+  } else {
+    ws.filter_from = std::numeric_limits<index_t>::max();
+  }
+  const auto pts = testing::sorted_copy(testing::gaussian<T>(n, rng));
+  std::vector<std::size_t> places = {1, 31, 32, 33, 255, 256, 257, 4095, 4096, 8191, 8192, n / 2, n - 1};
+  for (int r = 0; r < 3; ++r) places.push_back(1 + rng() % (n - 1));
+  const std::string name =
+      (by == CheckedBy::guide_filter ? "guide filter, n=" : "tiles, n=") + std::to_string(n);
+  const auto expect_error = [&](const testing::Points<T>& input, const std::string& message,
+                                const std::string& what) {
+    try {
+      upper_hull_from_device<T>(input, ws, true);
+      ADD_FAILURE() << "no error: " << what << " (" << name << ")";
+    } catch (const input_error& e) {
+      EXPECT_NE(std::string(e.what()).find(message), std::string::npos)
+          << e.what() << " (" << what << ", " << name << ")";
+    }
+  };
+  for (const std::size_t i : places) {
+    if (i >= n || !lex_less(pts[i - 1], pts[i])) continue;  // a repeated point: no order to break
+    auto broken = pts;
+    std::swap(broken[i - 1], broken[i]);
+    expect_error(broken, "point " + std::to_string(i) + " is smaller than point " + std::to_string(i - 1),
+                 "swapped at " + std::to_string(i));
+    // Unvalidated, the caller vouches for the order: no error.
+    EXPECT_NO_THROW(upper_hull_from_device<T>(broken, ws, false)) << i << " (" << name << ")";
+  }
+  auto both = pts;
+  std::swap(both[n / 4], both[n / 4 + 1]);
+  both[n / 2].x = std::numeric_limits<T>::quiet_NaN();
+  expect_error(both, "point " + std::to_string(n / 2) + " is not finite", "a NaN after a swap");
+  EXPECT_EQ(upper_hull_from_device<T>(pts, ws, true), cpu::upper_chain<T>(pts)) << name;
+  if (by == CheckedBy::guide_filter) {
+    EXPECT_GE(ws.survivors, 0) << name << ": the guide filter did not run";
+  }
+}
+
+TEST_F(CudaTest, SortedInputNamesTheFirstPointOutOfOrderFloat) {
+  SCOPED_TRACE("seed " + std::to_string(seed_));
+  names_the_first_point_out_of_order<float>(rng_, CheckedBy::guide_filter, (std::size_t{1} << 20) + 5);
+  names_the_first_point_out_of_order<float>(rng_, CheckedBy::tiles, 100003);
+}
+
+TEST_F(CudaTest, SortedInputNamesTheFirstPointOutOfOrderDouble) {
+  SCOPED_TRACE("seed " + std::to_string(seed_));
+  names_the_first_point_out_of_order<double>(rng_, CheckedBy::guide_filter, (std::size_t{1} << 20) + 5);
+  names_the_first_point_out_of_order<double>(rng_, CheckedBy::tiles, 100003);
+}
+
 /// Owns a device copy of host points, as one array of Point2 or as two arrays (x, y).
 template <class T>
 class DevicePoints {
@@ -1652,6 +1724,14 @@ TEST_F(CudaTest, SortedRunsAsLongAsTheSampleStrideLeaveFewSurvivors) {
   SCOPED_TRACE("seed " + std::to_string(seed_));
   sorted_runs_leave_few_survivors<float>(rng_);
   sorted_runs_leave_few_survivors<double>(rng_);
+}
+
+// compute-sanitizer's size of the sorted input's checks: the guide filter's and the tile level's,
+// each at a few thousand points, a swap named.
+TEST_F(CudaTest, SanitizerSizedSortedChecks) {
+  SCOPED_TRACE("seed " + std::to_string(seed_));
+  names_the_first_point_out_of_order<float>(rng_, CheckedBy::guide_filter, 9001);
+  names_the_first_point_out_of_order<double>(rng_, CheckedBy::tiles, 9001);
 }
 
 TEST_F(CudaTest, SanitizerSizedBlockFinish) {
