@@ -26,6 +26,8 @@
 //                   [--step-calls N]   (N more full-hull calls a row, each call's steps to stderr)
 //                   [--variants "A;B"] [--variant-rounds R]   (settings alternated on each full row's
 //                                              input, as guide-from=L,block-finish-up-to=N; "base")
+//                   [--validated-rounds R]   (each upper-hull row's call unvalidated and validated,
+//                                             alternated over R rounds)
 //        bench_cuda --crossover   (cuda against cpu backend on small host inputs: auto's threshold)
 #include <thrust/execution_policy.h>
 #include <thrust/sort.h>
@@ -313,6 +315,49 @@ struct Row {
   wcuda::UpperHullProfile steps;
 };
 
+/// --validated-rounds R: after each upper-hull row's timed calls, the call unvalidated (as the row
+/// times it: compute_hull's callers checked the order on the host) and validated (as the device
+/// entry point, upper_hull_device, calls it), alternated over R rounds on the row's input, each
+/// round's median of five calls; every hull checked against the row's.
+int validated_rounds = 0;
+
+template <class T>
+void compare_validation(const DeviceBuffer<Point2<T>>& points, index_t n, wcuda::UpperHullWorkspace<T>& ws,
+                        const std::vector<Point2<T>>& expected, const char* input, cudaStream_t stream) {
+  std::vector<double> medians[2];
+  for (int round = 0; round < validated_rounds; ++round) {
+    for (const bool validate : {false, true}) {
+      const auto hull =
+          wcuda::upper_hull_on_device(points.data(), n, ws, stream, validate);  // warm-up, check
+      std::vector<Point2<T>> got(static_cast<std::size_t>(hull.size));
+      WAGENER_CUDA_CHECK(
+          cudaMemcpy(got.data(), hull.data, got.size() * sizeof(Point2<T>), cudaMemcpyDeviceToHost));
+      if (got != expected) {
+        std::fprintf(stderr, "THE %s CALL GAVE A DIFFERENT HULL: n = %lld\n",
+                     validate ? "VALIDATED" : "UNVALIDATED", static_cast<long long>(n));
+        std::exit(1);
+      }
+      std::vector<double> calls;
+      for (int c = 0; c < 5; ++c) {
+        Event a, b;
+        a.record(stream);
+        wcuda::upper_hull_on_device(points.data(), n, ws, stream, validate);
+        b.record(stream);
+        calls.push_back(static_cast<double>(b.since(a)));
+      }
+      std::sort(calls.begin(), calls.end());
+      medians[validate ? 1 : 0].push_back(calls[2]);
+    }
+  }
+  for (const bool validate : {false, true}) {
+    auto& m = medians[validate ? 1 : 0];
+    std::sort(m.begin(), m.end());
+    std::fprintf(stderr, "%-11s %s %s 2^%d: call %.3f (%.3f-%.3f) ms\n",
+                 validate ? "validated" : "unvalidated", sizeof(T) == 4 ? "float" : "double", input,
+                 static_cast<int>(std::log2(static_cast<double>(n))), m[m.size() / 2], m.front(), m.back());
+  }
+}
+
 /// Guide filter and rounds settings for the upper-hull rows (negative: the workspace's defaults).
 int sample_shift = -1;
 int filter_from_log2 = -1;
@@ -369,6 +414,8 @@ Row measure(index_t n, bool parabola, cudaStream_t stream) {
     std::fprintf(stderr, "WRONG HULL: n = %lld\n", static_cast<long long>(n));
     std::exit(1);
   }
+  if (validated_rounds > 0)
+    compare_validation<T>(points, n, ws, expected, parabola ? "parabola" : "disk", stream);
   double seed = -1;
   if (n <= 2048) {
     seed_arrangement_ms(host, stream);  // warm-up
@@ -701,6 +748,8 @@ int main(int argc, char** argv) {
     }
     if (!std::strcmp(argv[i], "--variant-rounds") && i + 1 < argc)
       variant_rounds = std::max(1, std::atoi(argv[++i]));
+    if (!std::strcmp(argv[i], "--validated-rounds") && i + 1 < argc)
+      validated_rounds = std::max(1, std::atoi(argv[++i]));
     if (!std::strcmp(argv[i], "--grouped")) {  // bench_cuda --grouped [GROUPS [SIZE]]
       const index_t groups = i + 1 < argc ? std::atoll(argv[i + 1]) : 1000000;
       const index_t size = i + 2 < argc ? std::atoll(argv[i + 2]) : 100;
