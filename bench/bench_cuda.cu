@@ -337,24 +337,21 @@ void compare_validation(const DeviceBuffer<Point2<T>>& points, index_t n, wcuda:
                      validate ? "VALIDATED" : "UNVALIDATED", static_cast<long long>(n));
         std::exit(1);
       }
-      std::vector<double> calls;
-      for (int c = 0; c < 5; ++c) {
+      medians[validate ? 1 : 0].push_back(median_ms(5, [&] {
         Event a, b;
         a.record(stream);
         wcuda::upper_hull_on_device(points.data(), n, ws, stream, validate);
         b.record(stream);
-        calls.push_back(static_cast<double>(b.since(a)));
-      }
-      std::sort(calls.begin(), calls.end());
-      medians[validate ? 1 : 0].push_back(calls[2]);
+        return static_cast<double>(b.since(a));
+      }));
     }
   }
   for (const bool validate : {false, true}) {
-    auto& m = medians[validate ? 1 : 0];
-    std::sort(m.begin(), m.end());
+    const auto& m = medians[validate ? 1 : 0];
     std::fprintf(stderr, "%-11s %s %s 2^%d: call %.3f (%.3f-%.3f) ms\n",
                  validate ? "validated" : "unvalidated", sizeof(T) == 4 ? "float" : "double", input,
-                 static_cast<int>(std::log2(static_cast<double>(n))), m[m.size() / 2], m.front(), m.back());
+                 static_cast<int>(std::log2(static_cast<double>(n))), median(m),
+                 *std::min_element(m.begin(), m.end()), *std::max_element(m.begin(), m.end()));
   }
 }
 
