@@ -28,6 +28,17 @@ const Point2<T>* hood_points(UpperHullWorkspace<T>& ws, int i) {
 
 // ---- tile level --------------------------------------------------------------------------------
 
+/// One point of a sorted input's check: p, index g, against the point (qx, qy) before it; the
+/// smallest index of a non-finite point to bad_value, of one smaller than its predecessor to
+/// bad_order. Both checks below take each predecessor from the lane below by a shuffle (lane 0 its
+/// own) and the coordinates apart: a point chosen by `?:` goes to the stack.
+template <class T>
+__device__ inline void note_out_of_order(const Point2<T>& p, T qx, T qy, index_t g, index_t& bad_value,
+                                         index_t& bad_order) {
+  if (!is_finite(p)) bad_value = min(bad_value, g);
+  if (g > 0 && (p.x < qx || (p.x == qx && p.y < qy))) bad_order = min(bad_order, g);
+}
+
 /// tile_hoods_kernel's check of its tile's points (n in all): the smallest index of a non-finite one
 /// to first_bad[0], of one smaller than the point before it to first_bad[1]. kInFlight reads in
 /// flight a thread; lane l's point follows lane l - 1's (a shuffle), lane 0's predecessor is read
@@ -58,10 +69,7 @@ __device__ __noinline__ void validate_tile(Points points, index_t start, int cou
       const T rotated_y = __shfl_sync(0xffffffffu, p[u].y, below);
       const T qx = lane == 0 ? before[u].x : rotated_x, qy = lane == 0 ? before[u].y : rotated_y;
       const index_t g = start + i;
-      if (i < count) {
-        if (!is_finite(p[u])) bad_value = min(bad_value, g);
-        if (g > 0 && (p[u].x < qx || (p[u].x == qx && p[u].y < qy))) bad_order = min(bad_order, g);
-      }
+      if (i < count) note_out_of_order(p[u], qx, qy, g, bad_value, bad_order);
     }
   }
   if (bad_value < n) atomicMin(&first_bad[0], static_cast<unsigned long long>(bad_value));
@@ -240,10 +248,7 @@ __global__ void __launch_bounds__(UpperHullPolicy<T>::kFilterThreads, UpperHullP
       const T rotated_y = __shfl_sync(0xffffffffu, item[j].y, below);
       const T qx = lane == 0 ? before_x : rotated_x, qy = lane == 0 ? before_y : rotated_y;
       const index_t g = first + j * kWarp;
-      if (g < n) {
-        if (!is_finite(item[j])) bad_value = min(bad_value, g);
-        if (g > 0 && (item[j].x < qx || (item[j].x == qx && item[j].y < qy))) bad_order = min(bad_order, g);
-      }
+      if (g < n) note_out_of_order(item[j], qx, qy, g, bad_value, bad_order);
       before_x = rotated_x, before_y = rotated_y;
     }
     if (bad_value < n) atomicMin(&first_bad[0], static_cast<unsigned long long>(bad_value));
