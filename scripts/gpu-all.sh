@@ -64,12 +64,13 @@ if has sanitize; then
   # program:filter pairs; the newest entry points and the integer kernels (full, upper, grouped, parts).
   # racecheck leaves out the int64 hulls: it does not finish them in minutes, even at 20000 points
   # (bench/NOTES.md, "The chains enqueued without host waits").
-  # The block finish's test and the tile kernel's in-block rounds (RacecheckSizedInputs) are runs of
-  # their own under racecheck only, each with its own time limit (memcheck takes the former with the
-  # other SanitizerSized* tests).
+  # The block finish's test, the tile kernel's in-block rounds (RacecheckSizedInputs) and the sorted
+  # input's checks (the guide filter's and the tile level's) are runs of their own under racecheck
+  # only, each with its own time limit (memcheck takes the first and the last with the other
+  # SanitizerSized* tests).
   checks=("test_device_parts:*NonFinite*:*Empty*:*Integer*" "test_cuda_hull:CudaTest.SanitizerSized*"
     "test_cuda_grouped:*Int*" "test_cuda_hull:CudaTest.SanitizerSizedBlockFinish"
-    "test_cuda_hull:CudaTest.RacecheckSizedInputs")
+    "test_cuda_hull:CudaTest.RacecheckSizedInputs" "test_cuda_hull:CudaTest.SanitizerSizedSortedChecks")
   for tool in memcheck racecheck; do
     for i in "${!checks[@]}"; do
       check=${checks[$i]}

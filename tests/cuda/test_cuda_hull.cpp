@@ -1688,9 +1688,6 @@ TEST_F(CudaTest, SanitizerSizedInputs) {
   thin_annulus_hulls<float>(rng_, 1 << 17, 1.0, true);
 }
 
-// The block finish's kernel for compute-sanitizer (its own test, so that racecheck's time limit
-// for SanitizerSizedInputs stays as it was): at its bound (a full tile in the wider type), and in
-// float.
 // Sorted input in runs of equal x as long as the polygon's sample stride (floats on a grid finer
 // than their own, here 2^20 points in runs of 4 and a stride of 4): the sample takes a point from
 // anywhere in each window, so the polygon keeps its upper side and certifies most points inside.
@@ -1734,6 +1731,9 @@ TEST_F(CudaTest, SanitizerSizedSortedChecks) {
   names_the_first_point_out_of_order<double>(rng_, CheckedBy::tiles, 9001);
 }
 
+// The block finish's kernel for compute-sanitizer (its own test, so that racecheck's time limit
+// for SanitizerSizedInputs stays as it was): at its bound (a full tile in the wider type), and in
+// float.
 TEST_F(CudaTest, SanitizerSizedBlockFinish) {
   SCOPED_TRACE("seed " + std::to_string(seed_));
   convex_hull_every_family<double>(rng_,
