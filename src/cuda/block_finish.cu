@@ -54,12 +54,14 @@ struct BlockFinishPolicy {
 template <class T>
 using FinishHull = BlockUpperHull<T, BlockFinishPolicy>;
 
-/// A point another block published (its writes, a fence, then its count): read past this
-/// multiprocessor's L1, which is not coherent with the other's writes.
+/// A point another block published (its writes, a fence, then its count; the reader's fence after it
+/// saw the count): read from L2 (`ld.global.cg`), past this multiprocessor's L1, which is not
+/// coherent with the other's writes. Not volatile, so that join_chains_at's reads of a batch are in
+/// flight together (volatile reads, one after another, were about 3 µs of the random disk's block
+/// finish on the H200: bench/NOTES.md, "The fixed costs' kernels at the H200's own clocks").
 template <class T>
 __device__ Point2<T> load_published(const Point2<T>* p) {
-  const volatile T* v = &p->x;
-  return {v[0], v[1]};
+  return {__ldcg(&p->x), __ldcg(&p->y)};
 }
 
 /// The block finish's reduction over the survivors: the baseline's ends (the lexicographically

@@ -99,8 +99,19 @@ __global__ void __launch_bounds__(kDirections)
   const int lane = threadIdx.x % kWarp;
   double dx, dy;
   sincospi(2.0 * threadIdx.x / kDirections, &dy, &dx);
-  double best_score = -INFINITY;
-  index_t best_j = -1;
+  // This direction's best so far in kChains independent chains, joined at the end: with one chain
+  // each sample's compare waited on the one before, and the scoring loop held half the kernel's
+  // time (bench/NOTES.md, "The fixed costs' kernels at the H200's own clocks"). The order (the
+  // larger score, then the smaller sample number; NaN never wins) is total, so the chains' best
+  // is the one chain's.
+  constexpr int kChains = 4;
+  double best_score[kChains];
+  index_t best_j[kChains];
+#pragma unroll
+  for (int c = 0; c < kChains; ++c) best_score[c] = -INFINITY, best_j[c] = -1;
+  const auto take_if_better = [](double s, index_t j, double& score, index_t& at) {
+    if (s > score || (s == score && j < at)) score = s, at = j;
+  };
   const index_t per_block = (samples + gridDim.x - 1) / gridDim.x;
   const index_t begin = blockIdx.x * per_block;
   const index_t end = min(samples, begin + per_block);
@@ -174,13 +185,18 @@ __global__ void __launch_bounds__(kDirections)
     __syncthreads();
     // Every direction over the kept samples, in any order: ties go to the smaller sample number.
     const int scored = kept;
-    for (int i = 0; i < scored; ++i) {
-      const double s = dx * sx[i] + dy * sy[i];  // NaN (a non-finite point) never wins
-      const index_t j = base + sj[i];
-      if (s > best_score || (s == best_score && j < best_j)) best_score = s, best_j = j;
+    int i = 0;
+    for (; i + kChains <= scored; i += kChains) {
+#pragma unroll
+      for (int c = 0; c < kChains; ++c)  // NaN (a non-finite point) never wins
+        take_if_better(dx * sx[i + c] + dy * sy[i + c], base + sj[i + c], best_score[c], best_j[c]);
     }
+    for (; i < scored; ++i) take_if_better(dx * sx[i] + dy * sy[i], base + sj[i], best_score[0], best_j[0]);
   }
-  if (best_j >= 0) atomicMax(&best[threadIdx.x], extreme_key(best_score, static_cast<unsigned>(best_j)));
+#pragma unroll
+  for (int c = 1; c < kChains; ++c) take_if_better(best_score[c], best_j[c], best_score[0], best_j[0]);
+  if (best_j[0] >= 0)
+    atomicMax(&best[threadIdx.x], extreme_key(best_score[0], static_cast<unsigned>(best_j[0])));
 }
 
 /// One block: full_hull.cuh's gather_extremes, for the host's polygon.

@@ -379,12 +379,26 @@ __host__ __device__ inline index_t joined_size(index_t l, index_t u) {
 }
 
 /// join_chains with each chain's point j read by lower_at(j) and upper_at(j) (a chain in pieces: the
-/// block finish's halves).
+/// block finish's halves). A thread's points are read in batches of kBatch, all before any is
+/// written: `out` may alias the chains as far as the compiler knows, so a read after a write would
+/// wait for the one before.
 template <class T, class LowerAt, class UpperAt>
 __device__ void join_chains_at(LowerAt lower_at, index_t l, UpperAt upper_at, index_t u, Point2<T>* out,
                                index_t first, index_t step) {
-  for (index_t i = first; i < joined_size(l, u); i += step)
-    out[i] = i < l ? core::reflected(lower_at(l - 1 - i)) : upper_at(u - 2 - (i - l));
+  constexpr int kBatch = 4;
+  const index_t size = joined_size(l, u);
+  for (index_t i = first; i < size; i += kBatch * step) {
+    Point2<T> p[kBatch];
+#pragma unroll
+    for (int b = 0; b < kBatch; ++b) {
+      const index_t at = i + b * step;
+      if (at < size) p[b] = at < l ? core::reflected(lower_at(l - 1 - at)) : upper_at(u - 2 - (at - l));
+    }
+#pragma unroll
+    for (int b = 0; b < kBatch; ++b) {
+      if (i + b * step < size) out[i + b * step] = p[b];
+    }
+  }
 }
 
 /// Points first, first + step, ... of the counter-clockwise hull from its two chains (core::join_chains
