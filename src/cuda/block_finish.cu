@@ -57,8 +57,8 @@ using FinishHull = BlockUpperHull<T, BlockFinishPolicy>;
 /// A point another block published (its writes, a fence, then its count; the reader's fence after it
 /// saw the count): read from L2 (`ld.global.cg`), past this multiprocessor's L1, which is not
 /// coherent with the other's writes. Not volatile, so that join_chains_at's reads of a batch are in
-/// flight together (volatile reads, one after another, were about 3 µs of the random disk's block
-/// finish on the H200: bench/NOTES.md, "The fixed costs' kernels at the H200's own clocks").
+/// flight together: volatile reads, one after another, held 7 % of the random disk's block finish
+/// by ncu's samples (bench/NOTES.md, "The fixed costs' kernels at the H200's own clocks").
 template <class T>
 __device__ Point2<T> load_published(const Point2<T>* p) {
   return {__ldcg(&p->x), __ldcg(&p->y)};
