@@ -36,7 +36,15 @@ template <class T>
 __device__ inline void note_out_of_order(const Point2<T>& p, T qx, T qy, index_t g, index_t& bad_value,
                                          index_t& bad_order) {
   if (!is_finite(p)) bad_value = min(bad_value, g);
-  if (g > 0 && (p.x < qx || (p.x == qx && p.y < qy))) bad_order = min(bad_order, g);
+  if (g > 0 && lex_less(p, Point2<T>{qx, qy})) bad_order = min(bad_order, g);
+}
+
+/// A check's smallest bad indices (n: none) to first_bad[0] (non-finite) and first_bad[1] (out of
+/// order).
+__device__ inline void publish_first_bad(index_t bad_value, index_t bad_order, index_t n,
+                                         unsigned long long* first_bad) {
+  if (bad_value < n) atomicMin(&first_bad[0], static_cast<unsigned long long>(bad_value));
+  if (bad_order < n) atomicMin(&first_bad[1], static_cast<unsigned long long>(bad_order));
 }
 
 /// tile_hoods_kernel's check of its tile's points (n in all): the smallest index of a non-finite one
@@ -72,8 +80,7 @@ __device__ __noinline__ void validate_tile(Points points, index_t start, int cou
       if (i < count) note_out_of_order(p[u], qx, qy, g, bad_value, bad_order);
     }
   }
-  if (bad_value < n) atomicMin(&first_bad[0], static_cast<unsigned long long>(bad_value));
-  if (bad_order < n) atomicMin(&first_bad[1], static_cast<unsigned long long>(bad_order));
+  publish_first_bad(bad_value, bad_order, n, first_bad);
 }
 
 /// One block per tile: validate (optionally), chain the strips, merge them; write the tile's hood at
@@ -251,8 +258,7 @@ __global__ void __launch_bounds__(UpperHullPolicy<T>::kFilterThreads, UpperHullP
       if (g < n) note_out_of_order(item[j], qx, qy, g, bad_value, bad_order);
       before_x = rotated_x, before_y = rotated_y;
     }
-    if (bad_value < n) atomicMin(&first_bad[0], static_cast<unsigned long long>(bad_value));
-    if (bad_order < n) atomicMin(&first_bad[1], static_cast<unsigned long long>(bad_order));
+    publish_first_bad(bad_value, bad_order, n, first_bad);
   }
   // Float: the warp walks once, to its first point's edge, and a warp whose points all lie on that
   // edge's stretch skips the walk and the bounds checks; a warp that keeps nothing skips the ballots
@@ -287,11 +293,9 @@ __global__ void __launch_bounds__(UpperHullPolicy<T>::kFilterThreads, UpperHullP
     } else {
 #pragma unroll
       for (int j = 0; j < kItems; ++j) {
-        const index_t g = first + j * kWarp;
-        if (one_edge || g < n) {
-          const Point2<T> p = item[j];
-          if (!one_edge) walk_to(p);  // uniform across the warp
-          const bool below = (one_edge || e + 1 < k) && certainly_right(a, b, p);
+        if (first + j * kWarp < n) {
+          walk_to(item[j]);  // uniform across the warp
+          const bool below = e + 1 < k && certainly_right(a, b, item[j]);
           if (!below) keep |= 1u << j;
         }
       }
