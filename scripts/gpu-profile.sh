@@ -5,6 +5,10 @@
 # summed by kernel, longest first (bench/ncu_kernels.py); for example PROFILE_MODE=kernels
 # PROFILE_ARGS="--quick --min-log2 28 --max-log2 28 --input full --family circle --precision double"
 # for the double circle's steps kernel by kernel.
+# PROFILE_MODE=lines: the stall samples of the kernels that PROFILE_KERNEL (a regex) names, over their
+# first PROFILE_LAUNCHES launches (default 4), by source line (bench/ncu_lines.py); for example
+# PROFILE_MODE=lines PROFILE_KERNEL="survivor_fan|device_polygon" PROFILE_ARGS="--quick --min-log2 28
+# --max-log2 28 --input full --family square --precision float".
 set -uo pipefail
 cd "$(dirname "$0")/.."
 source scripts/gpu-start.sh
@@ -18,6 +22,14 @@ if [ "${PROFILE_MODE:-}" = kernels ]; then
     --launch-count "${PROFILE_LAUNCHES:-2000}" build-gpu-prof/bench/bench_cuda $args >"$out/kernels-raw.csv" 2>&1
   python3 bench/ncu_kernels.py "$out/kernels-raw.csv" >"$out/kernels.txt" || exit 1
   head -30 "$out/kernels.txt"
+  exit 0
+fi
+if [ "${PROFILE_MODE:-}" = lines ]; then
+  ncu --clock-control none --set none --section SourceCounters --section WarpStateStats --warp-sampling-interval 0 \
+    --kernel-name regex:"${PROFILE_KERNEL:-tile_hoods}" --launch-count "${PROFILE_LAUNCHES:-4}" -f -o "$out/lines" \
+    build-gpu-prof/bench/bench_cuda $args >"$out/lines-ncu.log" 2>&1 || { tail -5 "$out/lines-ncu.log"; exit 1; }
+  python3 bench/ncu_lines.py "$out/lines.ncu-rep" >"$out/lines.txt" || exit 1
+  head -60 "$out/lines.txt"
   exit 0
 fi
 # Local-memory traffic and spills, read off the machine code.
