@@ -64,6 +64,18 @@ __device__ Point2<T> load_published(const Point2<T>* p) {
   return {__ldcg(&p->x), __ldcg(&p->y)};
 }
 
+/// The counters (read past L1: other blocks wrote some), then polygon's leaves_many (0 without
+/// one), to the host's pinned mirror, by one thread, fenced for the host. finish() then waits for
+/// the kernel and reads them there: a copy of its own after the kernel added 5-8 µs to the end of
+/// a call on the H200, where a write from the kernel added none (bench/NOTES.md, "The counters
+/// published by the block finish").
+__device__ void publish_counters(const unsigned long long* counters, const DevicePolygon* polygon,
+                                 unsigned long long* host) {
+  for (int i = 0; i < kCounters; ++i) host[i] = __ldcg(counters + i);
+  host[kLeavesManyWord] = polygon != nullptr && polygon->leaves_many != 0 ? 1 : 0;
+  __threadfence_system();
+}
+
 /// The block finish's reduction over the survivors: the baseline's ends (the lexicographically
 /// smallest and largest points) and, where each chain is built in two halves, where they meet: the
 /// highest point (largest y, then largest x) for the upper chain, the lowest (smallest y, then
@@ -123,14 +135,18 @@ __device__ Point2<T> beyond() {
 template <class T>
 __global__ void __launch_bounds__(kThreads)
     block_finish_kernel(const Point2<T>* kept, const Point2<T>* alt, unsigned long long* counters,
-                        index_t max_points, Point2<T>* chains, Point2<T>* out) {
+                        index_t max_points, Point2<T>* chains, Point2<T>* out, const DevicePolygon* polygon,
+                        unsigned long long* host_counters) {
   constexpr int kHalves = kBlockFinishBlocks / 2;
   extern __shared__ __align__(16) unsigned char shared_bytes[];
   auto& s = *reinterpret_cast<BlockFinishStorage<T>*>(shared_bytes);
-  if (counters[1] != ~0ull) return;  // finish() reports the non-finite point
   const SurvivorsInUse in_use = survivors_in_use(counters);
   const index_t m = in_use.count;
-  if (m == 0 || m > max_points) return;
+  // A non-finite point (finish() reports it), or a count outside the bound: nothing to build.
+  if (counters[1] != ~0ull || m == 0 || m > max_points) {
+    if (blockIdx.x == 0 && threadIdx.x == 0) publish_counters(counters, polygon, host_counters);
+    return;
+  }
   const Point2<T>* from = in_use.in_alt ? alt : kept;
   const bool lower = blockIdx.x >= kHalves;
   const int half = static_cast<int>(blockIdx.x) % kHalves;  // 0: up to the split, 1: from it on
@@ -223,24 +239,36 @@ __global__ void __launch_bounds__(kThreads)
   };
   join_chains_at<T>(halves_at(chains + 2 * kBlockFinishTile, l0, chains + 3 * kBlockFinishTile), l,
                     halves_at(chains, u0, chains + kBlockFinishTile), u, out, threadIdx.x, kThreads);
-  if (threadIdx.x == 0) counters[5] = static_cast<unsigned long long>(joined_size(l, u)) + 1;
+  if (threadIdx.x == 0) {
+    counters[5] = static_cast<unsigned long long>(joined_size(l, u)) + 1;
+    publish_counters(counters, polygon, host_counters);
+  }
 }
 
 }  // namespace
 
 template <class T>
-void finish_in_blocks(FullHullWorkspace<T>& ws, Point2<T>* out, index_t max_points, cudaStream_t stream) {
+bool finish_in_blocks(FullHullWorkspace<T>& ws, Point2<T>* out, index_t max_points,
+                      const DevicePolygon* polygon, cudaStream_t stream) {
   max_points = std::min(max_points, kBlockFinishPoints);
-  if (max_points <= 0) return;
+  if (max_points <= 0) return false;
+  if (ws.counters_host_on_device == nullptr) {
+    void* mapped = nullptr;
+    WAGENER_CUDA_CHECK(cudaHostGetDevicePointer(&mapped, ws.counters_host.data(), 0));
+    ws.counters_host_on_device = static_cast<unsigned long long*>(mapped);
+  }
   constexpr auto kBytes = static_cast<int>(sizeof(BlockFinishStorage<T>));
   allow_dynamic_shared<block_finish_kernel<T>>(kBytes);
   block_finish_kernel<T><<<kBlockFinishBlocks, kThreads, kBytes, stream>>>(
-      ws.kept.data(), ws.alt.data(), ws.counters.data(), max_points, ws.block_chains.data(), out);
+      ws.kept.data(), ws.alt.data(), ws.counters.data(), max_points, ws.block_chains.data(), out, polygon,
+      ws.counters_host_on_device);
   WAGENER_CUDA_CHECK_LAUNCH();
+  return true;
 }
 
-#define WAGENER_INSTANTIATE(T) \
-  template void finish_in_blocks<T>(FullHullWorkspace<T>&, Point2<T>*, index_t, cudaStream_t);
+#define WAGENER_INSTANTIATE(T)                                                                        \
+  template bool finish_in_blocks<T>(FullHullWorkspace<T>&, Point2<T>*, index_t, const DevicePolygon*, \
+                                    cudaStream_t);
 WAGENER_INSTANTIATE(float)
 WAGENER_INSTANTIATE(double)
 WAGENER_INSTANTIATE(std::int32_t)

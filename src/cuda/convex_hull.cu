@@ -1467,16 +1467,24 @@ JoinedHull<T> finish(FullHullWorkspace<T>& ws, cudaStream_t stream, index_t* sur
   // Few survivors: the block finish builds the hull before the wait below, which then ends the call.
   Point2<T>* block_out = out ? out : ws.block_hull.data();
   if (profile) profile->sorted.record(stream);
-  finish_in_blocks(ws, block_out, max_survivors_for_block_finish_now.load(std::memory_order_relaxed), stream);
+  // The device polygon's decision is read only where the polygon is this call's.
+  const DevicePolygon* polygon = needs_guide ? ws.device_polygon.data() : nullptr;
+  const bool published = finish_in_blocks(
+      ws, block_out, max_survivors_for_block_finish_now.load(std::memory_order_relaxed), polygon, stream);
   if (profile) profile->chained.record(stream);
-  WAGENER_CUDA_CHECK(cudaMemcpyAsync(ws.counters_host.data(), ws.counters.data(),
-                                     kCounters * sizeof(unsigned long long), cudaMemcpyDeviceToHost, stream));
-  if (needs_guide) {
-    WAGENER_CUDA_CHECK(cudaMemcpyAsync(ws.device_polygon_host.data(), ws.device_polygon.data(),
-                                       sizeof(DevicePolygon), cudaMemcpyDeviceToHost, stream));
+  if (!published) {
+    WAGENER_CUDA_CHECK(cudaMemcpyAsync(ws.counters_host.data(), ws.counters.data(),
+                                       kCounters * sizeof(unsigned long long), cudaMemcpyDeviceToHost,
+                                       stream));
+    if (needs_guide) {
+      WAGENER_CUDA_CHECK(cudaMemcpyAsync(ws.device_polygon_host.data(), ws.device_polygon.data(),
+                                         sizeof(DevicePolygon), cudaMemcpyDeviceToHost, stream));
+    }
   }
   WAGENER_CUDA_CHECK(cudaStreamSynchronize(stream));
-  if (needs_guide && ws.device_polygon_host.data()->leaves_many != 0) {
+  const bool leaves_many = published ? ws.counters_host.data()[kLeavesManyWord] != 0
+                                     : ws.device_polygon_host.data()->leaves_many != 0;
+  if (needs_guide && leaves_many) {
     *needs_guide = true;
     return {};
   }

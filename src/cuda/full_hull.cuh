@@ -412,7 +412,8 @@ __device__ void join_chains(const Point2<T>* lower_reflected, index_t l, const P
                     [&](index_t j) { return load(upper + j); }, u, out, first, step);
 }
 
-constexpr int kCounters = 10;  ///< FullHullWorkspace::counters
+constexpr int kCounters = 10;               ///< FullHullWorkspace::counters
+constexpr int kLeavesManyWord = kCounters;  ///< FullHullWorkspace::counters_host's last word
 
 /// A peel round's rule over points in order around a centre (the survivors' polygon, the device's
 /// inner polygon): p, between the live points before and after it, drops when it repeats the one
@@ -518,7 +519,10 @@ struct FullHullWorkspace {
   /// The fan's tables on their way up (inner_polygon): vertices, angles, the ring's radii, buckets.
   PinnedBuffer<unsigned char> fan_staging{kDirections * (sizeof(Point2<double>) + sizeof(double)) +
                                           kMaxFanBuckets * (sizeof(double) + sizeof(int))};
-  PinnedBuffer<unsigned long long> counters_host{kCounters};
+  /// The counters as the host reads them after its wait, and [kLeavesManyWord] the device polygon's
+  /// leaves_many: written there by the block finish (publish_counters), else copied by finish().
+  PinnedBuffer<unsigned long long> counters_host{kCounters + 1};
+  unsigned long long* counters_host_on_device = nullptr;  ///< counters_host's device address, once found
   // The sort on a 32-bit key (finish(), core/x_key.hpp): each point's key and place as one word
   // (KeyedPlaces; with the sort's other buffer), the heads of the runs of equal key a warp sorts, the
   // runs a block sorts, the baseline's ends, and those runs' numbers and whether one was too long for
@@ -631,8 +635,12 @@ void build_device_polygon(Points points, index_t samples, index_t stride, int de
 /// Enqueues the block finish (no host wait): where there is no non-finite point and the survivors
 /// in use (survivors_in_use) number 1 to min(max_points, kBlockFinishPoints), four blocks sort them,
 /// build both chains (each in two halves) and join them into `out` (room for the survivors), and set
-/// counters[5] to the hull's size plus one; otherwise they do nothing. Defined in block_finish.cu.
+/// counters[5] to the hull's size plus one; otherwise they do nothing. Either way the kernel then
+/// writes the counters, and `polygon`'s leaves_many (0 without one), to ws.counters_host, so that
+/// finish() reads them after its wait with no copy of its own. Returns whether it enqueued the kernel
+/// (false for max_points 0: then the caller copies them). Defined in block_finish.cu.
 template <class T>
-void finish_in_blocks(FullHullWorkspace<T>& ws, Point2<T>* out, index_t max_points, cudaStream_t stream);
+bool finish_in_blocks(FullHullWorkspace<T>& ws, Point2<T>* out, index_t max_points,
+                      const DevicePolygon* polygon, cudaStream_t stream);
 
 }  // namespace wagener::cuda::full_hull
