@@ -1070,7 +1070,9 @@ template <class T, class Points>
 void sample_extremes(Points points, index_t samples, index_t stride, FullHullWorkspace<T>& ws,
                      cudaStream_t stream) {
   const int blocks = static_cast<int>(std::min<index_t>(kSampleBlocks, ceil_div(samples, kSamplesPerBlock)));
-  WAGENER_CUDA_CHECK(cudaMemsetAsync(ws.best.data(), 0, kDirections * sizeof(unsigned long long), stream));
+  if (!std::exchange(ws.best_cleared, false)) {
+    WAGENER_CUDA_CHECK(cudaMemsetAsync(ws.best.data(), 0, kDirections * sizeof(unsigned long long), stream));
+  }
   sample_extremes_kernel<T><<<blocks, kDirections, 0, stream>>>(points, samples, stride, ws.best.data());
   WAGENER_CUDA_CHECK_LAUNCH();
 }
@@ -1182,6 +1184,40 @@ void reset_counters(FullHullWorkspace<T>& ws, cudaStream_t stream) {
   WAGENER_CUDA_CHECK(cudaMemsetAsync(ws.counters.data(), 0, kCounters * sizeof(unsigned long long), stream));
   WAGENER_CUDA_CHECK(cudaMemsetAsync(ws.counters.data() + 1, 0xff, sizeof(unsigned long long), stream));
 }
+
+constexpr int kClearThreads = kSurvivorDirections;
+static_assert(kClearThreads >= kDirections && kClearThreads >= kCounters, "a word a thread");
+
+/// The counters as reset_counters leaves them, and the directions' bests of the sample and of the
+/// survivors zeroed, in one kernel.
+__global__ void __launch_bounds__(kClearThreads)
+    clear_call_state_kernel(unsigned long long* counters, unsigned long long* best,
+                            unsigned long long* survivor_best) {
+  const int t = static_cast<int>(threadIdx.x);
+  if (t < kCounters) counters[t] = t == 1 ? ~0ull : 0;
+  if (t < kDirections) best[t] = 0;
+  survivor_best[t] = 0;
+}
+
+/// A call's device state cleared in its first launch: the three clearings that sample_extremes,
+/// reset_counters and the survivors' polygon enqueue each (four memsets) as one kernel, so that the
+/// sample's kernel, the first that waits for the host's launches, starts two launches sooner (bench/NOTES.md,
+/// "The call's device state cleared in one launch").
+template <class T>
+void reset_call_state(FullHullWorkspace<T>& ws, cudaStream_t stream) {
+  clear_call_state_kernel<<<1, kClearThreads, 0, stream>>>(ws.counters.data(), ws.best.data(),
+                                                           ws.survivor_best.data());
+  WAGENER_CUDA_CHECK_LAUNCH();
+  ws.best_cleared = ws.survivor_best_cleared = true;
+}
+
+/// Takes back reset_call_state's flags when the call ends, however it ends: a later call, perhaps on
+/// another stream, clears for itself.
+template <class T>
+struct CallStateCleared {
+  FullHullWorkspace<T>& ws;
+  ~CallStateCleared() { ws.best_cleared = ws.survivor_best_cleared = false; }
+};
 
 /// After the polygon's filter of n points: the survivors' polygon (survivor_polygon.cu), enqueued
 /// from min_points_for_survivor_polygon() points where the polygon has a certified centre. On the
@@ -1619,7 +1655,8 @@ JoinedHull<T> hull_of_device_points(FullHullWorkspace<T>& ws, Points points, ind
     profile->start.record(stream);
   }
   FullHullWorkspace<T>::grow(ws.kept, n + 2);
-  reset_counters(ws, stream);
+  reset_call_state(ws, stream);
+  const CallStateCleared<T> cleared_this_call{ws};
   StepEvents* events = profile ? &*profile : nullptr;
   const auto record = [&](Event StepEvents::*event) {
     if (profile) ((*profile).*event).record(stream);

@@ -563,6 +563,10 @@ struct FullHullWorkspace {
   // polygon's vertices, their angles from its first vertex, its size and first vertex, and the fan's
   // corners.
   DeviceBuffer<unsigned long long> survivor_best{kSurvivorDirections};
+  /// Whether best and survivor_best are zero on the call's stream already (reset_call_state cleared
+  /// them in its first launch), so that their first user in the call enqueues no clearing of its own;
+  /// that user, or the call's end, sets the flag back.
+  bool best_cleared = false, survivor_best_cleared = false;
   DeviceBuffer<Point2<T>> survivor_vertex{kSurvivorDirections};
   DeviceBuffer<double> survivor_angle{kSurvivorDirections};
   DeviceBuffer<index_t> survivor_words{2};

@@ -17,6 +17,7 @@
 // Every kernel reads the survivors' number on the device; below the minimum, or without a certified
 // centre, they do nothing and counters[3] stays 0, and finish() sorts the first survivors.
 #include <cub/block/block_scan.cuh>
+#include <utility>
 
 #include "core/chord_fan.hpp"
 #include "cuda/check.cuh"
@@ -202,8 +203,10 @@ void filter_by_survivor_polygon(FullHullWorkspace<T>& ws, SurvivorCentre centre,
                                 cudaStream_t stream) {
   FullHullWorkspace<T>::grow(ws.alt, kSurvivorCapacity + 2);
   unsigned long long* counters = ws.counters.data();
-  WAGENER_CUDA_CHECK(
-      cudaMemsetAsync(ws.survivor_best.data(), 0, kSurvivorDirections * sizeof(unsigned long long), stream));
+  if (!std::exchange(ws.survivor_best_cleared, false)) {
+    WAGENER_CUDA_CHECK(cudaMemsetAsync(ws.survivor_best.data(), 0,
+                                       kSurvivorDirections * sizeof(unsigned long long), stream));
+  }
   survivor_scores_kernel<T><<<multiprocessors() * kScoreBlocksPerSm, kScoreThreads, 0, stream>>>(
       ws.kept.data(), counters, min_survivors, centre, ws.survivor_best.data());
   WAGENER_CUDA_CHECK_LAUNCH();
