@@ -674,6 +674,10 @@ void UpperHullWorkspace<T>::reserve(index_t n, index_t first_width) {
   }
   const auto guided_tiles = static_cast<std::size_t>(n >= filter_from ? ceil_div(n, Policy::kTile) : 0);
   if (guide_tile_starts.size() < guided_tiles) guide_tile_starts = DeviceBuffer<int>(guided_tiles);
+  if (host_sizes.size() == 0) {
+    host_sizes = PinnedBuffer<index_t>(2);
+    host_bad = PinnedBuffer<unsigned long long>(2);
+  }
   if (n <= capacity && first_width >= width) return;
   const index_t tiles = std::max<index_t>(1, ceil_div(n, Policy::kTile));
   const index_t blocks = std::max<index_t>(1, ceil_div(n, first_width));
@@ -723,7 +727,7 @@ template <class T>
 index_t scan_tile_sizes(UpperHullWorkspace<T>& ws, index_t tiles, cudaStream_t stream,
                         bool* seams_convex = nullptr) {
   enqueue_tile_scan(ws, tiles, stream);
-  index_t tail[2] = {0, 0};
+  index_t* tail = ws.host_sizes.data();
   if (seams_convex) {
     constexpr int kSeamThreads = 256;
     const index_t epoch = ++ws.level_epoch;
@@ -732,7 +736,7 @@ index_t scan_tile_sizes(UpperHullWorkspace<T>& ws, index_t tiles, cudaStream_t s
         epoch, ws.level_tail.data());
     WAGENER_CUDA_CHECK_LAUNCH();
     WAGENER_CUDA_CHECK(
-        cudaMemcpyAsync(tail, ws.level_tail.data(), sizeof tail, cudaMemcpyDeviceToHost, stream));
+        cudaMemcpyAsync(tail, ws.level_tail.data(), 2 * sizeof(index_t), cudaMemcpyDeviceToHost, stream));
     WAGENER_CUDA_CHECK(cudaStreamSynchronize(stream));
     *seams_convex = tail[1] != epoch;
     return tail[0];
@@ -919,11 +923,11 @@ __global__ void classify_first_level_kernel(const index_t* device_n, const index
 
 template <class T>
 index_t read_size(const UpperHullWorkspace<T>& ws, int buffer, cudaStream_t stream) {
-  index_t size = 0;
+  index_t* size = ws.host_sizes.data();
   WAGENER_CUDA_CHECK(
-      cudaMemcpyAsync(&size, ws.size[buffer].data(), sizeof size, cudaMemcpyDeviceToHost, stream));
+      cudaMemcpyAsync(size, ws.size[buffer].data(), sizeof(index_t), cudaMemcpyDeviceToHost, stream));
   WAGENER_CUDA_CHECK(cudaStreamSynchronize(stream));
-  return size;
+  return *size;
 }
 
 /// The upper hull of m evenly spaced points of d_points[0..n), in ws.guide; returns its size (as
@@ -1060,16 +1064,20 @@ DeviceHull<T> upper_hull_of(Points d_points, index_t n, UpperHullWorkspace<T>& w
     profile->joined = run.joined;
   }
 
-  index_t size = run.total_left;
-  unsigned long long bad[2] = {ULLONG_MAX, ULLONG_MAX};
+  index_t* size_host = ws.host_sizes.data();
+  unsigned long long* bad = ws.host_bad.data();
+  size_host[0] = run.total_left;
+  bad[0] = bad[1] = ULLONG_MAX;
   if (run.tiles_left == 0) {
     WAGENER_CUDA_CHECK(
-        cudaMemcpyAsync(&size, ws.size[result].data(), sizeof size, cudaMemcpyDeviceToHost, stream));
+        cudaMemcpyAsync(size_host, ws.size[result].data(), sizeof(index_t), cudaMemcpyDeviceToHost, stream));
   }
   if (validate) {
-    WAGENER_CUDA_CHECK(cudaMemcpyAsync(bad, ws.first_bad.data(), sizeof bad, cudaMemcpyDeviceToHost, stream));
+    WAGENER_CUDA_CHECK(cudaMemcpyAsync(bad, ws.first_bad.data(), 2 * sizeof(unsigned long long),
+                                       cudaMemcpyDeviceToHost, stream));
   }
   WAGENER_CUDA_CHECK(cudaStreamSynchronize(stream));
+  const index_t size = size_host[0];
   if (bad[0] != ULLONG_MAX) throw input_error("point " + std::to_string(bad[0]) + " is not finite");
   if (bad[1] != ULLONG_MAX) {
     throw input_error("points are not sorted by (x, y): point " + std::to_string(bad[1]) +

@@ -61,6 +61,11 @@ struct UpperHullWorkspace {
   /// A level's total and, where a seam does not turn right, its epoch (scan_tile_sizes).
   DeviceBuffer<index_t> level_tail;
   index_t level_epoch = 0;
+  /// Pinned host words that the levels' waits copy into (scan_tile_sizes, read_size, the call's size
+  /// and validation flags): a copy to pageable memory is staged by the driver, and each level waits
+  /// on it (bench/NOTES.md, "The presorted path's words in pinned memory"). Allocated by reserve().
+  PinnedBuffer<index_t> host_sizes;
+  PinnedBuffer<unsigned long long> host_bad;
 
   /// The guide filter's sample size for n points and a sample shift: n >> shift, at least min_sample.
   index_t sample_count(index_t n, int shift) const {
