@@ -127,18 +127,21 @@ __global__ void gather_kernel(const Point2<T>* hood, const index_t* size, const 
 }
 
 /// A level's tail after the scan of its tile hoods' sizes (hood t at t * tile, size[t] vertices,
-/// offset[t] their exclusive scan), in one word pair for the host's one copy: tail[0] = the hoods'
-/// total, and tail[1] = epoch where some seam does not turn strictly right
-/// (core::tile_seam_turns_right). Nothing else writes tail[1], so a call's own epoch (one per
+/// offset[t] their exclusive scan), in one word pair of pinned host memory that the host reads after
+/// its wait: tail[0] = the hoods' total, and tail[1] = epoch where some seam does not turn strictly
+/// right (core::tile_seam_turns_right). Nothing else writes tail[1], so a call's own epoch (one per
 /// level, counting up) marks its failure without a reset before it.
 template <class T>
 __global__ void level_tail_kernel(const Point2<T>* hood, const index_t* size, const index_t* offset,
                                   index_t tiles, index_t tile, index_t epoch, index_t* tail) {
   const index_t first = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (first == 0) tail[0] = offset[tiles - 1] + size[tiles - 1];
+  bool turns_left = false;  // a seam of this thread's does not turn strictly right
   for (index_t s = first; s + 1 < tiles; s += static_cast<index_t>(gridDim.x) * blockDim.x) {
-    if (!core::tile_seam_turns_right(hood, size, tile, tiles, s)) tail[1] = epoch;
+    turns_left = turns_left || !core::tile_seam_turns_right(hood, size, tile, tiles, s);
   }
+  // One write a block at most: tail is host memory, and each write crosses the bus.
+  if (__syncthreads_or(turns_left) && threadIdx.x == 0) tail[1] = epoch;
 }
 
 // ---- guide filter -----------------------------------------------------------------------------
@@ -677,6 +680,11 @@ void UpperHullWorkspace<T>::reserve(index_t n, index_t first_width) {
   if (host_sizes.size() == 0) {
     host_sizes = PinnedBuffer<index_t>(2);
     host_bad = PinnedBuffer<unsigned long long>(2);
+    level_tail = PinnedBuffer<index_t>(2);
+    level_tail.data()[0] = level_tail.data()[1] = 0;  // no epoch yet
+    void* mapped = nullptr;
+    WAGENER_CUDA_CHECK(cudaHostGetDevicePointer(&mapped, level_tail.data(), 0));
+    level_tail_on_device = static_cast<index_t*>(mapped);
   }
   if (n <= capacity && first_width >= width) return;
   const index_t tiles = std::max<index_t>(1, ceil_div(n, Policy::kTile));
@@ -696,8 +704,6 @@ void UpperHullWorkspace<T>::reserve(index_t n, index_t first_width) {
       std::max(round_cells_needed(n, Policy::kTile), round_cells_needed(n, first_width));
   cells = DeviceBuffer<index_t>(static_cast<std::size_t>(std::max<index_t>(1, cells_needed)));
   first_bad = DeviceBuffer<unsigned long long>(2);
-  level_tail = DeviceBuffer<index_t>(2);
-  WAGENER_CUDA_CHECK(cudaMemset(level_tail.data(), 0, 2 * sizeof(index_t)));  // no epoch yet
   strip_lo = DeviceBuffer<index_t>(static_cast<std::size_t>(tiles));
   strip_hi = DeviceBuffer<index_t>(static_cast<std::size_t>(tiles));
   strip_prev = DeviceBuffer<index_t>(static_cast<std::size_t>(tiles));
@@ -722,7 +728,8 @@ void enqueue_tile_scan(UpperHullWorkspace<T>& ws, index_t tiles, cudaStream_t st
 
 /// Exclusive scan of the tile sizes ws.size[0][0..tiles) into ws.offsets; returns their sum (waits).
 /// With `seams_convex`, the tiles are a level's hoods (ws.hood[0]), and in the same wait, with no
-/// more copies, it learns whether they turn strictly right at every seam (level_tail_kernel).
+/// copy (level_tail_kernel writes the host's words), it learns whether they turn strictly right at
+/// every seam.
 template <class T>
 index_t scan_tile_sizes(UpperHullWorkspace<T>& ws, index_t tiles, cudaStream_t stream,
                         bool* seams_convex = nullptr) {
@@ -733,13 +740,12 @@ index_t scan_tile_sizes(UpperHullWorkspace<T>& ws, index_t tiles, cudaStream_t s
     const index_t epoch = ++ws.level_epoch;
     level_tail_kernel<T><<<stride_grid<T>(ceil_div(tiles, kSeamThreads)), kSeamThreads, 0, stream>>>(
         ws.hood[0].data(), ws.size[0].data(), ws.offsets.data(), tiles, index_t{UpperHullPolicy<T>::kTile},
-        epoch, ws.level_tail.data());
+        epoch, ws.level_tail_on_device);
     WAGENER_CUDA_CHECK_LAUNCH();
-    WAGENER_CUDA_CHECK(
-        cudaMemcpyAsync(tail, ws.level_tail.data(), 2 * sizeof(index_t), cudaMemcpyDeviceToHost, stream));
     WAGENER_CUDA_CHECK(cudaStreamSynchronize(stream));
-    *seams_convex = tail[1] != epoch;
-    return tail[0];
+    const index_t* level_tail = ws.level_tail.data();
+    *seams_convex = level_tail[1] != epoch;
+    return level_tail[0];
   }
   WAGENER_CUDA_CHECK(cudaMemcpyAsync(&tail[0], ws.offsets.data() + tiles - 1, sizeof(index_t),
                                      cudaMemcpyDeviceToHost, stream));

@@ -58,8 +58,11 @@ struct UpperHullWorkspace {
   /// are the hood (core::tile_seam_turns_right), and no rounds or further levels run. The rounds'
   /// tests turn it off, to run the rounds on full hoods.
   bool join_convex_seams = true;
-  /// A level's total and, where a seam does not turn right, its epoch (scan_tile_sizes).
-  DeviceBuffer<index_t> level_tail;
+  /// A level's total and, where a seam does not turn right, its epoch (scan_tile_sizes): pinned host
+  /// words that level_tail_kernel writes at their device address, so that the level's wait has no
+  /// copy behind it. Allocated by reserve().
+  PinnedBuffer<index_t> level_tail;
+  index_t* level_tail_on_device = nullptr;
   index_t level_epoch = 0;
   /// Pinned host words that the levels' waits copy into (scan_tile_sizes, read_size, the call's size
   /// and validation flags): a copy to pageable memory is staged by the driver, and each level waits
