@@ -7,6 +7,8 @@
   * bench/RESULTS.md stays within 500 lines and its <!-- NAME:begin/end --> blocks pair up;
   * the relative links of docs/architecture.md, bench/RESULTS.md and bench/NOTES.md lead to files
     that exist and to headings that exist (GitHub's anchors);
+  * no Markdown page of the repository holds a merge's conflict markers (a line that begins
+    "<<<<<<< " or ">>>>>>> ": a page merged by hand, as NOTES.md often is, kept them);
   * bench/NOTES.md's sections missing from its index are listed (a warning, not a failure).
 
 Usage: check_docs.py [REPOSITORY]   (default: the repository holding this script). Exit 1 on a
@@ -124,6 +126,20 @@ def check_results(root, problems):
         problems.append(f"bench/RESULTS.md: block {open_block} never ends")
 
 
+def check_conflict_markers(root, problems):
+    for folder, dirs, files in os.walk(root):
+        # Not the history, hidden folders or build trees (build, build-*: the README's and the scripts').
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and not d.startswith("build"))
+        for name in sorted(files):
+            if not name.endswith(".md"):
+                continue
+            path = os.path.join(folder, name)
+            with open(path, encoding="utf-8", errors="replace") as f:
+                for number, line in enumerate(f, 1):
+                    if line.startswith(("<<<<<<< ", ">>>>>>> ")):
+                        problems.append(f"{os.path.relpath(path, root)}:{number}: a merge's conflict marker")
+
+
 def unindexed_notes(root):
     page = os.path.join(root, "bench", "NOTES.md")
     with open(page, encoding="utf-8") as f:
@@ -146,6 +162,7 @@ def main():
     for page in ("docs/architecture.md", "bench/RESULTS.md", "bench/NOTES.md"):
         check_links(root, page, problems)
     check_results(root, problems)
+    check_conflict_markers(root, problems)
     for heading in unindexed_notes(root):
         print(f"warning: bench/NOTES.md: no line in its index for \"{heading}\"")
     for problem in problems:
