@@ -6,38 +6,19 @@
 // against one plain cudaMemcpy of the input, and against the Thrust peer (thrust_peer.cuh) and the
 // CPU backend. CGAL and Qhull are not on the GPU machine: bench_full_peers times them elsewhere.
 //
-// Usage: bench_cuda [--markdown FILE] [--min-log2 N] [--max-log2 N] [--precision float|double]
-//                   [--input disk|parabola|full] [--family square|disk|gaussian|circle] [--quick]
-//                   [--in-place-from-log2 N]   (device-wide rounds keep hoods in place from 2^N points)
-//                   [--dense-first-level F]   (the guide's bigger sample at once where the small one's
-//                                              first level keeps more than F of it; 1: never)
-//                   [--block-merges-below N]   (in those rounds, a block a merge below N merges; 0: warps)
-//                   [--no-join]   (levels whose tile hoods meet convexly still take the rounds)
-//                   [--sample-shift S] [--filter-from-log2 N]   (the upper hull's guide filter)
-//                   [--small-level-tiles-per-sm N]   (which levels use SmallLevelPolicy; 0: none)
-//                   [--guide-from N]   (the full hull's dense guide from 2^N points)
-//                   [--guide-star-from N]   (that guide a polygon of its sample's star from 2^N points)
-//                   [--no-guide-ring]   (that guide's fan without its ring of radii)
-//                   [--star-samples-per-bucket N]   (the star's buckets, one for N sample points)
-//                   [--chains-in-place-from-log2 N]   (the full hull's chains: rounds in place from 2^N)
-//                   [--key-sort-from N]   (the full hull's sort on a key from 2^N survivors)
-//                   [--survivor-polygon-from N]   (the full hull's survivors' polygon from 2^N points)
-//                   [--block-finish-up-to N]      (the full hull's block finish up to N survivors; 0: off)
-//                   [--step-calls N]   (N more full-hull calls a row, each call's steps to stderr)
-//                   [--variants "A;B"] [--variant-rounds R]   (settings alternated on each full row's
-//                                              input, as guide-from=L,block-finish-up-to=N; "base")
-//                   [--validated-rounds R]   (each upper-hull row's call unvalidated and validated,
-//                                             alternated over R rounds)
-//        bench_cuda --crossover   (cuda against cpu backend on small host inputs: auto's threshold)
+// Usage: bench_cuda --help (kUsage below).
 #include <thrust/execution_policy.h>
 #include <thrust/sort.h>
 
 #include <algorithm>
+#include <charconv>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <cub/device/device_reduce.cuh>
 #include <fstream>
+#include <iterator>
 #include <span>
 #include <string>
 #include <type_traits>
@@ -54,6 +35,36 @@
 #include "thrust_peer.cuh"
 #include "wagener/cuda.hpp"
 #include "wagener/grouped.hpp"
+
+namespace {
+constexpr const char* kUsage =
+    R"(Usage: bench_cuda [--markdown FILE] [--min-log2 N] [--max-log2 N] [--precision float|double]
+                  [--input disk|parabola|full] [--family square|disk|gaussian|circle] [--quick]
+                  [--in-place-from-log2 N]   (device-wide rounds keep hoods in place from 2^N points)
+                  [--dense-first-level F]   (the guide's bigger sample at once where the small one's
+                                             first level keeps more than F of it; 1: never)
+                  [--block-merges-below N]   (in those rounds, a block a merge below N merges; 0: warps)
+                  [--no-join]   (levels whose tile hoods meet convexly still take the rounds)
+                  [--sample-shift S] [--filter-from-log2 N]   (the upper hull's guide filter)
+                  [--small-level-tiles-per-sm N]   (which levels use SmallLevelPolicy; 0: none)
+                  [--guide-from N]   (the full hull's dense guide from 2^N points)
+                  [--guide-star-from N]   (that guide a polygon of its sample's star from 2^N points)
+                  [--no-guide-ring]   (that guide's fan without its ring of radii)
+                  [--star-samples-per-bucket N]   (the star's buckets, one for N sample points)
+                  [--chains-in-place-from-log2 N]   (the full hull's chains: rounds in place from 2^N)
+                  [--key-sort-from N]   (the full hull's sort on a key from 2^N survivors)
+                  [--survivor-polygon-from N]   (the full hull's survivors' polygon from 2^N points)
+                  [--block-finish-up-to N]      (the full hull's block finish up to N survivors; 0: off)
+                  [--step-calls N]   (N more full-hull calls a row, each call's steps to stderr)
+                  [--variants "A;B"] [--variant-rounds R]   (settings alternated on each full row's
+                                             input, as guide-from=L,block-finish-up-to=N; "base")
+                  [--validated-rounds R]   (each upper-hull row's call unvalidated and validated,
+                                            alternated over R rounds)
+       bench_cuda --crossover   (cuda against cpu backend on small host inputs: auto's threshold)
+       bench_cuda --grouped [GROUPS [SIZE]]   (GROUPS groups of SIZE points: 10^6 of 100)
+       bench_cuda --help
+)";
+}  // namespace
 
 using wagener::index_t;
 using wagener::Point2;
@@ -690,74 +701,140 @@ void grouped(index_t groups, index_t size, cudaStream_t stream) {
       static_cast<long long>(vertices), ms, floor, ms / floor);
 }
 
+/// Device 0's properties, or false with a message where there is none to measure on (no GPU, no
+/// driver), instead of the first CUDA call's exception ending the process.
+bool first_device(cudaDeviceProp& prop) {
+  const cudaError_t status = cudaGetDeviceProperties(&prop, 0);
+  if (status == cudaSuccess) return true;
+  std::fprintf(stderr, "bench_cuda: no CUDA device to measure on (%s: %s)\n", cudaGetErrorName(status),
+               cudaGetErrorString(status));
+  return false;
+}
+
 int main(int argc, char** argv) {
   std::string markdown, only_precision, only_input;
   int max_log2 = 28, min_log2 = 0;
+  // Each argument is an option of kUsage, its value next where it takes one; anything else (an
+  // unknown option, a missing value, a number that is not one) stops the bench with exit 2 before
+  // it touches the device, not a run that silently ignores it.
+  const auto usage_error = [](const std::string& why) {
+    std::fprintf(stderr, "bench_cuda: %s\n%s", why.c_str(), kUsage);
+    std::exit(2);
+  };
   for (int i = 1; i < argc; ++i) {
-    if (!std::strcmp(argv[i], "--markdown") && i + 1 < argc) markdown = argv[++i];
-    if (!std::strcmp(argv[i], "--max-log2") && i + 1 < argc) max_log2 = std::atoi(argv[++i]);
-    if (!std::strcmp(argv[i], "--min-log2") && i + 1 < argc) min_log2 = std::atoi(argv[++i]);
-    if (!std::strcmp(argv[i], "--precision") && i + 1 < argc) only_precision = argv[++i];
-    if (!std::strcmp(argv[i], "--input") && i + 1 < argc) only_input = argv[++i];
-    if (!std::strcmp(argv[i], "--quick")) quick = true;
-    if (!std::strcmp(argv[i], "--in-place-from-log2") && i + 1 < argc)
-      in_place_from_log2 = std::atoi(argv[++i]);
-    if (!std::strcmp(argv[i], "--dense-first-level") && i + 1 < argc)
-      dense_first_level = std::atof(argv[++i]);
-    if (!std::strcmp(argv[i], "--block-merges-below") && i + 1 < argc)
-      block_merges_below = std::atoll(argv[++i]);
-    if (!std::strcmp(argv[i], "--no-join")) join_convex_seams = false;
-    if (!std::strcmp(argv[i], "--sample-shift") && i + 1 < argc) sample_shift = std::atoi(argv[++i]);
-    if (!std::strcmp(argv[i], "--filter-from-log2") && i + 1 < argc) filter_from_log2 = std::atoi(argv[++i]);
-    if (!std::strcmp(argv[i], "--small-level-tiles-per-sm") && i + 1 < argc)
-      small_level_tiles_per_sm = std::atoi(argv[++i]);
-    if (!std::strcmp(argv[i], "--crossover")) {
-      wcuda::Stream stream;
-      crossover<float>(stream.get());
-      crossover<double>(stream.get());
+    const std::string arg = argv[i];
+    const auto text = [&]() -> std::string {
+      if (i + 1 >= argc) usage_error(arg + " needs a value");
+      return argv[++i];
+    };
+    const auto integer = [&]() -> long long {
+      const std::string value = text();
+      long long number = 0;
+      const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), number);
+      if (error != std::errc{} || end != value.data() + value.size())
+        usage_error(arg + " takes an integer, not \"" + value + "\"");
+      return number;
+    };
+    const auto power_of_two = [&]() -> index_t {
+      const long long log2 = integer();
+      if (log2 < 0 || log2 > 62) usage_error(arg + " takes a power of two's exponent, 0 to 62");
+      return index_t{1} << log2;
+    };
+    if (arg == "--help" || arg == "-h") {
+      std::fputs(kUsage, stdout);
       return 0;
-    }
-    if (!std::strcmp(argv[i], "--family") && i + 1 < argc) only_family = argv[++i];
-    if (!std::strcmp(argv[i], "--step-calls") && i + 1 < argc) step_calls = std::atoi(argv[++i]);
-    if (!std::strcmp(argv[i], "--guide-from") && i + 1 < argc)
-      wcuda::set_min_points_for_guide(index_t{1} << std::atoi(argv[++i]));
-    if (!std::strcmp(argv[i], "--guide-star-from") && i + 1 < argc)
-      wcuda::set_min_points_for_guide_star(index_t{1} << std::atoi(argv[++i]));
-    if (!std::strcmp(argv[i], "--no-guide-ring")) wcuda::set_guide_ring_enabled(false);
-    if (!std::strcmp(argv[i], "--star-samples-per-bucket") && i + 1 < argc)
-      wcuda::set_star_samples_per_bucket(std::atoll(argv[++i]));
-    if (!std::strcmp(argv[i], "--chains-in-place-from-log2") && i + 1 < argc)
-      wcuda::set_chains_in_place_from(index_t{1} << std::atoi(argv[++i]));
-    if (!std::strcmp(argv[i], "--key-sort-from") && i + 1 < argc)
-      wcuda::set_min_survivors_for_key_sort(index_t{1} << std::atoi(argv[++i]));
-    if (!std::strcmp(argv[i], "--survivor-polygon-from") && i + 1 < argc)
-      wcuda::set_min_points_for_survivor_polygon(index_t{1} << std::atoi(argv[++i]));
-    if (!std::strcmp(argv[i], "--block-finish-up-to") && i + 1 < argc)
-      wcuda::set_max_survivors_for_block_finish(std::atoll(argv[++i]));
-    if (!std::strcmp(argv[i], "--variants") && i + 1 < argc) {
-      const std::string list = argv[++i];
+    } else if (arg == "--markdown") {
+      markdown = text();
+    } else if (arg == "--max-log2") {
+      max_log2 = static_cast<int>(integer());
+    } else if (arg == "--min-log2") {
+      min_log2 = static_cast<int>(integer());
+    } else if (arg == "--precision") {
+      only_precision = text();
+      if (only_precision != "float" && only_precision != "double")
+        usage_error("--precision takes float or double, not \"" + only_precision + "\"");
+    } else if (arg == "--input") {
+      only_input = text();
+      if (only_input != "disk" && only_input != "parabola" && only_input != "full")
+        usage_error("--input takes disk, parabola or full, not \"" + only_input + "\"");
+    } else if (arg == "--family") {
+      only_family = text();
+      if (std::find_if(std::begin(bench::kFullFamilies), std::end(bench::kFullFamilies),
+                       [&](const char* name) { return only_family == name; }) ==
+          std::end(bench::kFullFamilies))
+        usage_error("--family takes square, disk, gaussian or circle, not \"" + only_family + "\"");
+    } else if (arg == "--quick") {
+      quick = true;
+    } else if (arg == "--in-place-from-log2") {
+      in_place_from_log2 = static_cast<int>(integer());
+    } else if (arg == "--dense-first-level") {
+      const std::string value = text();
+      char* end = nullptr;
+      dense_first_level = std::strtod(value.c_str(), &end);
+      if (value.empty() || *end != '\0')
+        usage_error("--dense-first-level takes a number, not \"" + value + "\"");
+    } else if (arg == "--block-merges-below") {
+      block_merges_below = integer();
+    } else if (arg == "--no-join") {
+      join_convex_seams = false;
+    } else if (arg == "--sample-shift") {
+      sample_shift = static_cast<int>(integer());
+    } else if (arg == "--filter-from-log2") {
+      filter_from_log2 = static_cast<int>(integer());
+    } else if (arg == "--small-level-tiles-per-sm") {
+      small_level_tiles_per_sm = static_cast<int>(integer());
+    } else if (arg == "--step-calls") {
+      step_calls = static_cast<int>(integer());
+    } else if (arg == "--guide-from") {
+      wcuda::set_min_points_for_guide(power_of_two());
+    } else if (arg == "--guide-star-from") {
+      wcuda::set_min_points_for_guide_star(power_of_two());
+    } else if (arg == "--no-guide-ring") {
+      wcuda::set_guide_ring_enabled(false);
+    } else if (arg == "--star-samples-per-bucket") {
+      wcuda::set_star_samples_per_bucket(integer());
+    } else if (arg == "--chains-in-place-from-log2") {
+      wcuda::set_chains_in_place_from(power_of_two());
+    } else if (arg == "--key-sort-from") {
+      wcuda::set_min_survivors_for_key_sort(power_of_two());
+    } else if (arg == "--survivor-polygon-from") {
+      wcuda::set_min_points_for_survivor_polygon(power_of_two());
+    } else if (arg == "--block-finish-up-to") {
+      wcuda::set_max_survivors_for_block_finish(integer());
+    } else if (arg == "--variants") {
+      const std::string list = text();
       for (std::size_t at = 0; at <= list.size();) {
         std::size_t end = list.find(';', at);
         if (end == std::string::npos) end = list.size();
         if (end > at) variants.push_back(list.substr(at, end - at));
         at = end + 1;
       }
-    }
-    if (!std::strcmp(argv[i], "--variant-rounds") && i + 1 < argc)
-      variant_rounds = std::max(1, std::atoi(argv[++i]));
-    if (!std::strcmp(argv[i], "--validated-rounds") && i + 1 < argc)
-      validated_rounds = std::max(1, std::atoi(argv[++i]));
-    if (!std::strcmp(argv[i], "--grouped")) {  // bench_cuda --grouped [GROUPS [SIZE]]
-      const index_t groups = i + 1 < argc ? std::atoll(argv[i + 1]) : 1000000;
-      const index_t size = i + 2 < argc ? std::atoll(argv[i + 2]) : 100;
+    } else if (arg == "--variant-rounds") {
+      variant_rounds = std::max(1, static_cast<int>(integer()));
+    } else if (arg == "--validated-rounds") {
+      validated_rounds = std::max(1, static_cast<int>(integer()));
+    } else if (arg == "--crossover") {
+      if (cudaDeviceProp prop{}; !first_device(prop)) return 1;
+      wcuda::Stream stream;
+      crossover<float>(stream.get());
+      crossover<double>(stream.get());
+      return 0;
+    } else if (arg == "--grouped") {  // --grouped [GROUPS [SIZE]]: the numbers that follow, if any
+      index_t groups = 1000000, size = 100;
+      if (i + 1 < argc && argv[i + 1][0] != '-') groups = integer();
+      if (i + 1 < argc && argv[i + 1][0] != '-') size = integer();
+      if (groups < 1 || size < 1) usage_error("--grouped takes at least one group of one point");
+      if (cudaDeviceProp prop{}; !first_device(prop)) return 1;
       wcuda::Stream stream;
       grouped<double>(groups, size, stream.get());
       grouped<float>(groups, size, stream.get());
       return 0;
+    } else {
+      usage_error("unknown argument \"" + arg + "\"");
     }
   }
   cudaDeviceProp prop{};
-  WAGENER_CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
+  if (!first_device(prop)) return 1;
   wcuda::Stream stream;
   std::vector<Row> rows;
   for (int log2n : {11, 20, 24, 28}) {
