@@ -177,8 +177,8 @@ inline __device__ index_t extreme_index(unsigned long long key) {
   return 0xffffffffu - static_cast<unsigned>(key & 0xffffffffu);
 }
 
-/// Samples come in runs of kPolygonSampleRun neighbouring points, aligned (64 bytes of float points,
-/// 128 of double: one cache line): the sample's loads are scattered, and with one point a line
+/// Samples come in runs of kPolygonSampleRun neighbouring points, aligned in the array (64 bytes of float
+/// points, 128 of double: one cache line): the sample's loads are scattered, and with one point a line
 /// sample_extremes_kernel waited on them a third of its time (bench/NOTES.md, "The sample in runs of
 /// neighbouring points").
 constexpr index_t kPolygonSampleRun = 8;
