@@ -19,6 +19,7 @@
 #include "core/chains.hpp"
 #include "core/chord_fan.hpp"
 #include "core/inner_polygon.hpp"
+#include "core/strided_sample.hpp"
 #include "cuda/buffers.cuh"
 #include "cuda/convex_hull.cuh"
 #include "cuda/launch.cuh"
@@ -177,31 +178,7 @@ inline __device__ index_t extreme_index(unsigned long long key) {
   return 0xffffffffu - static_cast<unsigned>(key & 0xffffffffu);
 }
 
-/// Samples come in runs of kPolygonSampleRun neighbouring points, aligned in the array (64 bytes of float
-/// points, 128 of double: one cache line): the sample's loads are scattered, and with one point a line
-/// sample_extremes_kernel waited on them a third of its time (bench/NOTES.md, "The sample in runs of
-/// neighbouring points").
-constexpr index_t kPolygonSampleRun = 8;
-
-/// Sample j's place, of `samples` taken with a stride (samples = ceil(n / stride)): run j /
-/// kPolygonSampleRun of the samples lies in its window of kPolygonSampleRun strides, at an offset (a multiple
-/// of kPolygonSampleRun) that a hash of the run picks, and sample j is point j % kPolygonSampleRun of it; the
-/// last run, whose window may be short, gives the first point of each of its strides. Every stride-th point
-/// would sit at one place of each window, and in input sorted with runs of equal x (floats on a finer grid
-/// than their own) that place is always the lowest point of its run: a float disk's polygon then lost its
-/// upper side and kept 6 % of the points (bench/NOTES.md, "The sorted upper hull by the full hull's
-/// pipeline"). With a stride of 1 sample j is point j.
-__host__ __device__ inline index_t sample_place(index_t j, index_t stride, index_t samples) {
-  const index_t run = j / kPolygonSampleRun;
-  if ((run + 1) * kPolygonSampleRun >= samples) return j * stride;  // below n: (samples - 1) * stride < n
-  const index_t window = kPolygonSampleRun * stride;
-  const auto hash =
-      static_cast<std::uint32_t>((static_cast<std::uint64_t>(run) * 0x9E3779B97F4A7C15ull) >> 32);
-  // In [0, window - kPolygonSampleRun], so the run ends inside its window, before the last run's.
-  const auto offset = static_cast<index_t>(
-      (static_cast<std::uint64_t>(hash) * static_cast<std::uint64_t>(window - kPolygonSampleRun + 1)) >> 32);
-  return run * window + (offset & ~(kPolygonSampleRun - 1)) + j % kPolygonSampleRun;
-}
+using core::sample_place;  // the sample's places (core/strided_sample.hpp)
 
 /// Step 1's gather, one block of kDirections threads: this thread's direction's best sample as a
 /// point (NaN where none) at extreme[threadIdx.x], returned too; then `decision` samples spread
