@@ -5,7 +5,6 @@
 // polygon its upper side).
 #include <gtest/gtest.h>
 
-#include <algorithm>
 #include <cstdint>
 #include <random>
 #include <set>
@@ -19,19 +18,17 @@ namespace wagener {
 namespace {
 
 using core::kPolygonSampleRun;
+using core::kPolygonSampleSize;
 using core::sample_place;
-
-// The device polygon's sample size and stride, as cuda/convex_hull.cu takes them (full_hull.cuh's
-// kSampleSize): samples = ceil(n / stride).
-constexpr index_t kSampleSize = index_t{1} << 18;
 
 struct Sample {
   index_t n, stride, samples;
 };
 
+// The device polygon's sample of n points, as cuda/convex_hull.cu takes it.
 Sample sample_of(index_t n) {
-  const index_t stride = std::max<index_t>(1, n / kSampleSize);
-  return {n, stride, (n + stride - 1) / stride};
+  const core::StridedSample s = core::strided_sample(n, kPolygonSampleSize);
+  return {n, s.stride, s.samples};
 }
 
 void expect_places_inside_in_order_in_runs(const Sample& s) {
@@ -86,7 +83,7 @@ TEST(StridedSample, PlacesLieInsideTheInputInOrderInAlignedRuns) {
 
 TEST(StridedSample, AStrideOfOneTakesEveryPoint) {
   for (const index_t n : {index_t{1}, index_t{7}, index_t{8}, index_t{9}, index_t{100}, index_t{12345},
-                          kSampleSize - 1, kSampleSize}) {
+                          kPolygonSampleSize - 1, kPolygonSampleSize}) {
     for (index_t j = 0; j < n; ++j) ASSERT_EQ(sample_place(j, 1, n), j) << "n " << n;
   }
 }
@@ -96,7 +93,7 @@ TEST(StridedSample, SortedRunsOfEqualXAreSampledOverTheirHeight) {
   // its run is its height. Every stride-th point would be each run's lowest.
   for (const index_t stride : {index_t{16}, index_t{64}, index_t{1000}}) {
     SCOPED_TRACE("stride " + std::to_string(stride));
-    const Sample s{kSampleSize * stride, stride, kSampleSize};
+    const Sample s = sample_of(kPolygonSampleSize * stride);
     std::set<index_t> heights;
     index_t upper_half = 0, lowest = 0;
     for (index_t j = 0; j < s.samples; ++j) {

@@ -9,6 +9,19 @@
 
 namespace wagener::core {
 
+/// The device polygon's sample: about this many points (cuda/full_hull.cuh lays out its blocks).
+inline constexpr index_t kPolygonSampleSize = index_t{1} << 18;
+
+/// A sample of about `size` of n points: a stride of n / size (at least 1), so ceil(n / stride)
+/// samples, each at its sample_place.
+struct StridedSample {
+  index_t stride, samples;
+};
+WAGENER_HD constexpr StridedSample strided_sample(index_t n, index_t size) {
+  const index_t stride = n / size > 1 ? n / size : 1;
+  return {stride, (n + stride - 1) / stride};
+}
+
 /// Samples come in runs of kPolygonSampleRun neighbouring points, aligned in the array (64 bytes of
 /// float points, 128 of double: one cache line): the sample's loads are scattered, and with one
 /// point a line sample_extremes_kernel waited on them a third of its time (bench/NOTES.md, "The

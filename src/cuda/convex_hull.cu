@@ -1672,8 +1672,7 @@ JoinedHull<T> hull_of_device_points(FullHullWorkspace<T>& ws, Points points, ind
     record(&StepEvents::filtered), record(&StepEvents::refiltered);
     return finish(ws, stream, survivors, out, events, non_finite);
   }
-  const index_t stride = std::max<index_t>(1, n / kSampleSize);
-  const index_t samples = ceil_div(n, stride);
+  const auto [stride, samples] = core::strided_sample(n, kSampleSize);
   const bool decide = guide && n >= min_points_for_guide();
   CoarsePolygon coarse;
   // Step 1 on the device (device_polygon.cu): the polygon's tests stay in device memory, where the
@@ -1873,8 +1872,7 @@ std::vector<Point2<T>> convex_hull_from_host(std::span<const Point2<T>> points, 
   // arrive in any spatial order).
   CoarsePolygon coarse;
   if (n >= kMinPointsToFilter) {
-    const index_t stride = std::max<index_t>(1, n / kHostSampleSize);
-    const index_t samples = ceil_div(n, stride);
+    const auto [stride, samples] = core::strided_sample(n, kHostSampleSize);
     std::vector<Point2<T>> sample(static_cast<std::size_t>(samples));
     for (index_t j = 0; j < samples; ++j)
       sample[static_cast<std::size_t>(j)] =

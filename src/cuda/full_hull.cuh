@@ -35,7 +35,7 @@ constexpr int kDirections = 256;
 // kSamplesPerBlock: 512 blocks of one full tile (kSampleTile) each, one wave at four blocks a
 // multiprocessor. At 256 a block, two waves of 1,024 took the polygon step 0-7 µs longer at 2^28 on
 // the H200 (6-7 on the float rows; bench/NOTES.md).
-constexpr index_t kSampleSize = index_t{1} << 18;
+constexpr index_t kSampleSize = core::kPolygonSampleSize;
 constexpr int kSampleBlocks = 1024;
 constexpr index_t kSamplesPerBlock = 512;
 constexpr int kSampleTile = 512;  // sample points staged in shared memory at a time

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "core/nested_bridge.hpp"
+#include "core/strided_sample.hpp"
 #include "core/x_key.hpp"
 #include "cpu/monotone_chain.hpp"
 #include "cuda/convex_hull.cuh"
@@ -1689,14 +1690,14 @@ TEST_F(CudaTest, SanitizerSizedInputs) {
 }
 
 // Sorted input in runs of equal x as long as the polygon's sample stride (floats on a grid finer
-// than their own, here 2^20 points in runs of 4 and a stride of 4): the sample takes a point from
-// anywhere in each window, so the polygon keeps its upper side and certifies most points inside.
+// than their own, here 2^20 points in runs of 4 and a stride of 4): the sample takes its runs of
+// neighbours from anywhere in their windows (core::sample_place), so the polygon keeps its upper
+// side and certifies most points inside.
 // With every stride-th point the sample held only each run's lowest point, and the polygon kept 6 %
 // of such a float disk at 2^28 (bench/NOTES.md, "The sorted upper hull by the full hull's pipeline").
 template <class T>
 void sorted_runs_leave_few_survivors(std::mt19937_64& rng) {
-  constexpr std::size_t kSampleSize = std::size_t{1} << 18;  // the device polygon's (full_hull.cuh)
-  const std::size_t n = std::size_t{1} << 20, run = n / kSampleSize;
+  const std::size_t n = std::size_t{1} << 20, run = n / static_cast<std::size_t>(core::kPolygonSampleSize);
   const std::size_t columns = n / run;
   std::uniform_real_distribution<double> unit(-1.0, 1.0);
   testing::Points<T> pts(n);
