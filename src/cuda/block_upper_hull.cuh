@@ -19,6 +19,7 @@
 #pragma once
 
 #include <cub/block/block_scan.cuh>
+#include <type_traits>
 #if defined(__CUDACC__)
 #include <cuda_pipeline_primitives.h>
 #endif
@@ -102,6 +103,12 @@ __device__ void load_placed(const PlacedPoints<T>& tile, int count, Point2<T>* h
   }
 }
 
+/// BlockUpperHull::run's default: nothing to do with a tile once it is loaded.
+struct NothingOnLoad {
+  template <class Loaded>
+  __device__ void operator()(const Loaded&, int) const {}
+};
+
 template <class T, class Policy>
 class BlockUpperHull {
  public:
@@ -134,11 +141,18 @@ class BlockUpperHull {
   /// rounds of the peel (on the first level of a hull, whose tiles are input points; a later level's
   /// tiles are hoods side by side, whose dents at the seams a peel opens only a pair of points a
   /// round). Returns the hood's size; store() writes it. All threads of the block must call it.
-  /// The tile is a pointer to its points, or a PlacedPoints view of them.
-  template <class Tile>
-  __device__ index_t run(Tile tile, int count, bool peel) {
+  /// The tile is a pointer to its points, or a PlacedPoints view of them. on_load(point, count), if
+  /// given, is called by every thread once the tile is in shared memory, point(i) its point i: a
+  /// look at the points read once, from shared memory (tile_hoods_kernel's check of sorted input);
+  /// run waits for every thread's call before it changes the tile.
+  template <class Tile, class OnLoad = NothingOnLoad>
+  __device__ index_t run(Tile tile, int count, bool peel, OnLoad on_load = {}) {
     load(tile, count);
     __syncthreads();
+    if constexpr (!std::is_same_v<OnLoad, NothingOnLoad>) {
+      on_load([this](int i) { return t_.hood[slot(i)]; }, count);
+      __syncthreads();
+    }
     // A tile that already turns strictly right at every inner point is its own hood: Andrew's chain
     // over it never pops (the argument of core::seam_bridge). Every point a vertex, the common case
     // of a full hood, then costs a check from shared memory and a move to close the strips' padding,

@@ -4,6 +4,7 @@
 #include <cub/device/device_scan.cuh>
 #include <limits>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <type_traits>
 
@@ -30,8 +31,8 @@ const Point2<T>* hood_points(UpperHullWorkspace<T>& ws, int i) {
 
 /// One point of a sorted input's check: p, index g, against the point (qx, qy) before it; the
 /// smallest index of a non-finite point to bad_value, of one smaller than its predecessor to
-/// bad_order. Both checks below take each predecessor from the lane below by a shuffle (lane 0 its
-/// own) and the coordinates apart: a point chosen by `?:` goes to the stack.
+/// bad_order. The predecessor's coordinates come apart: the guide filter's check takes them from
+/// the lane below by shuffles, and a point chosen by `?:` goes to the stack.
 template <class T>
 __device__ inline void note_out_of_order(const Point2<T>& p, T qx, T qy, index_t g, index_t& bad_value,
                                          index_t& bad_order) {
@@ -47,52 +48,41 @@ __device__ inline void publish_first_bad(index_t bad_value, index_t bad_order, i
   if (bad_order < n) atomicMin(&first_bad[1], static_cast<unsigned long long>(bad_order));
 }
 
-/// tile_hoods_kernel's check of its tile's points (n in all): the smallest index of a non-finite one
-/// to first_bad[0], of one smaller than the point before it to first_bad[1]. kInFlight reads in
-/// flight a thread; lane l's point follows lane l - 1's (a shuffle), lane 0's predecessor is read
-/// again. One read at a time, and each point's predecessor read again, took the double parabola's
-/// validated call 1.36 ms longer than its unvalidated one at 2^28 (bench/NOTES.md, "The sorted upper
-/// hull by the full hull's pipeline"). Not inlined: in the kernel it made one form spill registers.
-template <class T, int kThreads, class Points>
-__device__ __noinline__ void validate_tile(Points points, index_t start, int count, index_t n,
-                                           unsigned long long* first_bad) {
-  constexpr int kInFlight = 4, kWarp = 32;
-  static_assert(kThreads % kWarp == 0, "whole warps");
-  const int lane = static_cast<int>(threadIdx.x) % kWarp, below = (lane + kWarp - 1) % kWarp;
+/// tile_hoods_kernel's check of its tile's points (n in all), point(i) the tile's point i in shared
+/// memory (BlockUpperHull::run's on_load): the smallest index of a non-finite one to first_bad[0],
+/// of one smaller than the point before it to first_bad[1]. Only the point before the tile comes
+/// from global memory, where a pass of its own read the whole tile a second time: the validated
+/// double parabola 3.53 -> 3.21 ms at 2^28 on an H100, no change on an H200; four points a thread
+/// in flight and a shuffle for the predecessor, as that pass did, lost on the H100 (3.49 ms).
+/// bench/NOTES.md, "The presorted check by a vote". Not inlined: in the kernel the first form of
+/// the check made one instantiation spill registers.
+template <class T, int kThreads, class Loaded, class Points>
+__device__ __noinline__ void check_loaded_tile(const Loaded& point, Points points, index_t start, int count,
+                                               index_t n, unsigned long long* first_bad) {
   index_t bad_value = n, bad_order = n;
-  for (int base = 0; base < count; base += kThreads * kInFlight) {
-    Point2<T> p[kInFlight]{}, before[kInFlight]{};
-#pragma unroll
-    for (int u = 0; u < kInFlight; ++u) {
-      const int i = base + u * kThreads + static_cast<int>(threadIdx.x);
-      if (i < count) {
-        p[u] = points[start + i];
-        if (lane == 0 && start + i > 0) before[u] = points[start + i - 1];
-      }
+  for (int i = static_cast<int>(threadIdx.x); i < count; i += kThreads) {
+    Point2<T> before{};
+    if (i > 0) {
+      before = point(i - 1);
+    } else if (start > 0) {
+      before = points[start - 1];
     }
-#pragma unroll
-    for (int u = 0; u < kInFlight; ++u) {
-      const int i = base + u * kThreads + static_cast<int>(threadIdx.x);
-      const T rotated_x = __shfl_sync(0xffffffffu, p[u].x, below);
-      const T rotated_y = __shfl_sync(0xffffffffu, p[u].y, below);
-      const T qx = lane == 0 ? before[u].x : rotated_x, qy = lane == 0 ? before[u].y : rotated_y;
-      const index_t g = start + i;
-      if (i < count) note_out_of_order(p[u], qx, qy, g, bad_value, bad_order);
-    }
+    note_out_of_order(point(i), before.x, before.y, start + i, bad_value, bad_order);
   }
   publish_first_bad(bad_value, bad_order, n, first_bad);
 }
 
-/// One block per tile: validate (optionally), chain the strips, merge them; write the tile's hood at
+/// One block per tile: validate (kValidate), chain the strips, merge them; write the tile's hood at
 /// the tile's offset of `hood` and its size at size[tile]. Shared memory is dynamic (over 48 KB).
 /// kCountOnDevice: the points number *device_n (at most n, the bound the grid was sized by), and a
-/// block past them writes size 0 and returns: a level enqueued before the host knows its count (a
-/// template parameter, so that the other levels' kernel is as it was). peel: a hull's first level
-/// (BlockUpperHull::run).
-template <class T, class Policy, bool kCountOnDevice, class Points>
+/// block past them writes size 0 and returns: a level enqueued before the host knows its count.
+/// Both are template parameters, so that the other levels' kernel is as it was (with the check a
+/// flag, the unvalidated double parabola took 3.09 -> 3.21 ms at 2^28 on an H100: bench/NOTES.md, "The
+/// presorted check by a vote"). peel: a hull's first level (BlockUpperHull::run).
+template <class T, class Policy, bool kCountOnDevice, bool kValidate, class Points>
 __global__ void __launch_bounds__(Policy::kThreads, Policy::kTileBlocksPerSm)
     tile_hoods_kernel(Points points, index_t n, const index_t* device_n, Point2<T>* hood, index_t* size,
-                      unsigned long long* first_bad, bool validate, bool peel) {
+                      unsigned long long* first_bad, bool peel) {
   using Block = BlockUpperHull<T, Policy>;
   extern __shared__ unsigned char shared_bytes[];
   auto& storage = *reinterpret_cast<typename Block::TempStorage*>(shared_bytes);
@@ -106,9 +96,15 @@ __global__ void __launch_bounds__(Policy::kThreads, Policy::kTileBlocksPerSm)
   }
   const index_t remaining = n - start;
   const int count = remaining < Policy::kTile ? static_cast<int>(remaining) : Policy::kTile;
-  if (validate) validate_tile<T, Policy::kThreads>(points, start, count, n, first_bad);
   Block block(storage);
-  const index_t h = block.run(points + start, count, peel);
+  index_t h = 0;
+  if constexpr (kValidate) {
+    h = block.run(points + start, count, peel, [=](const auto& point, int loaded) {
+      check_loaded_tile<T, Policy::kThreads>(point, points, start, loaded, n, first_bad);
+    });
+  } else {
+    h = block.run(points + start, count, peel);
+  }
   block.store(hood + start, h);
   if (threadIdx.x == 0) size[blockIdx.x] = h;
 }
@@ -214,12 +210,15 @@ __device__ inline bool certainly_right(const Point2<T>& a, const Point2<T>& b, c
 /// under the segment, or (same x as g[e+1]) straight below g[e+1]; never at the left end, since g[0]
 /// is the smallest point. Only a floating-point filter is asked (certainly_right): a point it cannot
 /// certify below is kept, which is always safe. Each warp's items are warp-striped, so a thread's
-/// points increase and its guide edge only moves right; ballots keep the order.
-template <class T>
+/// points increase and its guide edge only moves right; ballots keep the order. kValidate: check
+/// the promise of sorted, finite input on the way (a template parameter, so that the unvalidated
+/// kernel is as it was: with a flag, the unvalidated double disk took 1.68 -> 1.76 ms at 2^28 on an H100,
+/// bench/NOTES.md, "The presorted check by a vote").
+template <class T, bool kValidate>
 __global__ void __launch_bounds__(UpperHullPolicy<T>::kFilterThreads, UpperHullPolicy<T>::kFilterBlocksPerSm)
     guide_filter_kernel(const Point2<T>* __restrict__ points, index_t n, const Point2<T>* __restrict__ guide,
                         index_t k, const int* __restrict__ tile_start, Point2<T>* __restrict__ kept,
-                        index_t* kept_size, unsigned long long* first_bad, bool validate) {
+                        index_t* kept_size, unsigned long long* first_bad) {
   using Policy = UpperHullPolicy<T>;
   constexpr int kWarp = 32, kItems = Policy::kFilterItems, kWarps = Policy::kFilterThreads / kWarp;
   static_assert(kItems <= 32, "one bit per item");
@@ -235,33 +234,58 @@ __global__ void __launch_bounds__(UpperHullPolicy<T>::kFilterThreads, UpperHullP
   index_t e = tile_start[blockIdx.x];
   Point2<T> a = guide[e], b = e + 1 < k ? guide[e + 1] : a;
   Point2<T> item[kItems];
-  // validate: lane 0 also reads the point before the warp's first, its first item's predecessor.
+  // kValidate: lane 0 also reads the point before the warp's first, its first item's predecessor.
   Point2<T> predecessor{};
-  if (validate && lane == 0 && warp_first > 0 && warp_first < n) predecessor = points[warp_first - 1];
+  if (kValidate && lane == 0 && warp_first > 0 && warp_first < n) predecessor = points[warp_first - 1];
 #pragma unroll
   for (int j = 0; j < kItems; ++j) {
     if (first + j * kWarp < n) item[j] = points[first + j * kWarp];
   }
-  if (validate) {
+  constexpr bool kVote = std::is_same_v<T, float>;
+  if constexpr (kValidate) {
     // Each item against the point before it: lane l's item j follows lane l - 1's, lane 0's the
     // previous item's lane 31 (a rotation of the warp's items gives both), lane 0's first the point
     // read above. Shuffles, where a read of points[g - 1] an item took the float disk's validated
     // pass 0.40 ms longer than its unvalidated one at 2^28 and kept it off the branch-free form below
     // (bench/NOTES.md, "The sorted upper hull by the full hull's pipeline"). Coordinates apart: a
     // point chosen by `?:` goes to the stack.
+    //
+    // Float: a vote first, whether any item of the warp is smaller than the point before it, one
+    // compare an item with no index of its own; only a warp that finds one, or the input's first and
+    // last warps (a first point with no predecessor, items past n), runs the exact check that names
+    // the first. Non-finite points need no test here: the guide test never certifies one below an
+    // edge (a NaN or an infinity makes its determinant or its bound non-finite), so every one is
+    // kept, and the store below names the first. Measured on an H200 at 2^28 (bench/NOTES.md, "The
+    // presorted check by a vote"): the float disk's validated call 1.17 -> 0.96 ms; the double
+    // disk's, whose pass memory bounds, 1.61 -> 1.68, so other types check every warp exactly.
     const int below = (lane + kWarp - 1) % kWarp;
-    T before_x = predecessor.x, before_y = predecessor.y;
-    index_t bad_value = n, bad_order = n;
+    const auto for_each_with_predecessor = [&](auto&& visit) {
+      T before_x = predecessor.x, before_y = predecessor.y;
 #pragma unroll
-    for (int j = 0; j < kItems; ++j) {
-      const T rotated_x = __shfl_sync(0xffffffffu, item[j].x, below);
-      const T rotated_y = __shfl_sync(0xffffffffu, item[j].y, below);
-      const T qx = lane == 0 ? before_x : rotated_x, qy = lane == 0 ? before_y : rotated_y;
-      const index_t g = first + j * kWarp;
-      if (g < n) note_out_of_order(item[j], qx, qy, g, bad_value, bad_order);
-      before_x = rotated_x, before_y = rotated_y;
+      for (int j = 0; j < kItems; ++j) {
+        const T rotated_x = __shfl_sync(0xffffffffu, item[j].x, below);
+        const T rotated_y = __shfl_sync(0xffffffffu, item[j].y, below);
+        visit(j, lane == 0 ? before_x : rotated_x, lane == 0 ? before_y : rotated_y);
+        before_x = rotated_x, before_y = rotated_y;
+      }
+    };
+    bool exact = true;
+    if constexpr (kVote) {
+      bool out_of_order = false;
+      for_each_with_predecessor([&](int j, T qx, T qy) {
+        out_of_order |= lex_less(item[j], Point2<T>{qx, qy});
+      });
+      const bool edge_warp = warp_first == 0 || warp_first + kWarp * kItems > n;
+      exact = __any_sync(0xffffffffu, out_of_order) || edge_warp;
     }
-    publish_first_bad(bad_value, bad_order, n, first_bad);
+    if (exact) {
+      index_t bad_value = n, bad_order = n;
+      for_each_with_predecessor([&](int j, T qx, T qy) {
+        const index_t g = first + j * kWarp;
+        if (g < n) note_out_of_order(item[j], qx, qy, g, bad_value, bad_order);
+      });
+      publish_first_bad(bad_value, bad_order, n, first_bad);
+    }
   }
   // Float: the warp walks once, to its first point's edge, and a warp whose points all lie on that
   // edge's stretch skips the walk and the bounds checks; a warp that keeps nothing skips the ballots
@@ -325,11 +349,16 @@ __global__ void __launch_bounds__(UpperHullPolicy<T>::kFilterThreads, UpperHullP
   if (threadIdx.x == 0) kept_size[blockIdx.x] = total;
   if (!warp_keeps) return;
   const unsigned lower_lanes = (1u << lane) - 1u;
+  index_t not_finite = n;  // the smallest index of a kept non-finite item (the vote)
 #pragma unroll
   for (int j = 0; j < kItems; ++j) {
-    if ((keep >> j) & 1u) kept[start + offset + __popc(mask[j] & lower_lanes)] = item[j];
+    if ((keep >> j) & 1u) {
+      kept[start + offset + __popc(mask[j] & lower_lanes)] = item[j];
+      if (kValidate && kVote && !is_finite(item[j])) not_finite = min(not_finite, first + j * kWarp);
+    }
     offset += __popc(mask[j]);
   }
+  if (kValidate && kVote) publish_first_bad(not_finite, n, n, first_bad);
 }
 
 // ---- device-wide rounds ------------------------------------------------------------------------
@@ -594,14 +623,14 @@ std::size_t tile_shared_bytes() {
   return sizeof(typename BlockUpperHull<T, Policy>::TempStorage);
 }
 
-template <class T, class Policy, bool kCountOnDevice, class Points>
+template <class T, class Policy, bool kCountOnDevice, bool kValidate, class Points>
 void launch_tiles_kernel(Points points, index_t n, const index_t* device_n, Point2<T>* hood, index_t* size,
-                         UpperHullWorkspace<T>& ws, cudaStream_t stream, bool validate, bool peel) {
-  allow_dynamic_shared<tile_hoods_kernel<T, Policy, kCountOnDevice, Points>>(
+                         UpperHullWorkspace<T>& ws, cudaStream_t stream, bool peel) {
+  allow_dynamic_shared<tile_hoods_kernel<T, Policy, kCountOnDevice, kValidate, Points>>(
       static_cast<int>(tile_shared_bytes<T, Policy>()));
-  tile_hoods_kernel<T, Policy, kCountOnDevice, Points>
+  tile_hoods_kernel<T, Policy, kCountOnDevice, kValidate, Points>
       <<<static_cast<unsigned>(ceil_div(n, Policy::kTile)), Policy::kThreads, tile_shared_bytes<T, Policy>(),
-         stream>>>(points, n, device_n, hood, size, ws.first_bad.data(), validate, peel);
+         stream>>>(points, n, device_n, hood, size, ws.first_bad.data(), peel);
   WAGENER_CUDA_CHECK_LAUNCH();
 }
 
@@ -610,14 +639,22 @@ void launch_tiles_kernel(Points points, index_t n, const index_t* device_n, Poin
 template <class T, class Policy, class Points>
 void launch_tiles(Points points, index_t n, const index_t* device_n, Point2<T>* hood, index_t* size,
                   UpperHullWorkspace<T>& ws, cudaStream_t stream, bool validate, bool peel) {
+  // Only a sorted input's first level is validated: a caller's points, their count on the host.
   // Placed points come with their count on the host: no enqueued level takes them.
+  if (validate && (device_n || !std::is_pointer_v<Points>)) {
+    throw std::logic_error("wagener: only a first level of a caller's points is validated");
+  }
   if constexpr (std::is_pointer_v<Points>) {
     if (device_n) {
-      launch_tiles_kernel<T, Policy, true>(points, n, device_n, hood, size, ws, stream, validate, peel);
+      launch_tiles_kernel<T, Policy, true, false>(points, n, device_n, hood, size, ws, stream, peel);
+      return;
+    }
+    if (validate) {
+      launch_tiles_kernel<T, Policy, false, true>(points, n, nullptr, hood, size, ws, stream, peel);
       return;
     }
   }
-  launch_tiles_kernel<T, Policy, false>(points, n, nullptr, hood, size, ws, stream, validate, peel);
+  launch_tiles_kernel<T, Policy, false, false>(points, n, nullptr, hood, size, ws, stream, peel);
 }
 
 /// Tile level: hoods of consecutive tiles of points[0..n) into ws.hood[out] (padded) and ws.size[out];
@@ -991,9 +1028,16 @@ bool guide_filter(const Point2<T>* d_points, index_t n, UpperHullWorkspace<T>& w
       <<<static_cast<unsigned>(ceil_div(tiles, kStartThreads)), kStartThreads, 0, stream>>>(
           d_points, tiles, Policy::kTile, ws.guide.data(), k, ws.guide_tile_starts.data());
   WAGENER_CUDA_CHECK_LAUNCH();
-  guide_filter_kernel<T><<<static_cast<unsigned>(tiles), Policy::kFilterThreads, 0, stream>>>(
-      d_points, n, ws.guide.data(), k, ws.guide_tile_starts.data(), ws.hood[0].data(), ws.size[0].data(),
-      ws.first_bad.data(), validate);
+  const auto filter = [&](auto kernel) {
+    kernel<<<static_cast<unsigned>(tiles), Policy::kFilterThreads, 0, stream>>>(
+        d_points, n, ws.guide.data(), k, ws.guide_tile_starts.data(), ws.hood[0].data(), ws.size[0].data(),
+        ws.first_bad.data());
+  };
+  if (validate) {
+    filter(guide_filter_kernel<T, true>);
+  } else {
+    filter(guide_filter_kernel<T, false>);
+  }
   WAGENER_CUDA_CHECK_LAUNCH();
   ws.survivors = scan_tile_sizes(ws, tiles, stream);
   gather_tiles(ws, tiles, stream);

@@ -586,6 +586,62 @@ void names_the_first_point_out_of_order(std::mt19937_64& rng, CheckedBy by, std:
   }
 }
 
+// The same two checks for points that are not finite: the guide filter names them as it stores
+// the points it keeps (it never certifies one below the guide), the tile level from shared memory.
+// NaN and both infinities, in x or in y, at a warp's and a tile's edges, far in and last; alone,
+// and with a second one after it.
+template <class T>
+void names_the_first_non_finite_point(std::mt19937_64& rng, CheckedBy by, std::size_t n) {
+  cuda::UpperHullWorkspace<T> ws;
+  ws.filter_from = by == CheckedBy::guide_filter ? 0 : std::numeric_limits<index_t>::max();
+  const auto pts = testing::sorted_copy(testing::gaussian<T>(n, rng));
+  std::vector<std::size_t> places = {0, 1, 31, 32, 4113, n / 2, n / 2 + 1, n - 1};
+  for (int r = 0; r < 3; ++r) places.push_back(rng() % n);
+  const T bad_values[] = {std::numeric_limits<T>::quiet_NaN(), std::numeric_limits<T>::infinity(),
+                          -std::numeric_limits<T>::infinity()};
+  const std::string name =
+      (by == CheckedBy::guide_filter ? "guide filter, n=" : "tiles, n=") + std::to_string(n);
+  for (const std::size_t i : places) {
+    if (i >= n) continue;
+    const T value = bad_values[rng() % std::size(bad_values)];
+    const bool in_x = rng() % 2 == 0;
+    auto broken = pts;
+    (in_x ? broken[i].x : broken[i].y) = value;
+    for (const bool second : {false, true}) {
+      if (second) {
+        if (i + 1000 >= n) continue;
+        broken[i + 1000].y = bad_values[rng() % std::size(bad_values)];
+      }
+      const std::string what = "value " + std::to_string(value) + (in_x ? " in x" : " in y") + " at " +
+                               std::to_string(i) + (second ? " and another after" : "") + " (" + name + ")";
+      try {
+        upper_hull_from_device<T>(broken, ws, true);
+        ADD_FAILURE() << "no error: " << what;
+      } catch (const input_error& e) {
+        EXPECT_NE(std::string(e.what()).find("point " + std::to_string(i) + " is not finite"),
+                  std::string::npos)
+            << e.what() << " (" << what << ")";
+      }
+    }
+  }
+  EXPECT_EQ(upper_hull_from_device<T>(pts, ws, true), cpu::upper_chain<T>(pts)) << name;
+  if (by == CheckedBy::guide_filter) {
+    EXPECT_GE(ws.survivors, 0) << name << ": the guide filter did not run";
+  }
+}
+
+TEST_F(CudaTest, SortedInputNamesTheFirstNonFinitePointFloat) {
+  SCOPED_TRACE("seed " + std::to_string(seed_));
+  names_the_first_non_finite_point<float>(rng_, CheckedBy::guide_filter, (std::size_t{1} << 20) + 5);
+  names_the_first_non_finite_point<float>(rng_, CheckedBy::tiles, 100003);
+}
+
+TEST_F(CudaTest, SortedInputNamesTheFirstNonFinitePointDouble) {
+  SCOPED_TRACE("seed " + std::to_string(seed_));
+  names_the_first_non_finite_point<double>(rng_, CheckedBy::guide_filter, (std::size_t{1} << 20) + 5);
+  names_the_first_non_finite_point<double>(rng_, CheckedBy::tiles, 100003);
+}
+
 TEST_F(CudaTest, SortedInputNamesTheFirstPointOutOfOrderFloat) {
   SCOPED_TRACE("seed " + std::to_string(seed_));
   names_the_first_point_out_of_order<float>(rng_, CheckedBy::guide_filter, (std::size_t{1} << 20) + 5);
@@ -1725,11 +1781,13 @@ TEST_F(CudaTest, SortedRunsAsLongAsTheSampleStrideLeaveFewSurvivors) {
 }
 
 // compute-sanitizer's size of the sorted input's checks: the guide filter's and the tile level's,
-// each at a few thousand points, a swap named.
+// each at a few thousand points, a swap and a non-finite point named.
 TEST_F(CudaTest, SanitizerSizedSortedChecks) {
   SCOPED_TRACE("seed " + std::to_string(seed_));
   names_the_first_point_out_of_order<float>(rng_, CheckedBy::guide_filter, 9001);
   names_the_first_point_out_of_order<double>(rng_, CheckedBy::tiles, 9001);
+  names_the_first_non_finite_point<double>(rng_, CheckedBy::guide_filter, 9001);
+  names_the_first_non_finite_point<float>(rng_, CheckedBy::tiles, 9001);
 }
 
 // The block finish's kernel for compute-sanitizer (its own test, so that racecheck's time limit
