@@ -291,6 +291,51 @@ TEST(BlockHoodEmulated, BlockFinishsOwnShapeOnSidesOfSurvivors) {
   }
 }
 
+/// run's on_load (the tile kernel's check of sorted input reads the tile through it): every thread's
+/// call sees the count and, through point(i), the tile as loaded, whatever the hull does to the
+/// tile after (in place: the peel's moves, the chains, the merges); the hood is the serial chain's.
+/// Under ThreadSanitizer a missing barrier between the calls and the hull's first writes is a race
+/// (a tile of one or two points skips the turn test's barrier).
+template <class T, class Policy>
+void on_load_sees_the_tile(bool peel) {
+  using Hull = cuda::BlockUpperHull<T, Policy>;
+  const auto seed = testing::fresh_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  for (const auto& family : testing::families_of<T>()) {
+    for (const std::size_t n : sizes_of<Policy>(rng, 1)) {
+      const auto tile = testing::sorted_copy(family.make(n, rng));
+      auto storage = std::make_unique<typename Hull::TempStorage>();
+      std::vector<Point2<T>> seen(n), out(n);
+      std::vector<int> counts(Policy::kThreads, -1);
+      std::vector<index_t> sizes(Policy::kThreads, -1);
+      run_block<Policy::kThreads>([&](int t) {
+        Hull hull(*storage);
+        const index_t h = hull.run(tile.data(), static_cast<int>(n), peel, [&](const auto& point, int count) {
+          counts[static_cast<std::size_t>(t)] = count;
+          for (int i = t; i < count; i += Policy::kThreads) seen[static_cast<std::size_t>(i)] = point(i);
+        });
+        hull.store(out.data(), h);
+        sizes[static_cast<std::size_t>(t)] = h;
+      });
+      const std::string what = family.name + ", " + std::to_string(n) + " points" + (peel ? ", peeled" : "");
+      for (int t = 0; t < Policy::kThreads; ++t) {
+        ASSERT_EQ(counts[static_cast<std::size_t>(t)], static_cast<int>(n)) << what << ", thread " << t;
+        ASSERT_EQ(sizes[static_cast<std::size_t>(t)], sizes[0]) << what << ", thread " << t;
+      }
+      ASSERT_EQ(seen, tile) << what;
+      out.resize(static_cast<std::size_t>(std::max<index_t>(sizes[0], 0)));
+      ASSERT_EQ(out, cpu::upper_chain<T>(tile)) << what;
+    }
+  }
+}
+
+TEST(BlockHoodEmulated, OnLoadSeesTheTileAsLoaded) {
+  on_load_sees_the_tile<double, TileShape>(true);
+  on_load_sees_the_tile<float, TileShape>(false);
+  on_load_sees_the_tile<std::int64_t, JudgingTileShape>(true);
+}
+
 /// block_bitonic_sort<Threads> over a[0..n) (n a power of two), a CPU thread a GPU thread.
 template <int Threads, class T>
 void block_sort(std::vector<Point2<T>>& a) {
