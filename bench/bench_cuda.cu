@@ -46,6 +46,7 @@ constexpr const char* kUsage =
                   [--block-merges-below N]   (in those rounds, a block a merge below N merges; 0: warps)
                   [--no-join]   (levels whose tile hoods meet convexly still take the rounds)
                   [--sample-shift S] [--filter-from-log2 N]   (the upper hull's guide filter)
+                  [--dense-sample-shift S]   (its sample of n >> S points where the first is dense)
                   [--small-level-tiles-per-sm N]   (which levels use SmallLevelPolicy; 0: none)
                   [--guide-from N]   (the full hull's dense guide from 2^N points)
                   [--guide-star-from N]   (that guide a polygon of its sample's star from 2^N points)
@@ -368,6 +369,7 @@ void compare_validation(const DeviceBuffer<Point2<T>>& points, index_t n, wcuda:
 
 /// Guide filter and rounds settings for the upper-hull rows (negative: the workspace's defaults).
 int sample_shift = -1;
+int dense_sample_shift = -1;
 int filter_from_log2 = -1;
 int small_level_tiles_per_sm = -1;
 int in_place_from_log2 = -1;
@@ -386,6 +388,7 @@ Row measure(index_t n, bool parabola, cudaStream_t stream) {
 
   wcuda::UpperHullWorkspace<T> ws;
   if (sample_shift >= 0) ws.sample_shift = sample_shift;
+  if (dense_sample_shift >= 0) ws.dense_sample_shift = dense_sample_shift;
   if (filter_from_log2 >= 0) ws.filter_from = index_t{1} << filter_from_log2;
   if (small_level_tiles_per_sm >= 0) ws.small_level_tiles_per_sm = small_level_tiles_per_sm;
   if (in_place_from_log2 >= 0) ws.in_place_from = index_t{1} << in_place_from_log2;
@@ -779,6 +782,8 @@ int main(int argc, char** argv) {
       join_convex_seams = false;
     } else if (arg == "--sample-shift") {
       sample_shift = static_cast<int>(integer());
+    } else if (arg == "--dense-sample-shift") {
+      dense_sample_shift = static_cast<int>(integer());
     } else if (arg == "--filter-from-log2") {
       filter_from_log2 = static_cast<int>(integer());
     } else if (arg == "--small-level-tiles-per-sm") {
