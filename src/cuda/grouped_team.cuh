@@ -6,6 +6,7 @@
 // include. Every intrinsic here takes the team's mask.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <type_traits>
 
@@ -29,10 +30,25 @@ constexpr int kChainPieces = Lanes >= 8 ? 4 : (Lanes >= 4 ? 2 : 1);
 
 /// The extreme polygon of one group, held by each lane of its team: the same eight corners as
 /// core::ExtremePolygon (the extremes of x, x + y, y and y - x, counter-clockwise), found by position
-/// and tested as a fixed octagon whose edges between equal corners are skipped. Everything stays in
+/// and tested as a fixed octagon whose edges between equal corners always pass. Everything stays in
 /// registers and the test is branch-free: ExtremePolygon's dropped corners index its arrays at run
 /// time, which puts them in local memory, and the teams of a warp, each on its own group, would
 /// diverge over its early exits.
+///
+/// The test (strictly_inside) takes each edge as a line in float, two FMAs and a comparison, for
+/// every coordinate type. Its error bound, for an edge from corner c to corner d and a point p of the
+/// group: with o = corner 0 and sx, sy the powers of two that bring the group's width W = x4 - x0 and
+/// height H = y6 - y2 into [1/2, 1), the exact values X = sx (p.x - o.x), Y = sy (p.y - o.y),
+/// B = sx (d.x - c.x), A = sy (d.y - c.y) and E = B sy (c.y - o.y) - A sx (c.x - o.x) give
+/// orient(c, d, p) sx sy = D = B Y - A X - E. Every point lies in the box of the corners 0, 2, 4, 6,
+/// so |X|, |B| <= W' = sx W < 1 + 2^-52, |Y|, |A| <= H' < 1 + 2^-52 and |E| <= 2 W' H'. The test computes
+/// t = fma(-a, x, fma(b, y, -e)) in float from x, y, a, b, e, each X, Y, A, B, E rounded (through
+/// double, where the rounding is at most 2^-50 of float's) with relative error at most eps (1 + 2^-26),
+/// eps = 2^-24: b y - B Y is within 2 eps W'H', e - E within 2 eps W'H', the inner FMA's rounding
+/// within 3 eps W'H' (|b y - e| <= 3 W'H'), a x - A X within 2 eps W'H' and the outer rounding within
+/// 4 eps W'H', 13 eps (1 + 2^-20) in all; results below float's normal range add at most 2^-149
+/// each. So t > kFloatBound = 16 eps certifies D > 0. Where the scales, the corners (64-bit integers
+/// beyond 2^53: converts_exactly) or the corners' count do not allow this, every edge is set to fail.
 template <class T>
 class ThreadOctagon {
  public:
@@ -97,10 +113,11 @@ class ThreadOctagon {
       }
     }
     bool exact = true;  // every corner exact in double (converts_exactly: 64-bit integers may not be)
+    double cx[8], cy[8];
 #pragma unroll
     for (int k = 0; k < 8; ++k) {
       const Point2<T> c = points[k < 4 ? low_at[k] : high_at[k - 4]];
-      x_[k] = static_cast<double>(c.x), y_[k] = static_cast<double>(c.y);
+      cx[k] = static_cast<double>(c.x), cy[k] = static_cast<double>(c.y);
       exact &= converts_exactly(c);
     }
     smallest_ = points[low_at[0]], largest_ = points[high_at[0]];
@@ -110,26 +127,37 @@ class ThreadOctagon {
     upper_splits_ = static_cast<unsigned>(high_at[3] | high_at[2] << 8 | high_at[1] << 16);
     unsigned skip = 0;
 #pragma unroll
-    for (int k = 0; k < 8; ++k) skip |= (x_[k] == x_[(k + 1) % 8] && y_[k] == y_[(k + 1) % 8]) ? 1u << k : 0u;
-    // (One mask, not eight flags: with flags the compiler recomputed the eight comparisons for every
-    // point tested.)
-    skip_ = skip;
+    for (int k = 0; k < 8; ++k) skip |= (cx[k] == cx[(k + 1) % 8] && cy[k] == cy[(k + 1) % 8]) ? 1u << k : 0u;
     first_bad_ = bad;
+    // The scales (see the class comment): width = f 2^ex with f in [1/2, 1), so sx = 2^-ex, in T's
+    // own arithmetic for float (fma there) and in double for the others; where they would leave that
+    // range (spans below 2^-126 or above 2^126 in float) the test certifies nothing.
+    const double width = cx[4] - cx[0], height = cy[6] - cy[2];  // corners 0, 4: x; 2, 6: y
+    int ex = 0, ey = 0;
+    frexp(width, &ex);
+    frexp(height, &ey);
+    constexpr int kMaxExponent = std::is_same_v<T, float> ? 126 : 1021;
     // Fewer than three distinct corners in a row certify nothing (core::ExtremePolygon::finish), and
-    // corners double does not hold would make it test another polygon.
-    enabled_ = __popc(skip) <= 5 && exact;
-    // One error bound for every test of the group. Orientation's certificate (Shewchuk's, as in
-    // certified_left_differences) for corners a, b and a point p of the group is det > kOrientErrBound
-    // * detsum with detsum = |(a.x - p.x)(b.y - p.y)| + |(a.y - p.y)(b.x - p.x)|, all rounded; each
-    // difference is at most the group's width or height (rounding is monotone), so detsum <= 2 w h
-    // (1 + eps)^2, and a bound from 2 w h with room for its own rounding certifies no less soundly.
-    // Products that underflow add at most 2^-1074 each: a group whose 2 w h is below kOrientMinSafe
-    // certifies nothing; above it, a point's smaller detsum leaves at least kOrientErrBound 2^-901 of
-    // room. An overflow makes the bound infinite (nothing certified), a NaN fails every comparison.
-    const double width = x_[4] - x_[0], height = y_[6] - y_[2];  // corners 0, 4: x; 2, 6: y
-    const double most = 2 * width * height;
-    enabled_ &= most >= detail::kOrientMinSafe;
-    bound_ = detail::kOrientErrBound * (1 + 0x1p-40) * most;
+    // corners double does not hold would make it test another polygon. (Infinite or NaN spans fail
+    // the comparisons.)
+    const bool enabled = __popc(skip) <= 5 && exact && width > 0 && height > 0 && width < 0x1p1023 &&
+                         height < 0x1p1023 && ex >= -kMaxExponent && ex <= kMaxExponent &&
+                         ey >= -kMaxExponent && ey <= kMaxExponent;
+    const double sx = enabled ? ldexp(1.0, -ex) : 0.0, sy = enabled ? ldexp(1.0, -ey) : 0.0;
+    // (Exact: powers of two times a corner, short of underflow, whose error the bound covers.)
+    scale_x_ = static_cast<Scale>(sx), scale_y_ = static_cast<Scale>(sy);
+    shift_x_ = static_cast<Scale>(-(cx[0] * sx)), shift_y_ = static_cast<Scale>(-(cy[0] * sy));
+#pragma unroll
+    for (int k = 0; k < 8; ++k) {
+      const int next = (k + 1) % 8;
+      const double b = (cx[next] - cx[k]) * sx, a = (cy[next] - cy[k]) * sy;
+      const double e = b * ((cy[k] - cy[0]) * sy) - a * ((cx[k] - cx[0]) * sx);
+      // An edge between equal corners always passes (t = 1), a disabled octagon's never (t = -1).
+      const bool pass = ((skip >> k) & 1u) != 0;
+      minus_a_[k] = enabled && !pass ? static_cast<float>(-a) : 0.0f;
+      b_[k] = enabled && !pass ? static_cast<float>(b) : 0.0f;
+      minus_e_[k] = enabled ? (pass ? 1.0f : static_cast<float>(-e)) : -1.0f;
+    }
   }
 
   __device__ int first_bad() const {
@@ -150,46 +178,41 @@ class ThreadOctagon {
   /// The orientation of (smallest point, largest point, p), exact: above the line between them
   /// positive, below negative.
   __device__ int side(const Point2<T>& p) const {
-    if constexpr (exact_in_double_v<T>) {
-      return orient2d(x_[0], y_[0], x_[4], y_[4], static_cast<double>(p.x), static_cast<double>(p.y));
-    } else {
-      return orient2d(smallest_, largest_, p);
-    }
+    return orient2d(smallest_, largest_, p);
   }
 
-  /// True when p is certified strictly left of every edge between distinct corners.
+  /// True when p is certified strictly left of every edge between distinct corners (the class
+  /// comment's bound). p must be finite.
   __device__ bool strictly_inside(const Point2<T>& p) const {
-    const auto px = static_cast<double>(p.x), py = static_cast<double>(p.y);
-    double dx[8], dy[8];
-#pragma unroll
-    for (int k = 0; k < 8; ++k) dx[k] = x_[k] - px, dy[k] = y_[k] - py;
-    bool inside = enabled_;
-#pragma unroll
-    for (int k = 0; k < 8; ++k) {
-      const int next = (k + 1) % 8;
-      // certified_left_differences with the group's bound (see the constructor): three flops a test
-      // rather than six, and no test of scale.
-      const double detleft = dx[k] * dy[next], detright = dy[k] * dx[next];
-      inside &= ((skip_ >> k) & 1u) | (detleft - detright > bound_);
+    float x, y;
+    if constexpr (std::is_same_v<T, float>) {
+      x = fmaf(p.x, scale_x_, shift_x_), y = fmaf(p.y, scale_y_, shift_y_);
+    } else {
+      // (A disabled octagon's zero scales leave x, y finite for 64-bit points beyond 2^53 too.)
+      x = static_cast<float>(fma(static_cast<double>(p.x), scale_x_, shift_x_));
+      y = static_cast<float>(fma(static_cast<double>(p.y), scale_y_, shift_y_));
     }
+    bool inside = true;
+#pragma unroll
+    for (int k = 0; k < 8; ++k) inside &= fmaf(minus_a_[k], x, fmaf(b_[k], y, minus_e_[k])) > kFloatBound;
     return inside;
   }
 
  private:
   using Key = std::conditional_t<std::is_integral_v<T>, double, T>;
+  using Scale = std::conditional_t<std::is_same_v<T, float>, float, double>;
+  static constexpr float kFloatBound = 0x1p-20f;  // 16 eps, eps = 2^-24 (the class comment)
 
   __device__ static void keys(const Point2<T>& p, Key (&key)[4]) {
     const Key x = static_cast<Key>(p.x), y = static_cast<Key>(p.y);
     key[0] = x, key[1] = x + y, key[2] = y, key[3] = y - x;  // key[0] unused: x is compared in T
   }
 
-  double x_[8], y_[8];
-  Point2<T> smallest_, largest_;          // corners 0 and 4, for side() where double does not hold T
-  double bound_;                          // certifies every test of the group (see the constructor)
-  unsigned skip_;                         // bit k: edge k joins equal corners and is skipped
+  float minus_a_[8], b_[8], minus_e_[8];  // edge k's line, scaled (the class comment)
+  Scale scale_x_, scale_y_, shift_x_, shift_y_;
+  Point2<T> smallest_, largest_;          // corners 0 and 4
   unsigned lower_splits_, upper_splits_;  // store_splits' positions, a byte each
   int first_bad_;                         // the first point that is not finite; n if none
-  bool enabled_;
 };
 
 /// A team's lists of positions in its group, kThreadSurvivors each, in shared memory; each of the
