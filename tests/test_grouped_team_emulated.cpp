@@ -208,7 +208,7 @@ TEST(GroupedTeamEmulated, TeamsOfTwoAndEightMatchOneChain) {
   every_family<float, 8>(12);
 }
 
-/// Points a few to about 2^20 steps (ulps, or units for integers) to either side of the edges of an
+/// Points 1 to 2^21 steps (ulps, or units for integers) to either side of the edges of an
 /// octagon whose corners are the extremes: where the octagon's certificate is loose or wrong, points
 /// on or outside an edge (hull vertices or on the hull's boundary) come out certified inside.
 template <class T>

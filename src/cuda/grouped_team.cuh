@@ -41,11 +41,12 @@ constexpr int kChainPieces = Lanes >= 8 ? 4 : (Lanes >= 4 ? 2 : 1);
 /// height H = y6 - y2 into [1/2, 1), the exact values X = sx (p.x - o.x), Y = sy (p.y - o.y),
 /// B = sx (d.x - c.x), A = sy (d.y - c.y) and E = B sy (c.y - o.y) - A sx (c.x - o.x) give
 /// orient(c, d, p) sx sy = D = B Y - A X - E. Every point lies in the box of the corners 0, 2, 4, 6,
-/// so |X|, |B| <= W' = sx W < 1 + 2^-52, |Y|, |A| <= H' < 1 + 2^-52 and |E| <= 2 W' H'. The test computes
-/// t = fma(-a, x, fma(b, y, -e)) in float from x, y, a, b, e, each X, Y, A, B, E rounded (through
-/// double, where the rounding is at most 2^-50 of float's) with relative error at most eps (1 + 2^-26),
-/// eps = 2^-24: b y - B Y is within 2 eps W'H', e - E within 2 eps W'H', the inner FMA's rounding
-/// within 3 eps W'H' (|b y - e| <= 3 W'H'), a x - A X within 2 eps W'H' and the outer rounding within
+/// so |X|, |B| <= W' = sx W < 1 + 2^-52, |Y|, |A| <= H' < 1 + 2^-52 and |E| <= 2 W' H'. The test
+/// computes t = fma(-a, x, fma(b, y, -e)) in float, where x, y, a, b are X, Y, A, B rounded (through
+/// double, whose roundings add at most 2^-26 of float's) with relative error at most eps (1 + 2^-26),
+/// eps = 2^-24, and e is within 2 eps (1 + 2^-26) W'H' of E (rounded from a double within 2^-50 W'H'
+/// of it): b y - B Y is within 2 eps W'H', e - E within 2 eps W'H', the inner FMA's rounding within
+/// 3 eps W'H' (|b y - e| <= 3 W'H'), a x - A X within 2 eps W'H' and the outer rounding within
 /// 4 eps W'H', 13 eps (1 + 2^-20) in all; results below float's normal range add at most 2^-149
 /// each. So t > kFloatBound = 16 eps certifies D > 0. Where the scales, the corners (64-bit integers
 /// beyond 2^53: converts_exactly) or the corners' count do not allow this, every edge is set to fail.
