@@ -173,6 +173,19 @@ Points<T> near_collinear_ulp(std::size_t n, std::mt19937_64& rng) {
   return pts;
 }
 
+/// Eight corners, one at a random angle in each octant of the circle of centre (cx, cy) and radius r,
+/// counter-clockwise, rounded to T: each the extreme of its direction (x, x + y, y, y - x, ...).
+template <class T>
+Points<T> octagon_corners(double cx, double cy, double r, std::mt19937_64& rng) {
+  std::uniform_real_distribution<double> u(0.0, 1.0);
+  Points<T> corners;
+  for (int k = 0; k < 8; ++k) {
+    const double angle = (k + 0.2 + 0.6 * u(rng)) * (M_PI / 4);
+    corners.push_back({static_cast<T>(cx + r * std::cos(angle)), static_cast<T>(cy + r * std::sin(angle))});
+  }
+  return corners;
+}
+
 /// A filter's worst case: eight corners, one at a random angle in each octant of a circle (random
 /// centre in [-1000, 1000]^2, random radius from 2^-10 to 2^9), and the other points at a random
 /// rounded fraction along a random edge, moved by up to two ulps in x and y, so that each lies a few
@@ -182,11 +195,7 @@ Points<T> octagon_ulp_edges(std::size_t n, std::mt19937_64& rng) {
   std::uniform_real_distribution<double> u(0.0, 1.0), centre(-1000.0, 1000.0);
   std::uniform_int_distribution<int> nudge(-2, 2), edge(0, 7), scale(-10, 9);
   const double cx = centre(rng), cy = centre(rng), r = std::ldexp(1.0, scale(rng));
-  Points<T> corners;
-  for (int k = 0; k < 8; ++k) {
-    const double angle = (k + 0.2 + 0.6 * u(rng)) * (M_PI / 4);
-    corners.push_back({static_cast<T>(cx + r * std::cos(angle)), static_cast<T>(cy + r * std::sin(angle))});
-  }
+  const Points<T> corners = octagon_corners<T>(cx, cy, r, rng);
   Points<T> pts(corners.begin(), corners.begin() + static_cast<std::ptrdiff_t>(std::min<std::size_t>(n, 8)));
   while (pts.size() < n) {
     const int e = edge(rng);
@@ -198,6 +207,43 @@ Points<T> octagon_ulp_edges(std::size_t n, std::mt19937_64& rng) {
       q.x = std::nextafter(q.x, k > 0 ? T(INFINITY) : T(-INFINITY));
     for (int k = nudge(rng); k != 0; k += (k > 0 ? -1 : 1))
       q.y = std::nextafter(q.y, k > 0 ? T(INFINITY) : T(-INFINITY));
+    pts.push_back(q);
+  }
+  std::shuffle(pts.begin(), pts.end(), rng);
+  return pts;
+}
+
+/// Points 1 to 2^21 steps (ulps, or units for integers) to either side of the edges of an octagon
+/// far from the origin (octagon_corners): a filter's certificate that is loose or wrong keeps points
+/// well inside, or certifies points on or outside an edge. Fewer than 8 points: the first corners only.
+template <class T>
+Points<T> octagon_far_nudged(std::size_t n, std::mt19937_64& rng) {
+  std::uniform_real_distribution<double> u(0.0, 1.0);
+  std::uniform_int_distribution<int> edge(0, 7), bits(0, 21), sign(0, 1);
+  const double centre = std::is_integral_v<T> ? 1e8 : (sizeof(T) == 4 ? 3e4 : 1e12);
+  const double r = std::is_integral_v<T> ? 1e7 : (sizeof(T) == 4 ? 1e3 : 1e5);
+  const Points<T> corners = octagon_corners<T>(centre, -centre, r, rng);
+  const auto nudge = [&](T v) {
+    const double steps = std::ldexp(1.0, bits(rng)) * (sign(rng) ? 1 : -1);
+    if constexpr (std::is_integral_v<T>) {
+      return static_cast<T>(v + static_cast<T>(steps));
+    } else {
+      const T ulp = std::nextafter(v, T(INFINITY)) - v;
+      return static_cast<T>(v + static_cast<T>(steps) * ulp);
+    }
+  };
+  Points<T> pts(corners.begin(), corners.begin() + static_cast<std::ptrdiff_t>(std::min<std::size_t>(n, 8)));
+  while (pts.size() < n) {
+    const int e = edge(rng);
+    const Point2<T> a = corners[static_cast<std::size_t>(e)],
+                    b = corners[static_cast<std::size_t>((e + 1) % 8)];
+    const double t = u(rng), ax = static_cast<double>(a.x), ay = static_cast<double>(a.y);
+    Point2<T> q{static_cast<T>(ax + t * (static_cast<double>(b.x) - ax)),
+                static_cast<T>(ay + t * (static_cast<double>(b.y) - ay))};
+    if (sign(rng))
+      q.x = nudge(q.x);
+    else
+      q.y = nudge(q.y);
     pts.push_back(q);
   }
   std::shuffle(pts.begin(), pts.end(), rng);

@@ -208,49 +208,6 @@ TEST(GroupedTeamEmulated, TeamsOfTwoAndEightMatchOneChain) {
   every_family<float, 8>(12);
 }
 
-/// Points 1 to 2^21 steps (ulps, or units for integers) to either side of the edges of an
-/// octagon whose corners are the extremes: where the octagon's certificate is loose or wrong, points
-/// on or outside an edge (hull vertices or on the hull's boundary) come out certified inside.
-template <class T>
-testing::Points<T> octagon_far_nudged(std::size_t n, std::mt19937_64& rng) {
-  std::uniform_real_distribution<double> u(0.0, 1.0);
-  std::uniform_int_distribution<int> edge(0, 7), bits(0, 21), sign(0, 1);
-  const double centre = std::is_integral_v<T> ? 1e8 : (sizeof(T) == 4 ? 3e4 : 1e12);
-  const double r = std::is_integral_v<T> ? 1e7 : (sizeof(T) == 4 ? 1e3 : 1e5);
-  testing::Points<T> corners, pts;
-  for (int k = 0; k < 8; ++k) {
-    const double angle = (k + 0.2 + 0.6 * u(rng)) * (M_PI / 4);
-    corners.push_back(
-        {static_cast<T>(centre + r * std::cos(angle)), static_cast<T>(-centre + r * std::sin(angle))});
-  }
-  const auto nudge = [&](T v) {
-    const double steps = std::ldexp(1.0, bits(rng)) * (sign(rng) ? 1 : -1);
-    if constexpr (std::is_integral_v<T>) {
-      return static_cast<T>(v + static_cast<T>(steps));
-    } else {
-      const T ulp = std::nextafter(v, T(INFINITY)) - v;
-      return static_cast<T>(v + static_cast<T>(steps) * ulp);
-    }
-  };
-  pts.assign(corners.begin(), corners.begin() + static_cast<std::ptrdiff_t>(std::min<std::size_t>(n, 8)));
-  while (pts.size() < n) {
-    const int e = edge(rng);
-    const Point2<T> a = corners[static_cast<std::size_t>(e)],
-                    b = corners[static_cast<std::size_t>((e + 1) % 8)];
-    const double t = u(rng);
-    const double ax = static_cast<double>(a.x), ay = static_cast<double>(a.y);
-    Point2<T> q{static_cast<T>(ax + t * (static_cast<double>(b.x) - ax)),
-                static_cast<T>(ay + t * (static_cast<double>(b.y) - ay))};
-    if (sign(rng))
-      q.x = nudge(q.x);
-    else
-      q.y = nudge(q.y);
-    pts.push_back(q);
-  }
-  std::shuffle(pts.begin(), pts.end(), rng);
-  return pts;
-}
-
 /// The octagon's test (ThreadOctagon::strictly_inside, its float lines) certifies only points
 /// strictly inside the group's exact hull, in every family and on the ulps around its edges; and it
 /// certifies some (a certificate that never passes would filter nothing).
@@ -263,7 +220,7 @@ void octagon_certifies_only_inner_points(int groups_per_family) {
   auto families = testing::families_of<T>();
   if constexpr (!std::is_integral_v<T>)
     families.push_back({"octagon_ulp_edges", testing::octagon_ulp_edges<T>});
-  families.push_back({"octagon_far_nudged", octagon_far_nudged<T>});
+  families.push_back({"octagon_far_nudged", testing::octagon_far_nudged<T>});
   long certified = 0, tested = 0, near_edges_certified = 0;
   for (const auto& family : families) {
     for (int g = 0; g < groups_per_family; ++g) {
