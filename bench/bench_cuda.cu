@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <charconv>
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -62,7 +63,8 @@ constexpr const char* kUsage =
                   [--validated-rounds R]   (each upper-hull row's call unvalidated and validated,
                                             alternated over R rounds)
        bench_cuda --crossover   (cuda against cpu backend on small host inputs: auto's threshold)
-       bench_cuda --grouped [GROUPS [SIZE]]   (GROUPS groups of SIZE points: 10^6 of 100)
+       bench_cuda --grouped [GROUPS [SIZE]]   (GROUPS groups of SIZE points, 10^6 of 100: double, float,
+                                            int64, int32)
        bench_cuda --help
 )";
 }  // namespace
@@ -636,7 +638,22 @@ void crossover(cudaStream_t stream) {
 
 // ---- grouped hulls: many small groups from device memory ----
 
-/// Group g holds points g*size .. (g+1)*size - 1: a uniform disk of radius 1 around its own centre.
+/// The grouped rows' unit for T: integer groups are the float groups scaled, int32 to about 2^30 and
+/// int64 to about 2^60 (beyond double's 2^53, where a conversion would round).
+template <class T>
+constexpr double kGroupScale = std::is_floating_point_v<T> ? 1.0
+                               : sizeof(T) == 4            ? 0x1p20
+                                                           : 0x1p50;
+
+/// A name for the grouped table's precision column.
+template <class T>
+constexpr const char* kGroupTypeName = std::is_same_v<T, float>          ? "float"
+                                       : std::is_same_v<T, double>       ? "double"
+                                       : std::is_same_v<T, std::int32_t> ? "int32"
+                                                                         : "int64";
+
+/// Group g holds points g*size .. (g+1)*size - 1: a uniform disk of radius 1 around its own centre
+/// (times kGroupScale<T>).
 template <class T>
 __global__ void generate_groups_kernel(Point2<T>* out, index_t n, index_t size) {
   for (index_t i = blockIdx.x * static_cast<index_t>(blockDim.x) + threadIdx.x; i < n;
@@ -645,7 +662,8 @@ __global__ void generate_groups_kernel(Point2<T>* out, index_t n, index_t size) 
     const double cx = 2000.0 * unit_hash(2 * g) - 1000.0, cy = 2000.0 * unit_hash(2 * g + 1) - 1000.0;
     const double r = sqrt(unit_hash(3 * static_cast<std::uint64_t>(i) + 7));
     const double a = 6.283185307179586 * unit_hash(3 * static_cast<std::uint64_t>(i) + 8);
-    out[i] = {static_cast<T>(cx + r * cos(a)), static_cast<T>(cy + r * sin(a))};
+    constexpr double kScale = kGroupScale<T>;
+    out[i] = {static_cast<T>(kScale * (cx + r * cos(a))), static_cast<T>(kScale * (cy + r * sin(a)))};
   }
 }
 
@@ -690,7 +708,7 @@ void grouped(index_t groups, index_t size, cudaStream_t stream) {
     const auto expected = wagener::convex_hulls<T>(host_points, host_offsets, options);
     if (expected.vertices != to_host(hull.data(), vertices) ||
         expected.offsets != to_host(hull_offsets.data(), groups + 1)) {
-      std::fprintf(stderr, "WRONG GROUPED HULLS (%s)\n", sizeof(T) == 4 ? "float" : "double");
+      std::fprintf(stderr, "WRONG GROUPED HULLS (%s)\n", kGroupTypeName<T>);
       std::exit(1);
     }
   }
@@ -700,7 +718,7 @@ void grouped(index_t groups, index_t size, cudaStream_t stream) {
       "floor |\n"
       "|---|---|---|---|---|---|---|\n"
       "| %s | %lld | %lld | %lld | %.3f | %.4f | %.1f |\n",
-      sizeof(T) == 4 ? "float" : "double", static_cast<long long>(groups), static_cast<long long>(size),
+      kGroupTypeName<T>, static_cast<long long>(groups), static_cast<long long>(size),
       static_cast<long long>(vertices), ms, floor, ms / floor);
 }
 
@@ -833,6 +851,8 @@ int main(int argc, char** argv) {
       wcuda::Stream stream;
       grouped<double>(groups, size, stream.get());
       grouped<float>(groups, size, stream.get());
+      grouped<std::int64_t>(groups, size, stream.get());
+      grouped<std::int32_t>(groups, size, stream.get());
       return 0;
     } else {
       usage_error("unknown argument \"" + arg + "\"");
