@@ -213,15 +213,14 @@ Points<T> octagon_ulp_edges(std::size_t n, std::mt19937_64& rng) {
   return pts;
 }
 
-/// Points 1 to 2^21 steps (ulps, or units for integers) to either side of the edges of an octagon
-/// far from the origin (octagon_corners): a filter's certificate that is loose or wrong keeps points
-/// well inside, or certifies points on or outside an edge. Fewer than 8 points: the first corners only.
+/// Points 1 to 2^max_bits steps (ulps, or units for integers) to either side of the edges of the
+/// octagon octagon_corners(centre, -centre, r): a filter's certificate that is loose or wrong keeps
+/// points well inside, or certifies points on or outside an edge. Fewer than 8 points: the first
+/// corners only.
 template <class T>
-Points<T> octagon_far_nudged(std::size_t n, std::mt19937_64& rng) {
+Points<T> octagon_nudged(std::size_t n, std::mt19937_64& rng, double centre, double r, int max_bits) {
   std::uniform_real_distribution<double> u(0.0, 1.0);
-  std::uniform_int_distribution<int> edge(0, 7), bits(0, 21), sign(0, 1);
-  const double centre = std::is_integral_v<T> ? 1e8 : (sizeof(T) == 4 ? 3e4 : 1e12);
-  const double r = std::is_integral_v<T> ? 1e7 : (sizeof(T) == 4 ? 1e3 : 1e5);
+  std::uniform_int_distribution<int> edge(0, 7), bits(0, max_bits), sign(0, 1);
   const Points<T> corners = octagon_corners<T>(centre, -centre, r, rng);
   const auto nudge = [&](T v) {
     const double steps = std::ldexp(1.0, bits(rng)) * (sign(rng) ? 1 : -1);
@@ -248,6 +247,14 @@ Points<T> octagon_far_nudged(std::size_t n, std::mt19937_64& rng) {
   }
   std::shuffle(pts.begin(), pts.end(), rng);
   return pts;
+}
+
+/// octagon_nudged far from the origin, 1 to 2^21 steps from the edges.
+template <class T>
+Points<T> octagon_far_nudged(std::size_t n, std::mt19937_64& rng) {
+  const double centre = std::is_integral_v<T> ? 1e8 : (sizeof(T) == 4 ? 3e4 : 1e12);
+  const double r = std::is_integral_v<T> ? 1e7 : (sizeof(T) == 4 ? 1e3 : 1e5);
+  return octagon_nudged<T>(n, rng, centre, r, 21);
 }
 
 /// Uniform disk scaled near the top of T's range (products overflow).

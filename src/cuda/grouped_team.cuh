@@ -48,8 +48,12 @@ constexpr int kChainPieces = Lanes >= 8 ? 4 : (Lanes >= 4 ? 2 : 1);
 /// of it): b y - B Y is within 2 eps W'H', e - E within 2 eps W'H', the inner FMA's rounding within
 /// 3 eps W'H' (|b y - e| <= 3 W'H'), a x - A X within 2 eps W'H' and the outer rounding within
 /// 4 eps W'H', 13 eps (1 + 2^-20) in all; results below float's normal range add at most 2^-149
-/// each. So t > kFloatBound = 16 eps certifies D > 0. Where the scales, the corners (64-bit integers
-/// beyond 2^53: converts_exactly) or the corners' count do not allow this, every edge is set to fail.
+/// each. So t > kFloatBound = 16 eps certifies D > 0. 64-bit integers, which double may not hold:
+/// every difference to o is taken exactly in 64 bits (where the box's corners' differences fit) and
+/// rounded to double once. The points' x and y are then as above; the corners' roundings move a, b and e by
+/// at most 2^-46 more in all (three double ulps each at most, W', H' <= 1 + 2^-50), inside the 13 eps 2^-20
+/// W'H' >= 2^-43 that the bound's (1 + 2^-20) leaves. Where the scales, the box (64-bit differences that do
+/// not fit) or the corners' count do not allow this, every edge is set to fail.
 template <class T>
 class ThreadOctagon {
  public:
@@ -58,9 +62,10 @@ class ThreadOctagon {
   /// find the first point that is not finite (first_bad(): n if none; the corners are then not
   /// meaningful).
   __device__ ThreadOctagon(const Point2<T>* points, int n, int first, int lanes, unsigned team_mask) {
-    // The keys x + y, y and y - x are rounded sums in T (integers: in double, where their sums cannot
-    // overflow): they only choose which input points become corners, and any choice is a valid filter
-    // (core::ExtremePolygon).
+    // The keys x + y and y - x are rounded (keys()): they only choose which input points become
+    // corners, and any choice is a valid filter (core::ExtremePolygon). The key y is y itself, exact in
+    // every Key, so corners 2 and 6 are extremes of y as corners 0 and 4 are of x: every point lies in
+    // their box, as the class comment's bound needs.
     // Corners 0 and 4, the extremes of x, are the smallest and the largest point (x, then y), compared
     // in T itself, exactly: the line between them splits the survivors for the two chains.
     T low_x = points[0].x, high_x = points[0].x, low_y = points[0].y, high_y = points[0].y;
@@ -113,22 +118,39 @@ class ThreadOctagon {
           high[k] = other_high, high_at[k] = other_high_at;
       }
     }
-    bool exact = true;  // every corner exact in double (converts_exactly: 64-bit integers may not be)
+    smallest_ = points[low_at[0]], largest_ = points[high_at[0]];
+    // The corners as doubles: exact for float, double and 32-bit integers; 64-bit integers as their
+    // differences to corner 0, rounded once (the class comment). Those differences, and every point's,
+    // fit in 64 bits where corners 4, 2 and 6's do; one that does not wraps by 2^64, and the width
+    // cx[4] or the height cy[6] - cy[2] then comes out negative or zero, which disables the test below.
     double cx[8], cy[8];
 #pragma unroll
     for (int k = 0; k < 8; ++k) {
       const Point2<T> c = points[k < 4 ? low_at[k] : high_at[k - 4]];
-      cx[k] = static_cast<double>(c.x), cy[k] = static_cast<double>(c.y);
-      exact &= converts_exactly(c);
+      if constexpr (kFromCornerZero) {
+        cx[k] = static_cast<double>(difference(c.x, smallest_.x));
+        cy[k] = static_cast<double>(difference(c.y, smallest_.y));
+      } else {
+        cx[k] = static_cast<double>(c.x), cy[k] = static_cast<double>(c.y);
+      }
     }
-    smallest_ = points[low_at[0]], largest_ = points[high_at[0]];
     // The corners between each side's ends in x order, a byte each: below, 1 (x + y), 2 (y), 3 (y - x);
     // above, 7 (y - x), 6 (y), 5 (x + y).
     lower_splits_ = static_cast<unsigned>(low_at[1] | low_at[2] << 8 | low_at[3] << 16);
     upper_splits_ = static_cast<unsigned>(high_at[3] | high_at[2] << 8 | high_at[1] << 16);
     unsigned skip = 0;
 #pragma unroll
-    for (int k = 0; k < 8; ++k) skip |= (cx[k] == cx[(k + 1) % 8] && cy[k] == cy[(k + 1) % 8]) ? 1u << k : 0u;
+    for (int k = 0; k < 8; ++k) {
+      if constexpr (kFromCornerZero) {
+        // In T: two distinct 64-bit corners may round to one double (an edge skipped wrongly would
+        // certify points outside it).
+        const int next = (k + 1) % 8;
+        const int c = k < 4 ? low_at[k] : high_at[k - 4], d = next < 4 ? low_at[next] : high_at[next - 4];
+        skip |= (points[c].x == points[d].x && points[c].y == points[d].y) ? 1u << k : 0u;
+      } else {
+        skip |= (cx[k] == cx[(k + 1) % 8] && cy[k] == cy[(k + 1) % 8]) ? 1u << k : 0u;
+      }
+    }
     first_bad_ = bad;
     // The scales (see the class comment): width = f 2^ex with f in [1/2, 1), so sx = 2^-ex, in T's
     // own arithmetic for float (fma there) and in double for the others; where they would leave that
@@ -138,10 +160,9 @@ class ThreadOctagon {
     frexp(width, &ex);
     frexp(height, &ey);
     constexpr int kMaxExponent = std::is_same_v<T, float> ? 126 : 1021;
-    // Fewer than three distinct corners in a row certify nothing (core::ExtremePolygon::finish), and
-    // corners double does not hold would make it test another polygon. (Infinite or NaN spans fail
-    // the comparisons.)
-    const bool enabled = __popc(skip) <= 5 && exact && width > 0 && height > 0 && width < 0x1p1023 &&
+    // Fewer than three distinct corners in a row certify nothing (core::ExtremePolygon::finish), nor
+    // does a box too wide for 64-bit differences. (Infinite or NaN spans fail the comparisons.)
+    const bool enabled = __popc(skip) <= 5 && width > 0 && height > 0 && width < 0x1p1023 &&
                          height < 0x1p1023 && ex >= -kMaxExponent && ex <= kMaxExponent &&
                          ey >= -kMaxExponent && ey <= kMaxExponent;
     const double sx = enabled ? ldexp(1.0, -ex) : 0.0, sy = enabled ? ldexp(1.0, -ey) : 0.0;
@@ -188,8 +209,11 @@ class ThreadOctagon {
     float x, y;
     if constexpr (std::is_same_v<T, float>) {
       x = fmaf(p.x, scale_x_, shift_x_), y = fmaf(p.y, scale_y_, shift_y_);
+    } else if constexpr (kFromCornerZero) {
+      // The difference exact (within the box), rounded to double once, scaled exactly (the shifts 0).
+      x = static_cast<float>(static_cast<double>(difference(p.x, smallest_.x)) * scale_x_);
+      y = static_cast<float>(static_cast<double>(difference(p.y, smallest_.y)) * scale_y_);
     } else {
-      // (A disabled octagon's zero scales leave x, y finite for 64-bit points beyond 2^53 too.)
       x = static_cast<float>(fma(static_cast<double>(p.x), scale_x_, shift_x_));
       y = static_cast<float>(fma(static_cast<double>(p.y), scale_y_, shift_y_));
     }
@@ -200,13 +224,29 @@ class ThreadOctagon {
   }
 
  private:
-  using Key = std::conditional_t<std::is_integral_v<T>, double, T>;
+  // 64-bit integers: the corners and the points are taken as differences to corner 0 (smallest_).
+  static constexpr bool kFromCornerZero = std::is_same_v<T, std::int64_t>;
+  // The keys: in T for float and double; in double for 32-bit integers (exact, sums cannot
+  // overflow); 64-bit integers in 64 bits, x + y and y - x as sums of halves (no overflow; floor's
+  // rounding only chooses another corner), y exact.
+  using Key =
+      std::conditional_t<kFromCornerZero, std::int64_t, std::conditional_t<std::is_integral_v<T>, double, T>>;
   using Scale = std::conditional_t<std::is_same_v<T, float>, float, double>;
   static constexpr float kFloatBound = 0x1p-20f;  // 16 eps, eps = 2^-24 (the class comment)
 
   __device__ static void keys(const Point2<T>& p, Key (&key)[4]) {
-    const Key x = static_cast<Key>(p.x), y = static_cast<Key>(p.y);
-    key[0] = x, key[1] = x + y, key[2] = y, key[3] = y - x;  // key[0] unused: x is compared in T
+    if constexpr (kFromCornerZero) {
+      const std::int64_t half_x = p.x >> 1, half_y = p.y >> 1;  // floor(v / 2)
+      key[0] = p.x, key[1] = half_x + half_y, key[2] = p.y, key[3] = half_y - half_x;
+    } else {
+      const Key x = static_cast<Key>(p.x), y = static_cast<Key>(p.y);
+      key[0] = x, key[1] = x + y, key[2] = y, key[3] = y - x;  // key[0] unused: x is compared in T
+    }
+  }
+
+  /// a - b in 64 bits, wrapped where it does not fit (the callers check the box's sides first).
+  __device__ static std::int64_t difference(std::int64_t a, std::int64_t b) {
+    return static_cast<std::int64_t>(static_cast<std::uint64_t>(a) - static_cast<std::uint64_t>(b));
   }
 
   float minus_a_[8], b_[8], minus_e_[8];  // edge k's line, scaled (the class comment)
