@@ -17,10 +17,12 @@ namespace wagener::core {
 /// A convex filter polygon of up to eight extreme points of a group (Akl-Toussaint), counter-
 /// clockwise: the extremes of x, x + y, y and x - y. Its corners are input points, so a point strictly
 /// inside it is strictly inside the group's hull and never a vertex. Its tests run in double; for
-/// 64-bit integer points it is disabled unless every corner converts exactly. The keys are rounded sums,
-/// which only decide which points become corners: a point strictly left of every edge of any closed polygon
-/// of input points (convex or not) is strictly inside their hull, since the edges then wind around it. A
-/// 100-point disk keeps about a tenth of its points (four corners kept a third).
+/// 64-bit integer points with a corner double does not hold (beyond 2^53), on differences taken in
+/// 64 bits, then rounded (orient2d_certified of Point2<std::int64_t>), and without the box. The keys
+/// are rounded sums, which only decide which points become corners: a point strictly left of every
+/// edge of any closed polygon of input points (convex or not) is strictly inside their hull, since
+/// the edges then wind around it. A 100-point disk keeps about a tenth of its points (four corners
+/// kept a third).
 template <class T>
 class ExtremePolygon {
  public:
@@ -67,13 +69,13 @@ class ExtremePolygon {
     }
     while (kept > 1 && same_point(corner_[kept - 1], corner_[0])) --kept;
     corners_ = kept;
-    // The tests run in double: with a corner that double does not hold (a 64-bit integer beyond
-    // 2^53) they would test another polygon. With every corner exact they certify no rounded point
-    // (converts_exactly in wagener/point.hpp).
-    for (int k = 0; k < kept; ++k) {
-      if (!converts_exactly(corner_[k])) corners_ = 0;
-    }
     if (corners_ < 3) return;
+    // The tests in double: with a corner that double does not hold (a 64-bit integer beyond 2^53)
+    // they would test another polygon, so such a polygon takes the points' differences in 64 bits
+    // (wide_) and has no box, whose corners are doubles. With every corner exact the doubles certify
+    // no rounded point (converts_exactly in wagener/point.hpp).
+    for (int k = 0; k < kept; ++k) wide_ = wide_ || !converts_exactly(corner_[k]);
+    if (wide_) return;
     // The box between the diagonal corners, shrunk a little so that its corners fall strictly
     // inside; used only if the exact test certifies all four corners (then the whole closed box is
     // inside the open, convex set the edges bound).
@@ -91,6 +93,9 @@ class ExtremePolygon {
 
   /// True when p is certified strictly left of every edge (orient2d's filter: exact when it says so).
   WAGENER_HD bool strictly_inside(const Point2<T>& p) const {
+    if constexpr (!exact_in_double_v<T>) {
+      if (wide_) return polygon_inside_wide(p);
+    }
     const auto px = static_cast<double>(p.x), py = static_cast<double>(p.y);
     // Most interior points fall in the box: four exact comparisons instead of eight orientations.
     if (box_x0_ < px && px < box_x1_ && box_y0_ < py && py < box_y1_) return true;
@@ -113,6 +118,16 @@ class ExtremePolygon {
     return true;
   }
 
+  /// polygon_inside for 64-bit points and corners: each orientation's differences exact in 64 bits
+  /// (none certified where one does not fit).
+  WAGENER_HD bool polygon_inside_wide(const Point2<T>& p) const {
+    if (corners_ < 3) return false;
+    for (int e = 0; e < corners_; ++e) {
+      if (orient2d_certified(corner_[e], corner_[e + 1 == corners_ ? 0 : e + 1], p) <= 0) return false;
+    }
+    return true;
+  }
+
   // Corner k is the extreme in the outward direction k * 45 degrees counter-clockwise from -x: the
   // minima of x, x + y, y, y - x, then their maxima.
   WAGENER_HD static double key(const Point2<T>& p, int k) {
@@ -130,6 +145,7 @@ class ExtremePolygon {
   double box_x0_ = 0, box_x1_ = 0, box_y0_ = 0, box_y1_ = 0;  // empty: disabled
   double key_[kCorners] = {};
   int corners_ = 0;
+  bool wide_ = false;  // a corner beyond double's exact range (64-bit integers): polygon_inside_wide
 };
 
 /// One pass of Andrew's monotone chain over `n` elements sorted by point (lexicographically; ties in

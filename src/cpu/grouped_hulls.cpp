@@ -428,16 +428,14 @@ void hull_groups(std::span<const Point2<T>> points, std::span<const std::int64_t
                 rounded_exactly(extremes.y_min) && rounded_exactly(extremes.y_max);
       }
       OctagonFilter filter;
-      if (!exact) {
-        for (std::uint32_t i = 0; i < n; ++i)
-          kept[m++] = make_element(group[i], i, std::type_identity<Element>{});
-      } else if (finite && filter.build(group, extremes)) {
+      if (finite && exact && filter.build(group, extremes)) {
         const std::uint32_t* survivors = scratch.survivors.data();
         m = octagon_survivors(filter, group, n, scratch.survivors.data());
         for (std::uint32_t j = 0; j < m; ++j)
           kept[j] = make_element(group[survivors[j]], survivors[j], std::type_identity<Element>{});
       } else if (finite) {
-        // Coordinates beyond the filter's margin argument (near 1e+-300): orient2d's own filter.
+        // Coordinates beyond the filter's margin argument (near 1e+-300), or 64-bit integers beyond
+        // double's 2^53: orient2d's own filter (for those, on differences taken in 64 bits).
         core::ExtremePolygon<T> polygon;
         polygon.start(group[0]);
         for (std::uint32_t i = 0; i < n; ++i) polygon.add(group[i]);
