@@ -329,9 +329,14 @@ WAGENER_HD inline void multiply_unsigned(std::uint64_t a, std::uint64_t b, std::
 #endif
 }
 
+/// a - b modulo 2^64: the difference where it fits in 64 bits, else off by 2^64 (its sign turned).
+WAGENER_HD inline std::int64_t wrapped_difference(std::int64_t a, std::int64_t b) {
+  return static_cast<std::int64_t>(static_cast<std::uint64_t>(a) - static_cast<std::uint64_t>(b));
+}
+
 /// d = a - b when it fits in 64 bits (returns false, d then wrapped, when it does not).
 WAGENER_HD inline bool difference_fits(std::int64_t a, std::int64_t b, std::int64_t& d) {
-  d = static_cast<std::int64_t>(static_cast<std::uint64_t>(a) - static_cast<std::uint64_t>(b));
+  d = wrapped_difference(a, b);
   // Overflow only when a and b differ in sign and the wrapped difference's sign is not a's.
   return ((a ^ b) & (a ^ d)) >= 0;
 }

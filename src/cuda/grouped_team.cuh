@@ -128,8 +128,8 @@ class ThreadOctagon {
     for (int k = 0; k < 8; ++k) {
       const Point2<T> c = points[k < 4 ? low_at[k] : high_at[k - 4]];
       if constexpr (kFromCornerZero) {
-        cx[k] = static_cast<double>(difference(c.x, smallest_.x));
-        cy[k] = static_cast<double>(difference(c.y, smallest_.y));
+        cx[k] = static_cast<double>(wagener::detail::wrapped_difference(c.x, smallest_.x));
+        cy[k] = static_cast<double>(wagener::detail::wrapped_difference(c.y, smallest_.y));
       } else {
         cx[k] = static_cast<double>(c.x), cy[k] = static_cast<double>(c.y);
       }
@@ -211,8 +211,10 @@ class ThreadOctagon {
       x = fmaf(p.x, scale_x_, shift_x_), y = fmaf(p.y, scale_y_, shift_y_);
     } else if constexpr (kFromCornerZero) {
       // The difference exact (within the box), rounded to double once, scaled exactly (the shifts 0).
-      x = static_cast<float>(static_cast<double>(difference(p.x, smallest_.x)) * scale_x_);
-      y = static_cast<float>(static_cast<double>(difference(p.y, smallest_.y)) * scale_y_);
+      x = static_cast<float>(static_cast<double>(wagener::detail::wrapped_difference(p.x, smallest_.x)) *
+                             scale_x_);
+      y = static_cast<float>(static_cast<double>(wagener::detail::wrapped_difference(p.y, smallest_.y)) *
+                             scale_y_);
     } else {
       x = static_cast<float>(fma(static_cast<double>(p.x), scale_x_, shift_x_));
       y = static_cast<float>(fma(static_cast<double>(p.y), scale_y_, shift_y_));
@@ -242,11 +244,6 @@ class ThreadOctagon {
       const Key x = static_cast<Key>(p.x), y = static_cast<Key>(p.y);
       key[0] = x, key[1] = x + y, key[2] = y, key[3] = y - x;  // key[0] unused: x is compared in T
     }
-  }
-
-  /// a - b in 64 bits, wrapped where it does not fit (the callers check the box's sides first).
-  __device__ static std::int64_t difference(std::int64_t a, std::int64_t b) {
-    return static_cast<std::int64_t>(static_cast<std::uint64_t>(a) - static_cast<std::uint64_t>(b));
   }
 
   float minus_a_[8], b_[8], minus_e_[8];  // edge k's line, scaled (the class comment)
