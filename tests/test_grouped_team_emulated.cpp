@@ -231,7 +231,7 @@ void octagon_certifies_only_inner_points(int groups_per_family) {
     families.push_back({"octagon_nudged_2^60_wide", [](std::size_t n, std::mt19937_64& random) {
                           return testing::octagon_nudged<T>(n, random, 0x1p60, 0x1p58, 44);
                         }});
-    // A narrow box of y's whole range: the differences to corner 0 in y wrap (no certificate then).
+    // A narrow box over y's whole range: the differences to corner 0 in y may wrap (then no certificate).
     families.push_back({"tall_whole_y", [](std::size_t n, std::mt19937_64& random) {
                           std::uniform_int_distribution<T> x(0, T{1} << 30), y;
                           testing::Points<T> pts(n);
