@@ -904,11 +904,12 @@ int main(int argc, char** argv) {
       "|---|---|---|---|---|---|---|---|\n";
   for (const Row& r : rows) {
     char line[256];
-    std::snprintf(line, sizeof line, "| %s | %s | 2^%d | %s | %.3f | %.3f | %.3f | %d%s |\n",
+    std::snprintf(line, sizeof line, "| %s | %s | 2^%d | %s | %.3f | %.3f | %.3f | %d%s%s |\n",
                   r.precision.c_str(), r.distribution.c_str(),
                   static_cast<int>(std::log2(static_cast<double>(r.n))),
                   r.survivors < 0 ? "-" : std::to_string(r.survivors).c_str(), r.steps.guide_ms,
-                  r.steps.filter_ms, r.steps.levels_ms, r.steps.levels, r.steps.joined ? ", joined" : "");
+                  r.steps.filter_ms, r.steps.levels_ms, r.steps.levels, r.steps.joined ? ", joined" : "",
+                  r.steps.enqueued ? ", enqueued" : "");
     table += line;
   }
   // Gpts/s and x floor are of the device-memory time; host / copy is the host-memory target's ratio.

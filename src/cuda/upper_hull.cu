@@ -361,6 +361,16 @@ __global__ void __launch_bounds__(UpperHullPolicy<T>::kFilterThreads, UpperHullP
   if (kValidate && kVote) publish_first_bad(not_finite, n, n, first_bad);
 }
 
+/// After the scan of the guide filter's kept sizes (size[t] of tile t, offset[t] their exclusive
+/// scan): the survivors' count to steps->survivors, and to steps->count where it is at most `bound`
+/// (the enqueued levels' grid), else 0, so that those levels do nothing and the host's go on.
+__global__ void survivors_count_kernel(const index_t* size, const index_t* offset, index_t tiles,
+                                       index_t bound, EnqueuedSteps* steps) {
+  const index_t survivors = offset[tiles - 1] + size[tiles - 1];
+  steps->survivors = survivors;
+  steps->count = survivors <= bound ? survivors : 0;
+}
+
 // ---- device-wide rounds ------------------------------------------------------------------------
 // Round r merges hood blocks of width w (points) pairwise. A merge's processors are cut into work
 // units of Policy::kUnit; units of all merges are spread over a grid-stride loop, so a round costs
@@ -717,6 +727,8 @@ void UpperHullWorkspace<T>::reserve(index_t n, index_t first_width) {
   if (host_sizes.size() == 0) {
     host_sizes = PinnedBuffer<index_t>(2);
     host_bad = PinnedBuffer<unsigned long long>(2);
+    steps = DeviceBuffer<EnqueuedSteps>(1);
+    host_steps = PinnedBuffer<EnqueuedSteps>(1);
     level_tail = PinnedBuffer<index_t>(2);
     level_tail.data()[0] = level_tail.data()[1] = 0;  // no epoch yet
     void* mapped = nullptr;
@@ -973,6 +985,19 @@ index_t read_size(const UpperHullWorkspace<T>& ws, int buffer, cudaStream_t stre
   return *size;
 }
 
+/// The hull that upper_hull_enqueued's levels over points[0..words.n) left, their words read back:
+/// where they finished it, or else the host's levels from where they stopped (waits). `run`, where
+/// given, counts the levels.
+template <class T>
+DeviceHull<T> finish_levels(const Point2<T>* points, const EnqueuedHullWords& words,
+                            UpperHullWorkspace<T>& ws, cudaStream_t stream, LevelsRun* run = nullptr) {
+  if (run) run->levels += words.finished == 2 ? 2 : 1;
+  if (words.finished != 0) return {words.hull_buffer(ws.hood[0].data(), ws.last.data()), words.hull_size()};
+  const index_t tiles = ceil_div(words.n, UpperHullPolicy<T>::kTile);
+  const int result = after_tile_level(points, words.n, tiles, words.total, ws, stream, run);
+  return {ws.hood[result].data(), read_size(ws, result, stream)};
+}
+
 /// The upper hull of m evenly spaced points of d_points[0..n), in ws.guide; returns its size (as
 /// hull_levels would build it). Or -1, without the levels after the first, where that first tile
 /// level's hoods hold more than `dense_above` points in all: an upper bound of the hull's size, as
@@ -1000,11 +1025,26 @@ index_t sample_hull(const Point2<T>* d_points, index_t n, index_t m, UpperHullWo
   return k;
 }
 
+/// The most survivors of a guide filter over n points that go through enqueued levels: the grid of
+/// those levels, a small level's tiles (tile_level's SmallLevelPolicy) unless the workspace says
+/// otherwise, and no more than the n points the workspace holds (upper_hull_enqueued reserves room
+/// for its bound).
+template <class T>
+index_t enqueued_levels_bound(const UpperHullWorkspace<T>& ws, index_t n) {
+  const index_t small_level =
+      index_t{ws.small_level_tiles_per_sm} * multiprocessors() * UpperHullPolicy<T>::kTile;
+  return std::min(n, ws.enqueued_levels_bound < 0 ? small_level : ws.enqueued_levels_bound);
+}
+
 /// The guide filter (UpperHullPolicy): when it pays, leaves the points of d_points[0..n) not strictly
-/// below the sample's hull, in order, in ws.hood[1][0..ws.survivors) and returns true.
+/// below the sample's hull, in order, in ws.hood[1][0..survivors) and returns true. With
+/// `enqueue_levels`, where the small sample made the guide (few survivors expected) and
+/// enqueued_levels_bound allows, the survivors' count goes to ws.steps without a wait, for levels
+/// that the caller enqueues (upper_hull_enqueued), and *enqueue_levels stays true; otherwise the host
+/// waits for the count (ws.survivors) and *enqueue_levels becomes false.
 template <class T, class AfterGuide>
 bool guide_filter(const Point2<T>* d_points, index_t n, UpperHullWorkspace<T>& ws, cudaStream_t stream,
-                  bool validate, AfterGuide&& after_guide) {
+                  bool validate, AfterGuide&& after_guide, bool* enqueue_levels) {
   using Policy = UpperHullPolicy<T>;
   index_t m = ws.sample_count(n, ws.sample_shift);
   const index_t bigger = ws.sample_count(n, ws.dense_sample_shift);
@@ -1014,9 +1054,10 @@ bool guide_filter(const Point2<T>* d_points, index_t n, UpperHullWorkspace<T>& w
   const auto dense_above = bigger > m ? static_cast<index_t>(ws.dense_first_level * static_cast<double>(m))
                                       : std::numeric_limits<index_t>::max();
   index_t k = sample_hull(d_points, n, m, ws, stream, dense_above);
-  if (k < 0 ||
-      (static_cast<double>(k) * static_cast<double>(k) > Policy::kDenseGuide * static_cast<double>(m) &&
-       bigger > m)) {
+  const bool small_sample = !(k < 0 || (static_cast<double>(k) * static_cast<double>(k) >
+                                            Policy::kDenseGuide * static_cast<double>(m) &&
+                                        bigger > m));
+  if (!small_sample) {
     m = bigger;
     k = sample_hull(d_points, n, m, ws, stream);
   }
@@ -1039,7 +1080,16 @@ bool guide_filter(const Point2<T>* d_points, index_t n, UpperHullWorkspace<T>& w
     filter(guide_filter_kernel<T, false>);
   }
   WAGENER_CUDA_CHECK_LAUNCH();
-  ws.survivors = scan_tile_sizes(ws, tiles, stream);
+  const index_t bound = enqueued_levels_bound(ws, n);
+  *enqueue_levels = *enqueue_levels && small_sample && bound > 0;
+  if (*enqueue_levels) {
+    enqueue_tile_scan(ws, tiles, stream);
+    survivors_count_kernel<<<1, 1, 0, stream>>>(ws.size[0].data(), ws.offsets.data(), tiles, bound,
+                                                ws.steps.data());
+    WAGENER_CUDA_CHECK_LAUNCH();
+  } else {
+    ws.survivors = scan_tile_sizes(ws, tiles, stream);
+  }
   gather_tiles(ws, tiles, stream);
   return true;
 }
@@ -1068,10 +1118,7 @@ void upper_hull_enqueued(const Point2<T>* d_points, const index_t* d_n, index_t 
 template <class T>
 DeviceHull<T> finish_enqueued(const Point2<T>* d_points, const EnqueuedHullWords& words,
                               UpperHullWorkspace<T>& ws, cudaStream_t stream) {
-  if (words.finished != 0) return {words.hull_buffer(ws.hood[0].data(), ws.last.data()), words.hull_size()};
-  const index_t tiles = ceil_div(words.n, UpperHullPolicy<T>::kTile);
-  const int result = after_tile_level(d_points, words.n, tiles, words.total, ws, stream);
-  return {ws.hood[result].data(), read_size(ws, result, stream)};
+  return finish_levels(d_points, words, ws, stream);
 }
 
 namespace {
@@ -1092,17 +1139,65 @@ DeviceHull<T> upper_hull_of(Points d_points, index_t n, UpperHullWorkspace<T>& w
   };
   mark(0);
   bool filtered = false;
+  // The survivors' levels enqueued by the filter, read back in the call's one wait below (not where
+  // the hood stays in its tiles: those levels compact it).
+  bool levels_enqueued = !hood_in_tiles;
   if constexpr (std::is_pointer_v<Points>) {
     filtered = guide && n >= ws.filter_from && n > UpperHullPolicy<T>::kTile &&
-               guide_filter(d_points, n, ws, stream, validate, [&] { mark(1); });
+               guide_filter(
+                   d_points, n, ws, stream, validate, [&] { mark(1); }, &levels_enqueued);
   }
+  levels_enqueued = levels_enqueued && filtered;
   mark(2);
   // After the filter, its survivors are the input (already validated); else the points themselves.
   LevelsRun run;  // these levels only, not the guide's
   run.leave_in_tiles = hood_in_tiles;
-  const int result = filtered ? hull_levels<T>(hood_points(ws, 1), ws.survivors, ws, stream, false, &run)
-                              : hull_levels(d_points, n, ws, stream, validate, &run);
+  int result = 0;
+  if (levels_enqueued) {
+    EnqueuedSteps* enqueued = ws.steps.data();
+    upper_hull_enqueued(hood_points(ws, 1), &enqueued->count, enqueued_levels_bound(ws, n), ws,
+                        &enqueued->levels, stream);
+  } else {
+    result = filtered ? hull_levels<T>(hood_points(ws, 1), ws.survivors, ws, stream, false, &run)
+                      : hull_levels(d_points, n, ws, stream, validate, &run);
+  }
   mark(3);
+
+  index_t* size_host = ws.host_sizes.data();
+  unsigned long long* bad = ws.host_bad.data();
+  EnqueuedSteps* steps = ws.host_steps.data();
+  size_host[0] = run.total_left;
+  bad[0] = bad[1] = ULLONG_MAX;
+  if (levels_enqueued) {
+    WAGENER_CUDA_CHECK(
+        cudaMemcpyAsync(steps, ws.steps.data(), sizeof(EnqueuedSteps), cudaMemcpyDeviceToHost, stream));
+  } else if (run.tiles_left == 0) {
+    WAGENER_CUDA_CHECK(
+        cudaMemcpyAsync(size_host, ws.size[result].data(), sizeof(index_t), cudaMemcpyDeviceToHost, stream));
+  }
+  if (validate) {
+    WAGENER_CUDA_CHECK(cudaMemcpyAsync(bad, ws.first_bad.data(), 2 * sizeof(unsigned long long),
+                                       cudaMemcpyDeviceToHost, stream));
+  }
+  WAGENER_CUDA_CHECK(cudaStreamSynchronize(stream));
+  if (bad[0] != ULLONG_MAX) throw input_error("point " + std::to_string(bad[0]) + " is not finite");
+  if (bad[1] != ULLONG_MAX) {
+    throw input_error("points are not sorted by (x, y): point " + std::to_string(bad[1]) +
+                      " is smaller than point " + std::to_string(bad[1] - 1));
+  }
+  DeviceHull<T> enqueued_hull{nullptr, 0};
+  if (levels_enqueued) {
+    // The survivors' levels as enqueued, finished by the host where they stopped; or, past their
+    // bound (they did nothing), the host's levels over the survivors, still packed in ws.hood[1].
+    ws.survivors = steps->survivors;
+    if (steps->count == steps->survivors) {
+      enqueued_hull = finish_levels(hood_points(ws, 1), steps->levels, ws, stream, &run);
+    } else {
+      result = hull_levels<T>(hood_points(ws, 1), ws.survivors, ws, stream, false, &run);
+      enqueued_hull = {ws.hood[result].data(), read_size(ws, result, stream)};
+    }
+    if (profile && (steps->count != steps->survivors || steps->levels.finished == 0)) mark(3);
+  }
   if (profile) {
     *profile = {};
     if (filtered) {
@@ -1112,27 +1207,10 @@ DeviceHull<T> upper_hull_of(Points d_points, index_t n, UpperHullWorkspace<T>& w
     profile->levels_ms = marks[3]->since(*marks[2]);
     profile->levels = run.levels;
     profile->joined = run.joined;
+    profile->enqueued = levels_enqueued && steps->count == steps->survivors;
   }
-
-  index_t* size_host = ws.host_sizes.data();
-  unsigned long long* bad = ws.host_bad.data();
-  size_host[0] = run.total_left;
-  bad[0] = bad[1] = ULLONG_MAX;
-  if (run.tiles_left == 0) {
-    WAGENER_CUDA_CHECK(
-        cudaMemcpyAsync(size_host, ws.size[result].data(), sizeof(index_t), cudaMemcpyDeviceToHost, stream));
-  }
-  if (validate) {
-    WAGENER_CUDA_CHECK(cudaMemcpyAsync(bad, ws.first_bad.data(), 2 * sizeof(unsigned long long),
-                                       cudaMemcpyDeviceToHost, stream));
-  }
-  WAGENER_CUDA_CHECK(cudaStreamSynchronize(stream));
+  if (levels_enqueued) return enqueued_hull;
   const index_t size = size_host[0];
-  if (bad[0] != ULLONG_MAX) throw input_error("point " + std::to_string(bad[0]) + " is not finite");
-  if (bad[1] != ULLONG_MAX) {
-    throw input_error("points are not sorted by (x, y): point " + std::to_string(bad[1]) +
-                      " is smaller than point " + std::to_string(bad[1] - 1));
-  }
   if (run.tiles_left > 0) {
     return {nullptr,
             size,

@@ -15,6 +15,32 @@
 
 namespace wagener::cuda {
 
+/// Where upper_hull_enqueued's hull ended up, in device memory: the caller reads it back once its
+/// stream has finished (with whatever else it waits for), instead of a host wait a level.
+struct EnqueuedHullWords {
+  index_t n = 0;            ///< the input's points, read from the device count
+  index_t total = 0;        ///< the first level's hood points (when it had more than one tile)
+  index_t size = 0;         ///< the hull's points when the first level finished it
+  index_t second_n = 0;     ///< the second level's input points (0: no second level)
+  index_t second_size = 0;  ///< the hull's points when the second level finished it
+  int finished = 0;         ///< 1: the first level's hood, 2: the second's, 0: more levels needed
+
+  __host__ __device__ index_t hull_size() const { return finished == 2 ? second_size : size; }
+  /// Of the first level's hood buffer and the second level's, the one that holds the hull.
+  template <class P>
+  __host__ __device__ P* hull_buffer(P* first, P* second) const {
+    return finished == 2 ? second : first;
+  }
+};
+
+/// The guide filter's survivors' enqueued levels (upper_hull_on_device), in device memory and read
+/// back in the call's last wait: the levels' outcome, their input count, and the survivors.
+struct EnqueuedSteps {
+  EnqueuedHullWords levels;
+  index_t count = 0;      ///< the levels' input points: the survivors, or 0 past the bound
+  index_t survivors = 0;  ///< the guide filter's survivors, whatever the bound
+};
+
 /// Device workspace of upper_hull_on_device(): two padded hood buffers with their sizes, the merge
 /// plans and bridge cells of one round, and the validation flags. Sized once for n points; the rounds
 /// allocate nothing.
@@ -52,6 +78,10 @@ struct UpperHullWorkspace {
   index_t block_merges_below = -1;
   /// Levels of at most this many tiles per multiprocessor use SmallLevelPolicy (0: none do).
   int small_level_tiles_per_sm = SmallLevelPolicy<T>::kMaxTilesPerSm;
+  /// The guide filter's survivors go through enqueued levels (no host wait before the call's last)
+  /// where they number at most this many, after a sparse guide; -1: a small level's tiles (the
+  /// levels' grid: small_level_tiles_per_sm a multiprocessor), 0: never. The tests move it.
+  index_t enqueued_levels_bound = -1;
   /// Points left by the last call's guide filter, or -1 when it did not filter.
   index_t survivors = -1;
   /// A level whose tile hoods turn strictly right at every seam ends there: the hoods side by side
@@ -69,6 +99,10 @@ struct UpperHullWorkspace {
   /// on it (bench/NOTES.md, "The presorted path's words in pinned memory"). Allocated by reserve().
   PinnedBuffer<index_t> host_sizes;
   PinnedBuffer<unsigned long long> host_bad;
+  /// The survivors' enqueued levels' words (EnqueuedSteps) and their host mirror. Allocated by
+  /// reserve().
+  DeviceBuffer<EnqueuedSteps> steps;
+  PinnedBuffer<EnqueuedSteps> host_steps;
 
   /// The guide filter's sample size for n points and a sample shift: n >> shift, at least min_sample.
   index_t sample_count(index_t n, int shift) const {
@@ -121,31 +155,16 @@ struct UpperHullProfile {
   float levels_ms = 0;  ///< tile levels and device-wide rounds over the survivors (or the input)
   int levels = 0;       ///< tile levels run over the survivors (or the input)
   bool joined = false;  ///< the last level's tile hoods were the hood (join_convex_seams)
-};
-
-/// Where upper_hull_enqueued's hull ended up, in device memory: the caller reads it back once its
-/// stream has finished (with whatever else it waits for), instead of a host wait a level.
-struct EnqueuedHullWords {
-  index_t n = 0;            ///< the input's points, read from the device count
-  index_t total = 0;        ///< the first level's hood points (when it had more than one tile)
-  index_t size = 0;         ///< the hull's points when the first level finished it
-  index_t second_n = 0;     ///< the second level's input points (0: no second level)
-  index_t second_size = 0;  ///< the hull's points when the second level finished it
-  int finished = 0;         ///< 1: the first level's hood, 2: the second's, 0: more levels needed
-
-  __host__ __device__ index_t hull_size() const { return finished == 2 ? second_size : size; }
-  /// Of the first level's hood buffer and the second level's, the one that holds the hull.
-  template <class P>
-  __host__ __device__ P* hull_buffer(P* first, P* second) const {
-    return finished == 2 ? second : first;
-  }
+  bool enqueued =
+      false;  ///< the survivors' first levels ran enqueued (UpperHullWorkspace::enqueued_levels_bound)
 };
 
 /// Enqueues on `stream`, with no host wait, the upper hull of d_points[0 .. *d_n) (sorted by (x, y),
-/// not validated), the count in device memory, n_bound >= *d_n known on the host and below
-/// UpperHullPolicy::kFilterFrom (no guide filter). Two tile levels at most, the second only where
-/// the first one's hoods fit one tile: every hull of the full hull's survivors of random input.
-/// The outcome lands in *words (device memory); then finish_enqueued().
+/// not validated), the count in device memory, n_bound >= *d_n known on the host (the grid is sized
+/// by it; no guide filter). Two tile levels at most, the second only where the first one's hoods fit
+/// one tile: every hull of the full hull's survivors of random input, and of a presorted call's
+/// survivors after a sparse guide. The outcome lands in *words (device memory); then
+/// finish_enqueued().
 template <class T>
 void upper_hull_enqueued(const Point2<T>* d_points, const index_t* d_n, index_t n_bound,
                          UpperHullWorkspace<T>& ws, EnqueuedHullWords* words, cudaStream_t stream);

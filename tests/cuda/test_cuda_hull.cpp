@@ -483,6 +483,109 @@ TEST_F(CudaTest, GuideFilterEveryFamilyDouble) {
   guide_filter_every_family<double>(rng_, {2049, 20000, 100003});
 }
 
+/// n sorted points on the line y = -2^30 but for `arc` (even) consecutive ones on a concave parabola
+/// from y = 0 up, in integers (exact in float): a sparse sample's hull, so the small sample's guide,
+/// whose survivors are nearly the arc's points. The line lies deep enough that the hull's edges from
+/// its ends rise more steeply than the arc's feet (2^30 over at most 2^17, against arc / 2), so every
+/// point of the arc is a vertex.
+template <class T>
+testing::Points<T> line_under_arc(std::size_t n, std::size_t arc) {
+  testing::Points<T> pts(n);
+  const std::size_t from = (n - arc) / 2;
+  const auto half = static_cast<std::int64_t>(arc / 2);
+  for (std::size_t i = 0; i < n; ++i) {
+    std::int64_t y = -(std::int64_t{1} << 30);
+    if (i >= from && i < from + arc) {
+      const std::int64_t d = static_cast<std::int64_t>(i - from) - half;
+      y = half * half - d * d;
+    }
+    pts[i] = {static_cast<T>(i), static_cast<T>(y)};
+  }
+  return pts;
+}
+
+/// upper_hull_on_device (validated) over a device copy of `sorted`, with the bound of the
+/// survivors' enqueued levels set to `bound` and the steps' profile.
+template <class T>
+std::vector<Point2<T>> upper_hull_enqueued_up_to(const testing::Points<T>& sorted,
+                                                 cuda::UpperHullWorkspace<T>& ws, index_t bound,
+                                                 cuda::UpperHullProfile& profile) {
+  ws.enqueued_levels_bound = bound;
+  cuda::DeviceBuffer<Point2<T>> d(std::max<std::size_t>(sorted.size(), 1));
+  EXPECT_EQ(cudaMemcpy(d.data(), sorted.data(), sorted.size() * sizeof(Point2<T>), cudaMemcpyHostToDevice),
+            cudaSuccess);
+  return cuda::copy_to_host(cuda::upper_hull_on_device<T>(d.data(), static_cast<index_t>(sorted.size()), ws,
+                                                          nullptr, true, &profile),
+                            nullptr);
+}
+
+// The guide filter's survivors through the enqueued levels (UpperHullWorkspace::enqueued_levels_bound),
+// the filter forced on small inputs: every family with the bound at the survivors' count (enqueued)
+// and one below it (the host's levels over the survivors instead).
+template <class T>
+void enqueued_levels_either_side_of_their_bound(std::mt19937_64& rng,
+                                                std::initializer_list<std::size_t> sizes) {
+  cuda::UpperHullWorkspace<T> ws;
+  ws.filter_from = 0;
+  ws.min_sample = 2;
+  ws.sample_shift = 4;
+  ws.dense_sample_shift = 2;
+  int enqueued = 0;
+  for (const auto& family : testing::all_families<T>()) {
+    for (const std::size_t n : sizes) {
+      const auto pts = testing::sorted_copy(family.make(n, rng));
+      const auto expected = cpu::upper_chain<T>(pts);
+      const std::string what = family.name + " n=" + std::to_string(n);
+      cuda::UpperHullProfile profile;
+      ASSERT_EQ(upper_hull_enqueued_up_to<T>(pts, ws, -1, profile), expected) << what;
+      if (!profile.enqueued) continue;  // a dense guide, or too many survivors: the host's levels
+      ++enqueued;
+      const index_t survivors = ws.survivors;
+      for (const index_t bound : {survivors - 1, survivors}) {
+        ASSERT_EQ(upper_hull_enqueued_up_to<T>(pts, ws, bound, profile), expected)
+            << what << " bound " << bound;
+        EXPECT_EQ(profile.enqueued, bound >= survivors) << what << " bound " << bound;
+        EXPECT_EQ(ws.survivors, survivors) << what << " bound " << bound;
+      }
+    }
+  }
+  EXPECT_GT(enqueued, 0) << "no family's survivors took the enqueued levels";
+}
+
+// A line with an arc above it, the arc a little longer than a tile and two tiles long (its heights
+// at most 2^24, exact in float): the
+// survivors are nearly all vertices, so the enqueued first level's hoods hold more than a tile and
+// more than half the survivors (no second level), and the host's levels go on from those hoods.
+template <class T>
+void enqueued_levels_finished_on_the_host() {
+  constexpr std::size_t kTile = cuda::UpperHullPolicy<T>::kTile;
+  cuda::UpperHullWorkspace<T> ws;
+  ws.filter_from = 0;
+  for (const std::size_t arc : {kTile + 2, 2 * kTile}) {
+    const auto pts = line_under_arc<T>(std::size_t{1} << 17, arc);
+    const auto expected = cpu::upper_chain<T>(pts);
+    const std::string what = "arc of " + std::to_string(arc);
+    cuda::UpperHullProfile profile;
+    ASSERT_EQ(upper_hull_enqueued_up_to<T>(pts, ws, -1, profile), expected) << what;
+    EXPECT_TRUE(profile.enqueued) << what;
+    EXPECT_GT(expected.size(), kTile) << what;
+    EXPECT_LT(ws.survivors, static_cast<index_t>(2 * expected.size())) << what;
+  }
+}
+
+TEST_F(CudaTest, GuideFilterSurvivorsEnqueuedEitherSideOfTheirBound) {
+  SCOPED_TRACE("seed " + std::to_string(seed_));
+  enqueued_levels_either_side_of_their_bound<float>(rng_, {4097, 20000, 100003});
+  enqueued_levels_either_side_of_their_bound<double>(rng_, {2049, 20000, 100003});
+}
+
+TEST_F(CudaTest, GuideFilterSurvivorsEnqueuedThenFinishedOnTheHost) {
+  enqueued_levels_finished_on_the_host<float>();
+  enqueued_levels_finished_on_the_host<double>();
+  enqueued_levels_finished_on_the_host<std::int32_t>();
+  enqueued_levels_finished_on_the_host<std::int64_t>();
+}
+
 // Inputs large enough for the guide filter are validated by its pass: the message names the point.
 TEST_F(CudaTest, FilteredUpperHullValidatesItsInput) {
   SCOPED_TRACE("seed " + std::to_string(seed_));
