@@ -1196,7 +1196,8 @@ DeviceHull<T> upper_hull_of(Points d_points, index_t n, UpperHullWorkspace<T>& w
       result = hull_levels<T>(hood_points(ws, 1), ws.survivors, ws, stream, false, &run);
       enqueued_hull = {ws.hood[result].data(), read_size(ws, result, stream)};
     }
-    if (profile && (steps->count != steps->survivors || steps->levels.finished == 0)) mark(3);
+    const bool host_levels = steps->count != steps->survivors || steps->levels.finished == 0;
+    if (profile && host_levels) mark(3);  // the levels' end: after the host's, where they ran
   }
   if (profile) {
     *profile = {};

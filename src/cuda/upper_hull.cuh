@@ -155,8 +155,8 @@ struct UpperHullProfile {
   float levels_ms = 0;  ///< tile levels and device-wide rounds over the survivors (or the input)
   int levels = 0;       ///< tile levels run over the survivors (or the input)
   bool joined = false;  ///< the last level's tile hoods were the hood (join_convex_seams)
-  bool enqueued =
-      false;  ///< the survivors' first levels ran enqueued (UpperHullWorkspace::enqueued_levels_bound)
+  /// The survivors' first levels ran enqueued (UpperHullWorkspace::enqueued_levels_bound).
+  bool enqueued = false;
 };
 
 /// Enqueues on `stream`, with no host wait, the upper hull of d_points[0 .. *d_n) (sorted by (x, y),
