@@ -75,7 +75,7 @@ if has sanitize; then
     for i in "${!checks[@]}"; do
       check=${checks[$i]}
       [ $tool = memcheck ] && [ "$i" -ge 3 ] && continue  # racecheck's own runs
-      [ $tool = racecheck ] && check=${check/CudaTest.SanitizerSized\*/CudaTest.SanitizerSizedInputs:CudaTest.SanitizerSizedInt32Hulls}
+      [ $tool = racecheck ] && check=${check/CudaTest.SanitizerSized\*/CudaTest.SanitizerSizedInputs:CudaTest.SanitizerSizedInt32Hulls:CudaTest.SanitizerSizedJoin}
       program=${check%%:*} filter=${check#*:}
       # racecheck takes minutes over the tile kernel's peel rounds in shared memory
       limit=120 && [ $tool = racecheck ] && limit=200

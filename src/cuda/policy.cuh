@@ -43,6 +43,11 @@ struct UpperHullPolicy {
   // Between levels, the tile hoods are compacted into a new, shorter point set while that at least
   // halves it; otherwise (most points on the hull) device-wide rounds merge the tile hoods.
   static constexpr double kCompactionGain = 0.5;
+  // A level of at most this many tiles (the guide's sample, the filter's survivors, a random input's
+  // chains) whose hoods would go to further levels is joined in one step instead (core/hood_join.hpp:
+  // every pair's bridge, a warp a pair, then every hood's span): its last kernel is one block of this
+  // many threads, a thread a hood. The enqueued survivors' levels take up to two tiles a multiprocessor.
+  static constexpr int kJoinMostHoods = 512;
   // Device-wide rounds: threads per block and virtual processors per work unit (one block-wide loop).
   static constexpr int kRoundThreads = 256;
   static constexpr int kUnit = 2048;

@@ -1,6 +1,7 @@
 // Kernels of the upper hull and the host loop over Wagener's device-wide rounds.
 #include <algorithm>
 #include <climits>
+#include <cub/block/block_scan.cuh>
 #include <cub/device/device_scan.cuh>
 #include <limits>
 #include <optional>
@@ -9,6 +10,7 @@
 #include <type_traits>
 
 #include "core/chains.hpp"
+#include "core/hood_join.hpp"
 #include "core/merge_step.hpp"
 #include "cuda/block_upper_hull.cuh"
 #include "cuda/check.cuh"
@@ -369,6 +371,173 @@ __global__ void survivors_count_kernel(const index_t* size, const index_t* offse
   const index_t survivors = offset[tiles - 1] + size[tiles - 1];
   steps->survivors = survivors;
   steps->count = survivors <= bound ? survivors : 0;
+}
+
+// ---- the last level as one join (core/hood_join.hpp) -------------------------------------------
+// A level of k <= UpperHullPolicy::kJoinMostHoods tile hoods (ws.hood[0], a tile apart) finished in
+// three short launches: every pair's bridge, a warp a pair; every hood's span of the hull, a warp a
+// hood; then a block a hood places the spans side by side. It replaces the compaction and the further
+// tile levels, each a lone block's chain of rounds (bench/NOTES.md, "The last levels as one join").
+
+/// The bridge of p[0..m) and q[0..n) (m, n >= 1, p at or below q) by the 32 lanes of a warp, all of
+/// which call it with the same arguments: core::pair_bridge's k-ary search with a lane a probe, as
+/// BlockUpperHull's merges search. The tangent on q of the probe just before the first past the
+/// bridge is the bridge's end there; it is searched again only where no probe rose past 0.
+template <class T>
+__device__ core::PairBridge warp_pair_bridge(const Point2<T>* p, index_t m, const Point2<T>* q, index_t n) {
+  constexpr int kLanes = 32;
+  const int lane = static_cast<int>(threadIdx.x) % kLanes;
+  const index_t dup = core::seam_duplicates(p, m, q, n);
+  if (n == dup) return {static_cast<std::int32_t>(m - 1), static_cast<std::int32_t>(n)};
+  q += dup;
+  n -= dup;
+  index_t lo = 1, hi = m, tangent = 0, bridge_tangent = -1;
+  while (lo < hi) {
+    const bool past = core::past_bridge(p, core::kary_probe(lo, hi, kLanes, lane), q, n, &tangent);
+    const unsigned ballot = __ballot_sync(0xffffffffu, past);
+    const int first_past = ballot != 0 ? __ffs(static_cast<int>(ballot)) - 1 : kLanes;
+    const index_t before = __shfl_sync(0xffffffffu, tangent, first_past > 0 ? first_past - 1 : 0);
+    if (first_past > 0) bridge_tangent = before;
+    core::kary_narrow(&lo, &hi, kLanes, first_past);
+  }
+  const index_t a = lo - 1;
+  const index_t b = bridge_tangent >= 0 ? bridge_tangent : core::tangent_index(p[a], q, n);
+  return {static_cast<std::int32_t>(a), static_cast<std::int32_t>(b + dup)};
+}
+
+/// Every pair j < i of the row's nonempty hoods: its bridge to bridges[core::pair_slot(j, i)], a warp a
+/// pair over a grid-stride loop (pairs in the order of i, so a row whose last hoods are empty, tiles
+/// past an enqueued count, has its real pairs first).
+template <class T>
+__global__ void pair_bridges_kernel(core::HoodRow<T> row, core::PairBridge* bridges) {
+  constexpr int kLanes = 32;
+  const index_t pairs = row.count * (row.count - 1) / 2;
+  const index_t warps = static_cast<index_t>(gridDim.x) * (blockDim.x / kLanes);
+  for (index_t w = (static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x) / kLanes; w < pairs;
+       w += warps) {
+    // Pair w is (j, i) with w = i (i - 1) / 2 + j: i from the root, corrected for its rounding.
+    auto i = static_cast<index_t>((1.0 + sqrt(1.0 + 8.0 * static_cast<double>(w))) / 2.0);
+    while (i * (i - 1) / 2 > w) --i;
+    while ((i + 1) * i / 2 <= w) ++i;
+    const index_t j = w - i * (i - 1) / 2;
+    const index_t m = row.size[j], n = row.size[i];
+    if (m == 0 || n == 0) continue;
+    const core::PairBridge bridge = warp_pair_bridge(row.hood(j), m, row.hood(i), n);
+    if (threadIdx.x % kLanes == 0) bridges[core::pair_slot(j, i, row.count)] = bridge;
+  }
+}
+
+/// A lane's SpanBounds merged with the one `delta` lanes up (core::merge_bounds), by shuffles.
+template <class T>
+__device__ void merge_bounds_down(core::SpanBounds<T>& s, const Point2<T>* hood, int delta) {
+  constexpr unsigned kAll = 0xffffffffu;
+  core::SpanBounds<T> other(s.size);
+  other.u = __shfl_down_sync(kAll, s.u, delta);
+  other.v = __shfl_down_sync(kAll, s.v, delta);
+  other.has_a = __shfl_down_sync(kAll, static_cast<int>(s.has_a), delta) != 0;
+  other.has_b = __shfl_down_sync(kAll, static_cast<int>(s.has_b), delta) != 0;
+  other.a = {__shfl_down_sync(kAll, s.a.x, delta), __shfl_down_sync(kAll, s.a.y, delta)};
+  other.b = {__shfl_down_sync(kAll, s.b.x, delta), __shfl_down_sync(kAll, s.b.y, delta)};
+  core::merge_bounds(s, hood, other);
+}
+
+/// Each hood's span of the row's hull (core::joined_span) to spans[i], a warp a hood: lane l gathers
+/// the bridges of hoods l, l + 32, ..., then the lanes' bounds merge down to lane 0 (the order the
+/// host test emulates). Nothing where the hoods hold more than hood_points_most points in all (every
+/// warp sums the sizes: a guide's few tiles; hood_points_most < 0: no limit).
+template <class T>
+__global__ void hood_spans_kernel(core::HoodRow<T> row, const core::PairBridge* bridges,
+                                  index_t hood_points_most, core::HoodSpan* spans) {
+  constexpr int kLanes = 32;
+  const int lane = static_cast<int>(threadIdx.x) % kLanes;
+  const index_t i = (static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x) / kLanes;
+  if (i >= row.count) return;
+  if (hood_points_most >= 0) {
+    index_t points = 0;
+    for (index_t j = lane; j < row.count; j += kLanes) points += row.size[j];
+    for (int delta = kLanes / 2; delta > 0; delta /= 2)
+      points += __shfl_down_sync(0xffffffffu, points, delta);
+    if (__shfl_sync(0xffffffffu, points, 0) > hood_points_most) return;
+  }
+  const index_t h = row.size[i];
+  if (h == 0) {
+    if (lane == 0) spans[i] = {};
+    return;
+  }
+  core::SpanBounds<T> s(h);
+  for (index_t j = lane; j < row.count; j += kLanes) {
+    if (j != i && row.size[j] > 0) core::gather_bridge(s, row, bridges, i, j);
+  }
+  const Point2<T>* hood = row.hood(i);
+  for (int delta = kLanes / 2; delta > 0; delta /= 2) merge_bounds_down(s, hood, delta);
+  if (lane == 0) spans[i] = core::span_of(s, hood);
+}
+
+/// Where join_spans_kernel reports to: the hull's size at *size (-1: not written, the hoods holding
+/// more than hood_points_most points (< 0: no limit) or the hull more than `capacity`); or, for
+/// upper_hull_enqueued, its words (from the count at *device_n: a first level of one tile finished
+/// the hull itself).
+struct JoinReport {
+  index_t hood_points_most;
+  index_t capacity;
+  index_t* size;
+  const index_t* device_n;
+  EnqueuedHullWords* words;
+};
+
+/// A block a hood, each of kThreads >= row.count threads, a thread a hood: every block scans the
+/// hoods' sizes and their spans' counts (a few hundred words, so that no launch waits for another's
+/// scan); block b copies hood b's span to its place in out; block 0 also writes the sizes' offsets
+/// to hood_offsets (where the host's levels go on from the hoods) and the report.
+template <class T, int kThreads>
+__global__ void __launch_bounds__(kThreads)
+    join_spans_kernel(core::HoodRow<T> row, const core::HoodSpan* spans, Point2<T>* out,
+                      index_t* hood_offsets, JoinReport report) {
+  using Scan = cub::BlockScan<index_t, kThreads>;
+  __shared__ typename Scan::TempStorage scan;
+  __shared__ index_t hood_at;
+  const int i = static_cast<int>(threadIdx.x);
+  const bool reports = blockIdx.x == 0;
+  const index_t h = i < row.count ? row.size[i] : 0;
+  index_t hood_offset = 0, hood_points = 0;
+  Scan(scan).ExclusiveSum(h, hood_offset, hood_points);
+  if (reports && hood_offsets && i < row.count) hood_offsets[i] = hood_offset;
+  EnqueuedHullWords words;
+  if (report.words) {
+    words.n = *report.device_n;
+    words.total = hood_points;
+    if (words.n <= UpperHullPolicy<T>::kTile) {  // one tile, its hood the hull
+      words.finished = 1;
+      words.size = words.n == 0 ? 0 : row.size[0];
+      if (reports && i == 0) *report.words = words;
+      return;
+    }
+  }
+  index_t size = -1;
+  if (report.hood_points_most < 0 || hood_points <= report.hood_points_most) {
+    const core::HoodSpan span = i < row.count ? spans[i] : core::HoodSpan{};
+    __syncthreads();  // the scan's storage, again
+    index_t span_at = 0;
+    Scan(scan).ExclusiveSum(span.count, span_at, size);
+    if (i == static_cast<int>(blockIdx.x)) hood_at = span_at;
+    if (size > report.capacity) size = -1;
+  }
+  if (size >= 0) {
+    __syncthreads();
+    const core::HoodSpan span = spans[blockIdx.x];
+    const Point2<T>* from = row.hood(blockIdx.x) + span.first;
+    for (index_t e = i; e < span.count; e += kThreads) out[hood_at + e] = from[e];
+  }
+  if (!reports || i != 0) return;
+  if (report.size) *report.size = size;
+  if (report.words) {
+    if (size >= 0) {
+      words.finished = 2;
+      words.second_n = hood_points;
+      words.second_size = size;
+    }
+    *report.words = words;
+  }
 }
 
 // ---- device-wide rounds ------------------------------------------------------------------------
@@ -734,6 +903,9 @@ void UpperHullWorkspace<T>::reserve(index_t n, index_t first_width) {
     void* mapped = nullptr;
     WAGENER_CUDA_CHECK(cudaHostGetDevicePointer(&mapped, level_tail.data(), 0));
     level_tail_on_device = static_cast<index_t*>(mapped);
+    constexpr auto kMostHoods = static_cast<std::size_t>(Policy::kJoinMostHoods);
+    bridges = DeviceBuffer<core::PairBridge>(kMostHoods * kMostHoods);
+    spans = DeviceBuffer<core::HoodSpan>(kMostHoods);
   }
   if (n <= capacity && first_width >= width) return;
   const index_t tiles = std::max<index_t>(1, ceil_div(n, Policy::kTile));
@@ -998,6 +1170,38 @@ DeviceHull<T> finish_levels(const Point2<T>* points, const EnqueuedHullWords& wo
   return {ws.hood[result].data(), read_size(ws, result, stream)};
 }
 
+/// The tile hoods of a level of `tiles` tiles (ws.hood[0], sizes ws.size[0]; at most
+/// kJoinMostHoods) joined into their hull at `out` (the pair_bridges, hood_spans and join_spans
+/// kernels), enqueued; `report` says where the outcome goes.
+template <class T>
+void join_tile_hoods(UpperHullWorkspace<T>& ws, index_t tiles, cudaStream_t stream, Point2<T>* out,
+                     const JoinReport& report) {
+  using Policy = UpperHullPolicy<T>;
+  constexpr int kThreads = 256, kWarps = kThreads / 32;
+  if (tiles > Policy::kJoinMostHoods) throw std::logic_error("wagener: a join of more hoods than it takes");
+  const core::HoodRow<T> row{ws.hood[0].data(), index_t{Policy::kTile}, ws.size[0].data(), tiles};
+  const index_t pairs = tiles * (tiles - 1) / 2;
+  if (pairs > 0) {
+    const auto blocks = static_cast<unsigned>(
+        std::clamp<index_t>(ceil_div(pairs, kWarps), 1, index_t{multiprocessors()} * Policy::kBlocksPerSm));
+    pair_bridges_kernel<T><<<blocks, kThreads, 0, stream>>>(row, ws.bridges.data());
+    WAGENER_CUDA_CHECK_LAUNCH();
+  }
+  hood_spans_kernel<T><<<static_cast<unsigned>(ceil_div(tiles, kWarps)), kThreads, 0, stream>>>(
+      row, ws.bridges.data(), report.hood_points_most, ws.spans.data());
+  WAGENER_CUDA_CHECK_LAUNCH();
+  join_spans_kernel<T, Policy::kJoinMostHoods>
+      <<<static_cast<unsigned>(tiles), Policy::kJoinMostHoods, 0, stream>>>(row, ws.spans.data(), out,
+                                                                            ws.offsets.data(), report);
+  WAGENER_CUDA_CHECK_LAUNCH();
+}
+
+/// Whether a level of `tiles` tiles ends in join_tile_hoods.
+template <class T>
+bool joins(const UpperHullWorkspace<T>& ws, index_t tiles) {
+  return ws.join_hoods && tiles > 1 && tiles <= UpperHullPolicy<T>::kJoinMostHoods;
+}
+
 /// The upper hull of m evenly spaced points of d_points[0..n), in ws.guide; returns its size (as
 /// hull_levels would build it). Or -1, without the levels after the first, where that first tile
 /// level's hoods hold more than `dense_above` points in all: an upper bound of the hull's size, as
@@ -1012,6 +1216,14 @@ index_t sample_hull(const Point2<T>* d_points, index_t n, index_t m, UpperHullWo
   const auto* sample = static_cast<const Point2<T>*>(ws.sample.data());
   tile_level<T>(sample, m, ws, 0, stream, false, true);
   const index_t tiles = ceil_div(m, UpperHullPolicy<T>::kTile);
+  if (dense_above < std::numeric_limits<index_t>::max() && joins(ws, tiles)) {
+    // The small sample (a bigger one exists): its hoods joined straight into the guide, the size
+    // read in the one wait (-1: dense). Not the bigger sample's, taken where the hull is dense: its
+    // hundreds of hoods of thousands of vertices are for the levels' rounds.
+    join_tile_hoods(ws, tiles, stream, ws.guide.data(),
+                    {dense_above, m, ws.size[1].data(), nullptr, nullptr});
+    return read_size(ws, 1, stream);
+  }
   int buffer = 0;
   if (tiles > 1) {
     bool seams_convex = false;
@@ -1106,6 +1318,12 @@ void upper_hull_enqueued(const Point2<T>* d_points, const index_t* d_n, index_t 
   if (ws.last.size() == 0) ws.last = DeviceBuffer<Point2<T>>(Policy::kTile);
   const index_t tiles = ceil_div(n_bound, Policy::kTile);
   tile_level(d_points, n_bound, ws, 0, stream, false, true, d_n);
+  if (joins(ws, tiles)) {
+    // The first level's hoods joined into ws.last where the hull fits it; else the words say how
+    // many hood points the host's levels go on from (their offsets scanned by the join).
+    join_tile_hoods(ws, tiles, stream, ws.last.data(), {-1, Policy::kTile, nullptr, d_n, words});
+    return;
+  }
   enqueue_tile_scan(ws, tiles, stream);
   classify_first_level_kernel<T><<<1, 1, 0, stream>>>(d_n, ws.size[0].data(), ws.offsets.data(), words);
   WAGENER_CUDA_CHECK_LAUNCH();

@@ -6,6 +6,7 @@
 #include <functional>
 #include <vector>
 
+#include "core/hood_join.hpp"
 #include "core/merge_step.hpp"
 #include "core/nested_bridge.hpp"
 #include "cuda/buffers.cuh"
@@ -63,6 +64,10 @@ struct UpperHullWorkspace {
   DeviceBuffer<index_t> strip_lo, strip_hi, strip_prev, strip_next;
   DeviceBuffer<unsigned char> link_scan_temp;
   DeviceBuffer<Point2<T>> last;  ///< upper_hull_enqueued's second level: one tile's hood
+  /// The join of a level's tile hoods (core/hood_join.hpp): every pair's bridge (core::pair_slot)
+  /// and every hood's span. Allocated by reserve(), for UpperHullPolicy::kJoinMostHoods hoods.
+  DeviceBuffer<core::PairBridge> bridges;
+  DeviceBuffer<core::HoodSpan> spans;
 
   // Guide filter settings (UpperHullPolicy has the defaults and the reasons); the benchmark varies them.
   index_t filter_from = UpperHullPolicy<T>::kFilterFrom;  ///< smallest n that is filtered
@@ -88,6 +93,10 @@ struct UpperHullWorkspace {
   /// are the hood (core::tile_seam_turns_right), and no rounds or further levels run. The rounds'
   /// tests turn it off, to run the rounds on full hoods.
   bool join_convex_seams = true;
+  /// A level of 2 to UpperHullPolicy::kJoinMostHoods tiles whose hoods would go on to further levels
+  /// (the guide's sample, upper_hull_enqueued's first) ends in one join of its tile hoods instead.
+  /// The tests turn it off, to run those levels.
+  bool join_hoods = true;
   /// A level's total and, where a seam does not turn right, its epoch (scan_tile_sizes): pinned host
   /// words that level_tail_kernel writes at their device address, so that the level's wait has no
   /// copy behind it. Allocated by reserve().

@@ -586,6 +586,67 @@ TEST_F(CudaTest, GuideFilterSurvivorsEnqueuedThenFinishedOnTheHost) {
   enqueued_levels_finished_on_the_host<std::int64_t>();
 }
 
+/// cuda::upper_hull_enqueued over a device copy of `sorted` (its count on the device), the grid
+/// sized for n_bound >= its size, then finish_enqueued: the hull on the host, and the words.
+template <class T>
+std::vector<Point2<T>> enqueued_upper_hull(const testing::Points<T>& sorted, index_t n_bound,
+                                           cuda::UpperHullWorkspace<T>& ws, cuda::EnqueuedHullWords& words) {
+  const auto n = static_cast<index_t>(sorted.size());
+  cuda::DeviceBuffer<Point2<T>> d(static_cast<std::size_t>(std::max<index_t>(n_bound, 1)));
+  cuda::DeviceBuffer<index_t> d_n(1);
+  cuda::DeviceBuffer<cuda::EnqueuedHullWords> d_words(1);
+  EXPECT_EQ(cudaMemcpy(d.data(), sorted.data(), sorted.size() * sizeof(Point2<T>), cudaMemcpyHostToDevice),
+            cudaSuccess);
+  EXPECT_EQ(cudaMemcpy(d_n.data(), &n, sizeof(index_t), cudaMemcpyHostToDevice), cudaSuccess);
+  cuda::upper_hull_enqueued<T>(d.data(), d_n.data(), n_bound, ws, d_words.data(), nullptr);
+  EXPECT_EQ(cudaMemcpy(&words, d_words.data(), sizeof(words), cudaMemcpyDeviceToHost), cudaSuccess);
+  return cuda::copy_to_host(cuda::finish_enqueued<T>(d.data(), words, ws, nullptr), nullptr);
+}
+
+// The first level's tile hoods joined in one step (core/hood_join.hpp, UpperHullWorkspace::join_hoods)
+// against the levels they replace, on every family, at sizes either side of a tile's, of two, and of
+// UpperHullPolicy::kJoinMostHoods tiles (past which the levels run), with the count on the device at
+// the bound and below it (tiles past the count are empty hoods). Where the join's hull fits a tile
+// it finishes the hull (finished == 2); the others go on to the host's levels.
+template <class T>
+void joined_hoods_either_side_of_their_bounds(std::mt19937_64& rng) {
+  constexpr auto kTile = static_cast<std::size_t>(cuda::UpperHullPolicy<T>::kTile);
+  constexpr auto kMost = static_cast<std::size_t>(cuda::UpperHullPolicy<T>::kJoinMostHoods);
+  cuda::UpperHullWorkspace<T> joined, levels;
+  levels.join_hoods = false;
+  int finished_by_join = 0;
+  for (const auto& family : testing::families_of<T>()) {
+    for (const std::size_t n :
+         {kTile + 1, 2 * kTile, 2 * kTile + 1, 37 * kTile + 5, kMost * kTile, kMost * kTile + 1}) {
+      if (n > 8 * kTile && family.name != "uniform_disk" && family.name != "circle" &&
+          family.name != "duplicates" && family.name != "disk_2^20")
+        continue;  // the largest sizes: a few families, for the run's time
+      const auto pts = testing::sorted_copy(family.make(n, rng));
+      const auto expected = cpu::upper_chain<T>(pts);
+      for (const index_t bound : {static_cast<index_t>(n), static_cast<index_t>(n + kTile / 2 + 3 * kTile)}) {
+        const std::string what = family.name + " n=" + std::to_string(n) + " bound=" + std::to_string(bound);
+        cuda::EnqueuedHullWords words;
+        ASSERT_EQ(enqueued_upper_hull<T>(pts, bound, joined, words), expected) << what;
+        const auto tiles = (static_cast<std::size_t>(bound) + kTile - 1) / kTile;
+        if (tiles <= kMost && expected.size() <= kTile) {
+          EXPECT_EQ(words.finished, 2) << what;
+          ++finished_by_join;
+        }
+        ASSERT_EQ(enqueued_upper_hull<T>(pts, bound, levels, words), expected) << what << " (levels)";
+      }
+    }
+  }
+  EXPECT_GT(finished_by_join, 0);
+}
+
+TEST_F(CudaTest, TileHoodsJoinedEitherSideOfTheirBounds) {
+  SCOPED_TRACE("seed " + std::to_string(seed_));
+  joined_hoods_either_side_of_their_bounds<float>(rng_);
+  joined_hoods_either_side_of_their_bounds<double>(rng_);
+  joined_hoods_either_side_of_their_bounds<std::int32_t>(rng_);
+  joined_hoods_either_side_of_their_bounds<std::int64_t>(rng_);
+}
+
 // Inputs large enough for the guide filter are validated by its pass: the message names the point.
 TEST_F(CudaTest, FilteredUpperHullValidatesItsInput) {
   SCOPED_TRACE("seed " + std::to_string(seed_));
@@ -1891,6 +1952,25 @@ TEST_F(CudaTest, SanitizerSizedSortedChecks) {
   names_the_first_point_out_of_order<double>(rng_, CheckedBy::tiles, 9001);
   names_the_first_non_finite_point<double>(rng_, CheckedBy::guide_filter, 9001);
   names_the_first_non_finite_point<float>(rng_, CheckedBy::tiles, 9001);
+}
+
+// The join of tile hoods for compute-sanitizer (scripts/gpu-all.sh): upper_hull_enqueued's first
+// level joined, over three tiles and a few more than the count fills, and a guide's small sample of
+// three tiles (double: 70000 points, a sample of n/16).
+TEST_F(CudaTest, SanitizerSizedJoin) {
+  SCOPED_TRACE("seed " + std::to_string(seed_));
+  cuda::UpperHullWorkspace<double> ws;
+  constexpr auto kTile = static_cast<std::size_t>(cuda::UpperHullPolicy<double>::kTile);
+  for (const auto& make :
+       {testing::uniform_disk<double>, testing::circle<double>, testing::duplicates<double>}) {
+    const auto pts = testing::sorted_copy(make(3 * kTile + 5, rng_));
+    for (const std::size_t bound : {pts.size(), pts.size() + 2 * kTile}) {
+      cuda::EnqueuedHullWords words;
+      ASSERT_EQ(enqueued_upper_hull<double>(pts, static_cast<index_t>(bound), ws, words),
+                cpu::upper_chain<double>(pts));
+    }
+  }
+  guide_filter_every_family<double>(rng_, {70000});
 }
 
 // The block finish's kernel for compute-sanitizer (its own test, so that racecheck's time limit
