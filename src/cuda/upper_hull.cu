@@ -405,12 +405,27 @@ __device__ core::PairBridge warp_pair_bridge(const Point2<T>* p, index_t m, cons
   return {static_cast<std::int32_t>(a), static_cast<std::int32_t>(b + dup)};
 }
 
+/// Whether the row's hoods hold more than `most` points in all (most < 0: no limit); the same in
+/// every lane of a warp, all of which call it (every warp sums the sizes: a guide's few tiles).
+template <class T>
+__device__ bool row_holds_more(const core::HoodRow<T>& row, index_t most) {
+  constexpr int kLanes = 32;
+  if (most < 0) return false;
+  index_t points = 0;
+  for (index_t j = static_cast<int>(threadIdx.x) % kLanes; j < row.count; j += kLanes) points += row.size[j];
+  for (int delta = kLanes / 2; delta > 0; delta /= 2) points += __shfl_down_sync(0xffffffffu, points, delta);
+  return __shfl_sync(0xffffffffu, points, 0) > most;
+}
+
 /// Every pair j < i of the row's nonempty hoods: its bridge to bridges[core::pair_slot(j, i)], a warp a
 /// pair over a grid-stride loop (pairs in the order of i, so a row whose last hoods are empty, tiles
-/// past an enqueued count, has its real pairs first).
+/// past an enqueued count, has its real pairs first). Nothing where the hoods hold more than
+/// hood_points_most points in all (a dense guide's sample, which the host gives up on).
 template <class T>
-__global__ void pair_bridges_kernel(core::HoodRow<T> row, core::PairBridge* bridges) {
+__global__ void pair_bridges_kernel(core::HoodRow<T> row, index_t hood_points_most,
+                                    core::PairBridge* bridges) {
   constexpr int kLanes = 32;
+  if (row_holds_more(row, hood_points_most)) return;
   const index_t pairs = row.count * (row.count - 1) / 2;
   const index_t warps = static_cast<index_t>(gridDim.x) * (blockDim.x / kLanes);
   for (index_t w = (static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x) / kLanes; w < pairs;
@@ -443,22 +458,14 @@ __device__ void merge_bounds_down(core::SpanBounds<T>& s, const Point2<T>* hood,
 
 /// Each hood's span of the row's hull (core::joined_span) to spans[i], a warp a hood: lane l gathers
 /// the bridges of hoods l, l + 32, ..., then the lanes' bounds merge down to lane 0 (the order the
-/// host test emulates). Nothing where the hoods hold more than hood_points_most points in all (every
-/// warp sums the sizes: a guide's few tiles; hood_points_most < 0: no limit).
+/// host test emulates). Nothing where the hoods hold more than hood_points_most points in all.
 template <class T>
 __global__ void hood_spans_kernel(core::HoodRow<T> row, const core::PairBridge* bridges,
                                   index_t hood_points_most, core::HoodSpan* spans) {
   constexpr int kLanes = 32;
   const int lane = static_cast<int>(threadIdx.x) % kLanes;
   const index_t i = (static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x) / kLanes;
-  if (i >= row.count) return;
-  if (hood_points_most >= 0) {
-    index_t points = 0;
-    for (index_t j = lane; j < row.count; j += kLanes) points += row.size[j];
-    for (int delta = kLanes / 2; delta > 0; delta /= 2)
-      points += __shfl_down_sync(0xffffffffu, points, delta);
-    if (__shfl_sync(0xffffffffu, points, 0) > hood_points_most) return;
-  }
+  if (i >= row.count || row_holds_more(row, hood_points_most)) return;
   const index_t h = row.size[i];
   if (h == 0) {
     if (lane == 0) spans[i] = {};
@@ -1184,7 +1191,7 @@ void join_tile_hoods(UpperHullWorkspace<T>& ws, index_t tiles, cudaStream_t stre
   if (pairs > 0) {
     const auto blocks = static_cast<unsigned>(
         std::clamp<index_t>(ceil_div(pairs, kWarps), 1, index_t{multiprocessors()} * Policy::kBlocksPerSm));
-    pair_bridges_kernel<T><<<blocks, kThreads, 0, stream>>>(row, ws.bridges.data());
+    pair_bridges_kernel<T><<<blocks, kThreads, 0, stream>>>(row, report.hood_points_most, ws.bridges.data());
     WAGENER_CUDA_CHECK_LAUNCH();
   }
   hood_spans_kernel<T><<<static_cast<unsigned>(ceil_div(tiles, kWarps)), kThreads, 0, stream>>>(
