@@ -439,17 +439,19 @@ void every_family_on_device(std::mt19937_64& rng, std::initializer_list<std::siz
 // The guide filter (a sample's hull drops the points strictly below it) normally runs from 2^20
 // points; forced on small inputs here, with dense and sparse samples (n/2, n/16, n/256), for every
 // family. Variant shift + 100: the dense guide decided only from the small sample's whole hull, never
-// from its first level (dense_first_level 1).
+// from its first level (dense_first_level 1). The small sample's hoods are joined in one step
+// (UpperHullWorkspace::join_hoods) but in variant shift + 200, which runs the levels instead.
 template <class T>
 void guide_filter_every_family(std::mt19937_64& rng, std::initializer_list<std::size_t> sizes) {
   every_family_on_device<T>(
-      rng, sizes, {1, 4, 8, 104},
+      rng, sizes, {1, 4, 8, 104, 204},
       [](cuda::UpperHullWorkspace<T>& ws, int variant) {
         ws.filter_from = 0;
         ws.min_sample = 2;
         ws.sample_shift = variant % 100;
         ws.dense_sample_shift = 2;  // a dense guide (parabola, circle) is taken again from n/4 points
-        ws.dense_first_level = variant >= 100 ? 1.0 : cuda::UpperHullPolicy<T>::kDenseFirstLevel;
+        ws.dense_first_level = variant / 100 == 1 ? 1.0 : cuda::UpperHullPolicy<T>::kDenseFirstLevel;
+        ws.join_hoods = variant < 200;
       },
       [](const std::string& family, std::size_t n, const cuda::UpperHullWorkspace<T>& ws, std::size_t hull,
          int variant) {
@@ -613,6 +615,7 @@ void joined_hoods_either_side_of_their_bounds(std::mt19937_64& rng) {
   constexpr auto kTile = static_cast<std::size_t>(cuda::UpperHullPolicy<T>::kTile);
   constexpr auto kMost = static_cast<std::size_t>(cuda::UpperHullPolicy<T>::kJoinMostHoods);
   cuda::UpperHullWorkspace<T> joined, levels;
+  joined.join_hoods = true;
   levels.join_hoods = false;
   int finished_by_join = 0;
   for (const auto& family : testing::families_of<T>()) {
@@ -1960,6 +1963,7 @@ TEST_F(CudaTest, SanitizerSizedSortedChecks) {
 TEST_F(CudaTest, SanitizerSizedJoin) {
   SCOPED_TRACE("seed " + std::to_string(seed_));
   cuda::UpperHullWorkspace<double> ws;
+  ws.join_hoods = true;
   constexpr auto kTile = static_cast<std::size_t>(cuda::UpperHullPolicy<double>::kTile);
   for (const auto& make :
        {testing::uniform_disk<double>, testing::circle<double>, testing::duplicates<double>}) {
