@@ -47,6 +47,7 @@ struct UpperHullPolicy {
   // chains) whose hoods would go to further levels is joined in one step instead (core/hood_join.hpp:
   // every pair's bridge, a warp a pair, then every hood's span): its last kernel is one block of this
   // many threads, a thread a hood. The enqueued survivors' levels take up to two tiles a multiprocessor.
+  // Off by default until measured (UpperHullWorkspace::join_hoods).
   static constexpr int kJoinMostHoods = 512;
   // Device-wide rounds: threads per block and virtual processors per work unit (one block-wide loop).
   static constexpr int kRoundThreads = 256;

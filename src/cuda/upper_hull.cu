@@ -910,9 +910,6 @@ void UpperHullWorkspace<T>::reserve(index_t n, index_t first_width) {
     void* mapped = nullptr;
     WAGENER_CUDA_CHECK(cudaHostGetDevicePointer(&mapped, level_tail.data(), 0));
     level_tail_on_device = static_cast<index_t*>(mapped);
-    constexpr auto kMostHoods = static_cast<std::size_t>(Policy::kJoinMostHoods);
-    bridges = DeviceBuffer<core::PairBridge>(kMostHoods * kMostHoods);
-    spans = DeviceBuffer<core::HoodSpan>(kMostHoods);
   }
   if (n <= capacity && first_width >= width) return;
   const index_t tiles = std::max<index_t>(1, ceil_div(n, Policy::kTile));
@@ -1186,6 +1183,11 @@ void join_tile_hoods(UpperHullWorkspace<T>& ws, index_t tiles, cudaStream_t stre
   using Policy = UpperHullPolicy<T>;
   constexpr int kThreads = 256, kWarps = kThreads / 32;
   if (tiles > Policy::kJoinMostHoods) throw std::logic_error("wagener: a join of more hoods than it takes");
+  if (ws.bridges.size() == 0) {
+    constexpr auto kMostHoods = static_cast<std::size_t>(Policy::kJoinMostHoods);
+    ws.bridges = DeviceBuffer<core::PairBridge>(kMostHoods * kMostHoods);
+    ws.spans = DeviceBuffer<core::HoodSpan>(kMostHoods);
+  }
   const core::HoodRow<T> row{ws.hood[0].data(), index_t{Policy::kTile}, ws.size[0].data(), tiles};
   const index_t pairs = tiles * (tiles - 1) / 2;
   if (pairs > 0) {
