@@ -46,6 +46,7 @@ constexpr const char* kUsage =
                                              first level keeps more than F of it; 1: never)
                   [--block-merges-below N]   (in those rounds, a block a merge below N merges; 0: warps)
                   [--no-join]   (levels whose tile hoods meet convexly still take the rounds)
+                  [--join-hoods on|off]   (a level of 2 to 512 tile hoods joined in one step)
                   [--sample-shift S] [--filter-from-log2 N]   (the upper hull's guide filter)
                   [--dense-sample-shift S]   (its sample of n >> S points where the first is dense)
                   [--small-level-tiles-per-sm N]   (which levels use SmallLevelPolicy; 0: none)
@@ -59,7 +60,8 @@ constexpr const char* kUsage =
                   [--block-finish-up-to N]      (the full hull's block finish up to N survivors; 0: off)
                   [--step-calls N]   (N more full-hull calls a row, each call's steps to stderr)
                   [--variants "A;B"] [--variant-rounds R]   (settings alternated on each full row's
-                                             input, as guide-from=L,block-finish-up-to=N; "base")
+                                             input, as guide-from=L,block-finish-up-to=N,
+                                             join-hoods=0|1; "base")
                   [--validated-rounds R]   (each upper-hull row's call unvalidated and validated,
                                             alternated over R rounds)
        bench_cuda --crossover   (cuda against cpu backend on small host inputs: auto's threshold)
@@ -270,20 +272,22 @@ std::string only_family;
 int step_calls = 0;
 /// --variants "A;B;...": after a full-hull row's timed calls, each variant's settings in turn (a
 /// variant: comma-separated settings of the thresholds above, guide-from=L, key-sort-from=L,
-/// survivor-polygon-from=L (2^L points), block-finish-up-to=N; "base": none), --variant-rounds
-/// rounds over all of them, each a median of the row's timed calls and one profiled call; every
-/// variant's hull checked equal to the row's. One process and one input for all, alternated, so that
+/// survivor-polygon-from=L (2^L points), block-finish-up-to=N, join-hoods=0|1; "base": none),
+/// --variant-rounds rounds over all of them, each a median of the row's timed calls and one profiled call;
+/// every variant's hull checked equal to the row's. One process and one input for all, alternated, so that
 /// the process's own spread cancels (bench/NOTES.md: the same variant's medians within 0.01 ms).
 std::vector<std::string> variants;
 int variant_rounds = 5;
 
 struct Knobs {
   index_t guide_from, key_sort_from, survivor_polygon_from, block_finish_up_to;
+  bool join_hoods;
 };
 
 Knobs current_knobs() {
   return {wcuda::min_points_for_guide(), wcuda::min_survivors_for_key_sort(),
-          wcuda::min_points_for_survivor_polygon(), wcuda::max_survivors_for_block_finish()};
+          wcuda::min_points_for_survivor_polygon(), wcuda::max_survivors_for_block_finish(),
+          wcuda::hood_join_enabled()};
 }
 
 void apply_knobs(const Knobs& k) {
@@ -291,6 +295,7 @@ void apply_knobs(const Knobs& k) {
   wcuda::set_min_survivors_for_key_sort(k.key_sort_from);
   wcuda::set_min_points_for_survivor_polygon(k.survivor_polygon_from);
   wcuda::set_max_survivors_for_block_finish(k.block_finish_up_to);
+  wcuda::set_hood_join_enabled(k.join_hoods);
 }
 
 /// The base's knobs with a variant's settings over them; exits on a setting it does not know.
@@ -311,6 +316,8 @@ Knobs parse_variant(const std::string& spec, Knobs k) {
       k.survivor_polygon_from = index_t{1} << std::atoi(value.c_str());
     } else if (key == "block-finish-up-to") {
       k.block_finish_up_to = std::atoll(value.c_str());
+    } else if (key == "join-hoods" && (value == "0" || value == "1")) {
+      k.join_hoods = value == "1";
     } else if (!key.empty() && key != "base") {
       std::fprintf(stderr, "unknown variant setting \"%s\"\n", item.c_str());
       std::exit(2);
@@ -798,6 +805,10 @@ int main(int argc, char** argv) {
       block_merges_below = integer();
     } else if (arg == "--no-join") {
       join_convex_seams = false;
+    } else if (arg == "--join-hoods") {
+      const std::string value = text();
+      if (value != "on" && value != "off") usage_error("--join-hoods takes on or off, not \"" + value + "\"");
+      wcuda::set_hood_join_enabled(value == "on");
     } else if (arg == "--sample-shift") {
       sample_shift = static_cast<int>(integer());
     } else if (arg == "--dense-sample-shift") {

@@ -1,5 +1,6 @@
 // Kernels of the upper hull and the host loop over Wagener's device-wide rounds.
 #include <algorithm>
+#include <atomic>
 #include <climits>
 #include <cub/block/block_scan.cuh>
 #include <cub/device/device_scan.cuh>
@@ -942,6 +943,18 @@ void UpperHullWorkspace<T>::reserve(index_t n, index_t first_width) {
 }
 
 namespace {
+std::atomic<bool> hood_join_enabled_now{false};
+}  // namespace
+
+bool hood_join_enabled() {
+  return hood_join_enabled_now.load(std::memory_order_relaxed);
+}
+
+void set_hood_join_enabled(bool on) {
+  hood_join_enabled_now.store(on, std::memory_order_relaxed);
+}
+
+namespace {
 
 /// Exclusive scan of the tile sizes ws.size[0][0..tiles) into ws.offsets, enqueued.
 template <class T>
@@ -1208,7 +1221,8 @@ void join_tile_hoods(UpperHullWorkspace<T>& ws, index_t tiles, cudaStream_t stre
 /// Whether a level of `tiles` tiles ends in join_tile_hoods.
 template <class T>
 bool joins(const UpperHullWorkspace<T>& ws, index_t tiles) {
-  return ws.join_hoods && tiles > 1 && tiles <= UpperHullPolicy<T>::kJoinMostHoods;
+  const bool on = ws.join_hoods < 0 ? hood_join_enabled() : ws.join_hoods != 0;
+  return on && tiles > 1 && tiles <= UpperHullPolicy<T>::kJoinMostHoods;
 }
 
 /// The upper hull of m evenly spaced points of d_points[0..n), in ws.guide; returns its size (as

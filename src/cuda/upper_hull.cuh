@@ -45,6 +45,12 @@ struct EnqueuedSteps {
 /// Device workspace of upper_hull_on_device(): two padded hood buffers with their sizes, the merge
 /// plans and bridge cells of one round, and the validation flags. Sized once for n points; the rounds
 /// allocate nothing.
+/// Whether workspaces that leave UpperHullWorkspace::join_hoods at -1 join a level's tile hoods in
+/// one step (per process). Off until measured on a device (bench/NOTES.md, "The last levels as one
+/// join"); the benchmark sets it to compare both ways in one process.
+bool hood_join_enabled();
+void set_hood_join_enabled(bool on);
+
 template <class T>
 struct UpperHullWorkspace {
   index_t capacity = -1;
@@ -95,9 +101,9 @@ struct UpperHullWorkspace {
   bool join_convex_seams = true;
   /// A level of 2 to UpperHullPolicy::kJoinMostHoods tiles whose hoods would go on to further levels
   /// (the guide's small sample, upper_hull_enqueued's first) ends in one join of its tile hoods
-  /// instead. Off until it is measured on a device (bench/NOTES.md, "The last levels as one join");
-  /// the tests turn it on.
-  bool join_hoods = false;
+  /// instead: 1 joins, 0 runs the levels, -1 follows hood_join_enabled() (the process's setting, which
+  /// the benchmark alternates). The tests set it both ways.
+  int join_hoods = -1;
   /// A level's total and, where a seam does not turn right, its epoch (scan_tile_sizes): pinned host
   /// words that level_tail_kernel writes at their device address, so that the level's wait has no
   /// copy behind it. Allocated by reserve().
