@@ -1239,12 +1239,13 @@ index_t sample_hull(const Point2<T>* d_points, index_t n, index_t m, UpperHullWo
   const auto* sample = static_cast<const Point2<T>*>(ws.sample.data());
   tile_level<T>(sample, m, ws, 0, stream, false, true);
   const index_t tiles = ceil_div(m, UpperHullPolicy<T>::kTile);
-  if (dense_above < std::numeric_limits<index_t>::max() && joins(ws, tiles)) {
-    // The small sample (a bigger one exists): its hoods joined straight into the guide, the size
-    // read in the one wait (-1: dense). Not the bigger sample's, taken where the hull is dense: its
-    // hundreds of hoods of thousands of vertices are for the levels' rounds.
+  if (joins(ws, tiles)) {
+    // The hoods joined straight into the guide, the size read in the one wait: -1 where the small
+    // sample (a bigger one exists) is dense; a sample with no bigger one after it (the bigger, or
+    // the only one) is joined whole, however many points its hoods hold.
+    const bool bounded = dense_above < std::numeric_limits<index_t>::max();
     join_tile_hoods(ws, tiles, stream, ws.guide.data(),
-                    {dense_above, m, ws.size[1].data(), nullptr, nullptr});
+                    {bounded ? dense_above : -1, m, ws.size[1].data(), nullptr, nullptr});
     return read_size(ws, 1, stream);
   }
   int buffer = 0;
