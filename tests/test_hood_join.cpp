@@ -16,6 +16,7 @@
 #include "cpu/monotone_chain.hpp"
 #include "generators.hpp"
 #include "integer_reference.hpp"
+#include "tile_hoods.hpp"
 
 namespace wagener {
 namespace {
@@ -47,20 +48,10 @@ core::HoodSpan lanes_span(const core::HoodRow<T>& row, const core::PairBridge* b
 /// `searchers` probes a step.
 template <class T>
 Points<T> joined_hull(const Points<T>& sorted, const std::vector<index_t>& cuts, int searchers) {
-  const auto k = static_cast<index_t>(cuts.size());
-  const index_t stride = std::max<index_t>(1, *std::max_element(cuts.begin(), cuts.end()));
-  std::vector<Point2<T>> row(static_cast<std::size_t>(k * stride));
-  std::vector<index_t> size(static_cast<std::size_t>(k));
-  index_t start = 0;
-  for (index_t t = 0; t < k; ++t) {
-    const auto tile = std::span<const Point2<T>>(sorted).subspan(static_cast<std::size_t>(start),
-                                                                 static_cast<std::size_t>(cuts[t]));
-    const auto hood = cpu::upper_chain<T>(tile);
-    std::copy(hood.begin(), hood.end(), row.begin() + t * stride);
-    size[static_cast<std::size_t>(t)] = static_cast<index_t>(hood.size());
-    start += cuts[t];
-  }
-  const core::HoodRow<T> hoods{row.data(), stride, size.data(), k};
+  const testing::TileHoods<T> tiles(sorted, cuts);
+  const core::HoodRow<T> hoods = tiles.row();
+  const index_t k = hoods.count;
+  const auto& size = tiles.size;
   std::vector<core::PairBridge> bridges(static_cast<std::size_t>(k * k));
   for (index_t i = 0; i < k; ++i) {
     for (index_t j = 0; j < i; ++j) {
@@ -80,20 +71,7 @@ Points<T> joined_hull(const Points<T>& sorted, const std::vector<index_t>& cuts,
   return hull;
 }
 
-/// Random tile sizes summing to n: between 0 and `most` points each (so some tiles are empty, as the
-/// GPU's tiles past the count are).
-std::vector<index_t> random_cuts(index_t n, index_t most, std::mt19937_64& rng) {
-  std::uniform_int_distribution<index_t> size(0, most);
-  std::vector<index_t> cuts;
-  for (index_t left = n; left > 0;) {
-    const index_t c = std::min(left, size(rng));
-    cuts.push_back(c);
-    left -= c;
-  }
-  if (cuts.empty()) cuts.push_back(0);
-  if (size(rng) % 2 == 0) cuts.push_back(0);  // an empty last tile
-  return cuts;
-}
+using testing::random_cuts;
 
 template <class T>
 void expect_joined_equals_chain(const Points<T>& sorted, const std::vector<index_t>& cuts,
@@ -154,17 +132,10 @@ TEST(HoodJoin, EveryMultisetOfA3x3GridWithDuplicates) {
 
 template <class T>
 void every_family(const std::vector<std::size_t>& sizes, index_t most_per_tile) {
-  const auto seed = testing::fresh_seed();
-  SCOPED_TRACE("seed " + std::to_string(seed));
-  std::mt19937_64 rng(seed);
-  for (const auto& family : testing::families_of<T>()) {
-    for (std::size_t n : sizes) {
-      const auto pts = testing::sorted_copy(family.make(n, rng));
-      const auto cuts = random_cuts(static_cast<index_t>(n), most_per_tile, rng);
-      expect_joined_equals_chain(pts, cuts, family.name + " n=" + std::to_string(n));
-      if (::testing::Test::HasFatalFailure()) return;
-    }
-  }
+  testing::every_family_in_tiles<T>(sizes, most_per_tile,
+                                    [](const auto& pts, const auto& cuts, const std::string& what) {
+                                      expect_joined_equals_chain(pts, cuts, what);
+                                    });
 }
 
 TEST(HoodJoin, EveryFamilySmallTilesFloat) {
