@@ -42,15 +42,15 @@ struct EnqueuedSteps {
   index_t survivors = 0;  ///< the guide filter's survivors, whatever the bound
 };
 
-/// Device workspace of upper_hull_on_device(): two padded hood buffers with their sizes, the merge
-/// plans and bridge cells of one round, and the validation flags. Sized once for n points; the rounds
-/// allocate nothing.
 /// Whether workspaces that leave UpperHullWorkspace::join_hoods at -1 join a level's tile hoods in
 /// one step (per process). Off until measured on a device (bench/NOTES.md, "The last levels as one
 /// join"); the benchmark sets it to compare both ways in one process.
 bool hood_join_enabled();
 void set_hood_join_enabled(bool on);
 
+/// Device workspace of upper_hull_on_device(): two padded hood buffers with their sizes, the merge
+/// plans and bridge cells of one round, and the validation flags. Sized once for n points; the rounds
+/// allocate nothing.
 template <class T>
 struct UpperHullWorkspace {
   index_t capacity = -1;
@@ -100,7 +100,7 @@ struct UpperHullWorkspace {
   /// tests turn it off, to run the rounds on full hoods.
   bool join_convex_seams = true;
   /// A level of 2 to UpperHullPolicy::kJoinMostHoods tiles whose hoods would go on to further levels
-  /// (the guide's small sample, upper_hull_enqueued's first) ends in one join of its tile hoods
+  /// (the guide's samples, upper_hull_enqueued's first) ends in one join of its tile hoods
   /// instead: 1 joins, 0 runs the levels, -1 follows hood_join_enabled() (the process's setting, which
   /// the benchmark alternates). The tests set it both ways.
   int join_hoods = -1;
