@@ -17,18 +17,11 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <atomic>
-#include <barrier>
 #include <cmath>
 #include <cstdint>
-#include <cstring>
-#include <map>
 #include <memory>
-#include <mutex>
 #include <random>
 #include <string>
-#include <thread>
-#include <utility>
 #include <vector>
 
 #include "cpu/monotone_chain.hpp"

@@ -48,7 +48,7 @@ struct UpperHullPolicy {
   // (core/hood_join.hpp: every pair's bridge, a warp a pair, then every hood's span): the last kernel
   // scans the spans in each of its blocks, this many threads, a thread a hood. The enqueued survivors'
   // levels take up to two tiles a multiprocessor. Off by default until measured
-  // (UpperHullWorkspace::join_hoods).
+  // (hood_join_enabled(), UpperHullWorkspace::join_hoods).
   static constexpr int kJoinMostHoods = 512;
   // Device-wide rounds: threads per block and virtual processors per work unit (one block-wide loop).
   static constexpr int kRoundThreads = 256;
