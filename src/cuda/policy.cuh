@@ -43,11 +43,11 @@ struct UpperHullPolicy {
   // Between levels, the tile hoods are compacted into a new, shorter point set while that at least
   // halves it; otherwise (most points on the hull) device-wide rounds merge the tile hoods.
   static constexpr double kCompactionGain = 0.5;
-  // A level of at most this many tiles (the guide's samples, the filter's survivors, a random
+  // A level of at most this many tiles (the guide's small sample, the filter's survivors, a random
   // input's chains) whose hoods would go to further levels is joined in one step instead
   // (core/hood_join.hpp: every pair's bridge, a warp a pair, then every hood's span): the last kernel
   // scans the spans in each of its blocks, this many threads, a thread a hood. The enqueued survivors'
-  // levels take up to two tiles a multiprocessor. Off by default until measured
+  // levels take up to two tiles a multiprocessor. On by default
   // (hood_join_enabled(), UpperHullWorkspace::join_hoods).
   static constexpr int kJoinMostHoods = 512;
   // Device-wide rounds: threads per block and virtual processors per work unit (one block-wide loop).

@@ -898,7 +898,7 @@ void UpperHullWorkspace<T>::reserve(index_t n, index_t first_width) {
 }
 
 namespace {
-std::atomic<bool> hood_join_enabled_now{false};
+std::atomic<bool> hood_join_enabled_now{true};
 }  // namespace
 
 bool hood_join_enabled() {
@@ -1194,13 +1194,14 @@ index_t sample_hull(const Point2<T>* d_points, index_t n, index_t m, UpperHullWo
   const auto* sample = static_cast<const Point2<T>*>(ws.sample.data());
   tile_level<T>(sample, m, ws, 0, stream, false, true);
   const index_t tiles = ceil_div(m, UpperHullPolicy<T>::kTile);
-  if (joins(ws, tiles)) {
-    // The hoods joined straight into the guide, the size read in the one wait: -1 where the small
-    // sample (a bigger one exists) is dense; a sample with no bigger one after it (the bigger, or
-    // the only one) is joined whole, however many points its hoods hold.
-    const bool bounded = dense_above < std::numeric_limits<index_t>::max();
+  if (dense_above < std::numeric_limits<index_t>::max() && joins(ws, tiles)) {
+    // The small sample (a bigger one exists): its hoods joined straight into the guide, the size
+    // read in the one wait (-1: dense). Not the bigger sample, taken where the hull is dense: a
+    // join's pairs grow as the square of its hoods, and hundreds of hoods of thousands of vertices
+    // made the double parabola's call 0.5 ms slower at 2^28 (bench/NOTES.md, "The last levels as
+    // one join"), where the levels' rounds take them in a few launches.
     join_tile_hoods(ws, tiles, stream, ws.guide.data(),
-                    {bounded ? dense_above : -1, m, ws.size[1].data(), nullptr, nullptr});
+                    {dense_above, m, ws.size[1].data(), nullptr, nullptr});
     return read_size(ws, 1, stream);
   }
   int buffer = 0;

@@ -43,8 +43,8 @@ struct EnqueuedSteps {
 };
 
 /// Whether workspaces that leave UpperHullWorkspace::join_hoods at -1 join a level's tile hoods in
-/// one step (per process). Off until measured on a device (bench/NOTES.md, "The last levels as one
-/// join"); the benchmark sets it to compare both ways in one process.
+/// one step (per process). On by default: measured faster on the disks and no slower elsewhere
+/// (bench/NOTES.md, "The last levels as one join"); the benchmark sets it to compare both ways.
 bool hood_join_enabled();
 void set_hood_join_enabled(bool on);
 
@@ -100,7 +100,7 @@ struct UpperHullWorkspace {
   /// tests turn it off, to run the rounds on full hoods.
   bool join_convex_seams = true;
   /// A level of 2 to UpperHullPolicy::kJoinMostHoods tiles whose hoods would go on to further levels
-  /// (the guide's samples, upper_hull_enqueued's first) ends in one join of its tile hoods
+  /// (the guide's small sample, upper_hull_enqueued's first) ends in one join of its tile hoods
   /// instead: 1 joins, 0 runs the levels, -1 follows hood_join_enabled() (the process's setting, which
   /// the benchmark alternates). The tests set it both ways.
   int join_hoods = -1;
