@@ -43,8 +43,8 @@ struct EnqueuedSteps {
 };
 
 /// Whether workspaces that leave UpperHullWorkspace::join_hoods at -1 join a level's tile hoods in
-/// one step (per process). On by default: measured faster on the disks and no slower elsewhere
-/// (bench/NOTES.md, "The last levels as one join"); the benchmark sets it to compare both ways.
+/// one step (per process). On by default: measured faster on the presorted disks (bench/NOTES.md,
+/// "The last levels as one join"); the benchmark sets it to compare both ways.
 bool hood_join_enabled();
 void set_hood_join_enabled(bool on);
 
