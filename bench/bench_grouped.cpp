@@ -1,11 +1,15 @@
-// bench_grouped [--groups G] [--size S] [--runs N] [--wagener-only]: the hulls of G groups of S f64
-// points each (a uniform disk per group around its own centre), by wagener::convex_hulls on all cores
-// against a loop of CGAL::convex_hull_2 over the groups (on one core, and split over all cores).
+// bench_grouped [--groups G] [--size S] [--runs N] [--wagener-only] [--int64-scale-log2 L]: the hulls of G
+// groups of S f64 points each (a uniform disk per group around its own centre), by wagener::convex_hulls on
+// all cores against a loop of CGAL::convex_hull_2 over the groups (on one core, and split over all cores).
 // Prints a markdown table on stdout. Exits 1 when any group's CGAL hull differs from wagener's.
 // --wagener-only times convex_hulls alone (after the same check) and prints its median and minimum
 // processor time per point: the figure to compare two builds by on a shared machine.
+// --int64-scale-log2 L: the same disks as 64-bit integers, each coordinate times 2^L, rounded, plus
+// random low bits below the double's last (from L = 43 on, about 2^53 and beyond); timed as
+// --wagener-only, each group's hull checked against wagener::convex_hull of the group alone.
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -20,6 +24,7 @@
 
 #include "cgal_peer.hpp"
 #include "wagener/grouped.hpp"
+#include "wagener/hull.hpp"
 
 namespace {
 
@@ -101,12 +106,60 @@ std::size_t cgal_groups(const Input& in, std::size_t first, std::size_t last, st
   return vertices;
 }
 
+/// The disks of `in` as 64-bit integers: v 2^scale_log2 rounded, then its bits below double's
+/// precision there (the centres reach 2^10, so from bit scale_log2 - 43 down) made random.
+std::vector<wagener::Point2<std::int64_t>> as_int64(const Input& in, int scale_log2) {
+  std::mt19937_64 rng(2);
+  const int free_bits = std::clamp(scale_log2 - 43, 0, 20);
+  const std::int64_t low_mask = (std::int64_t{1} << free_bits) - 1;
+  const auto scaled = [&](double v) {
+    return (std::llround(std::ldexp(v, scale_log2)) & ~low_mask) |
+           (static_cast<std::int64_t>(rng()) & low_mask);
+  };
+  std::vector<wagener::Point2<std::int64_t>> out;
+  out.reserve(in.points.size());
+  for (const auto& p : in.points) out.push_back({scaled(p.x), scaled(p.y)});
+  return out;
+}
+
+/// --int64-scale-log2: every group's hull against convex_hull of the group alone, then the timing.
+int run_int64(const Input& in, int scale_log2, int runs) {
+  const auto points = as_int64(in, scale_log2);
+  const std::span<const wagener::Point2<std::int64_t>> all(points);
+  const auto hulls = wagener::convex_hulls<std::int64_t>(all, in.offsets);
+  const std::size_t groups = in.offsets.size() - 1;
+  for (std::size_t g = 0; g < groups; ++g) {
+    const auto begin = static_cast<std::size_t>(in.offsets[g]),
+               end = static_cast<std::size_t>(in.offsets[g + 1]);
+    const auto alone = wagener::convex_hull<std::int64_t>(all.subspan(begin, end - begin));
+    const auto first = hulls.vertices.begin() + hulls.offsets[g],
+               last = hulls.vertices.begin() + hulls.offsets[g + 1];
+    if (!std::equal(first, last, alone.begin(), alone.end())) {
+      std::fprintf(stderr, "bench_grouped: group %zu's hull differs from its convex_hull\n", g);
+      return 1;
+    }
+  }
+  const Timing t = median_ms("wagener convex_hulls<int64_t>", runs, [&] {
+    return wagener::convex_hulls<std::int64_t>(all, in.offsets).vertices.size();
+  });
+  const double n = static_cast<double>(points.size());
+  std::printf(
+      "| groups | points per group | int64 scale | runs | wagener wall ms (median, min) | cpu ns per point "
+      "(median, min) |\n");
+  std::printf("|---:|---:|---:|---:|---:|---:|\n");
+  std::printf("| %zu | %zu | 2^%d | %d | %.0f, %.0f | %.2f, %.2f |\n", groups,
+              static_cast<std::size_t>(in.offsets[1]), scale_log2, runs, t.wall_ms, t.min_wall_ms,
+              1e6 * t.cpu_ms / n, 1e6 * t.min_cpu_ms / n);
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   std::size_t groups = 1000000, size = 100;
   int runs = 5;
   bool wagener_only = false;
+  int int64_scale_log2 = -1;
   for (int i = 1; i < argc; ++i) {
     const bool has_value = i + 1 < argc;
     if (!std::strcmp(argv[i], "--wagener-only"))
@@ -117,11 +170,20 @@ int main(int argc, char** argv) {
       size = std::strtoull(argv[++i], nullptr, 10);
     else if (has_value && !std::strcmp(argv[i], "--runs"))
       runs = std::atoi(argv[++i]);
+    else if (has_value && !std::strcmp(argv[i], "--int64-scale-log2"))
+      int64_scale_log2 = std::atoi(argv[++i]);
   }
   const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
   std::fprintf(stderr, "bench_grouped: %zu groups of %zu points, %u cores, %d runs\n", groups, size, cores,
                runs);
   const Input in = generate(groups, size);
+  if (int64_scale_log2 >= 0) {
+    if (int64_scale_log2 > 52) {
+      std::fprintf(stderr, "bench_grouped: --int64-scale-log2 takes 0 to 52 (the centres reach 2^10)\n");
+      return 2;
+    }
+    return run_int64(in, int64_scale_log2, runs);
+  }
 
   const auto wagener_hulls = wagener::convex_hulls<double>(in.points, in.offsets);
   std::vector<Point> cgal_vertices;
