@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <type_traits>
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>
@@ -115,7 +116,10 @@ WAGENER_AVX2 void reduce_lanes4(__m256d value, __m256d at, bool lower, double& b
 template <class T>
 WAGENER_AVX2 std::uint32_t outside4(const OctagonFilter& f, const Point2<T>* p) {
   __m256d x, y;
-  simd::load_xy4(p, x, y);
+  if constexpr (std::is_same_v<T, std::int64_t>)
+    simd::load_xy4_from(p, f.origin_x64(), f.origin_y64(), x, y);
+  else
+    simd::load_xy4(p, x, y);
   const __m256d u = _mm256_sub_pd(x, _mm256_set1_pd(f.origin_x())),
                 v = _mm256_sub_pd(y, _mm256_set1_pd(f.origin_y()));
   __m256d in = _mm256_castsi256_pd(_mm256_set1_epi64x(-1));
@@ -232,7 +236,10 @@ WAGENER_AVX512 void reduce_lanes8(__m512d value, __m512d at, bool lower, double&
 template <class T>
 WAGENER_AVX512 std::uint32_t outside8(const OctagonFilter& f, const Point2<T>* p) {
   __m512d x, y;
-  simd::load_xy8(p, x, y);
+  if constexpr (std::is_same_v<T, std::int64_t>)
+    simd::load_xy8_from(p, f.origin_x64(), f.origin_y64(), x, y);
+  else
+    simd::load_xy8(p, x, y);
   const __m512d u = _mm512_sub_pd(x, _mm512_set1_pd(f.origin_x())),
                 v = _mm512_sub_pd(y, _mm512_set1_pd(f.origin_y()));
   __mmask8 in = 0xff;

@@ -6,9 +6,11 @@
 
 #include <cmath>
 #include <cstdint>
+#include <type_traits>
 
 #include "cpu/filter_pass.hpp"
 #include "wagener/point.hpp"
+#include "wagener/predicates.hpp"
 
 namespace wagener::cpu {
 
@@ -43,37 +45,53 @@ GroupExtremes find_extremes(const Point2<T>* group, std::uint32_t n,
 /// S <= 2^1000 nothing overflows. Outside that range build() refuses and the caller falls back to
 /// orient2d's filter. The price: points within about 2^-48 S* of an edge survive the filter
 /// (exactly decided later by the chain), a negligible share.
+///
+/// 64-bit integers, which double may not hold (beyond 2^53): o is corner 0, and every difference
+/// (px - ox, bx - ax, ...) is taken exactly in 64 bits and rounded to double once, which is what
+/// fl(px - ox) is for doubles, so the argument holds as it stands, with W and H bounding the exact
+/// differences. The box (GroupExtremes) is of the coordinates rounded to double, each within 2^-53
+/// of its own magnitude, so the exact differences exceed its width by at most 2^-52 M (M the box's
+/// largest magnitude, rounded); W and H are its width and height plus 2^-50 M, which covers that
+/// and the roundings of the sums. Within W, H <= 2^62 every difference fits in 64 bits.
 class OctagonFilter {
  public:
-  /// Sets up the edges between the extremes; false when the margin argument above does not apply
-  /// (fewer than three distinct corners, or a box too large or too small), and for 64-bit integer
-  /// points unless the whole box lies within |x|, |y| < 2^53 (then every point of the group is exact
-  /// in double, as the argument takes them).
+  /// Sets up the edges between the extremes; false when the margin argument above does not apply:
+  /// fewer than three distinct corners, a box too large or too small, or, for 64-bit integer points,
+  /// a box wider or taller than 2^62.
   template <class T>
   bool build(const Point2<T>* group, const GroupExtremes& extremes) {
-    if constexpr (!exact_in_double_v<T>) {
-      if (!(rounded_exactly(extremes.x_min) && rounded_exactly(extremes.x_max) &&
-            rounded_exactly(extremes.y_min) && rounded_exactly(extremes.y_max)))
-        return false;
+    double width = extremes.x_max - extremes.x_min, height = extremes.y_max - extremes.y_min;
+    if constexpr (kFromOrigin<T>) {
+      width += 0x1p-50 * std::fmax(std::fabs(extremes.x_min), std::fabs(extremes.x_max));
+      height += 0x1p-50 * std::fmax(std::fabs(extremes.y_min), std::fabs(extremes.y_max));
+      if (!(width <= 0x1p62 && height <= 0x1p62)) return false;
+      const Point2<T>& origin = group[extremes.corner[0]];
+      origin_x64_ = origin.x, origin_y64_ = origin.y;
     }
+    // The corners (distinct in T: two 64-bit integers may round to one double), as offset() gives
+    // them: coordinates, or differences to corner 0.
+    Point2<T> corner[8];
     double cx[8], cy[8];
     int corners = 0;
     for (int k = 0; k < 8; ++k) {
       const Point2<T>& p = group[extremes.corner[k]];
-      const auto x = static_cast<double>(p.x), y = static_cast<double>(p.y);
-      if (corners > 0 && cx[corners - 1] == x && cy[corners - 1] == y) continue;
-      cx[corners] = x, cy[corners] = y, ++corners;
+      if (corners > 0 && same_point(corner[corners - 1], p)) continue;
+      corner[corners] = p, cx[corners] = offset_x(p), cy[corners] = offset_y(p), ++corners;
     }
-    while (corners > 1 && cx[corners - 1] == cx[0] && cy[corners - 1] == cy[0]) --corners;
+    while (corners > 1 && same_point(corner[corners - 1], corner[0])) --corners;
     if (corners < 3) return false;
-    const double width = extremes.x_max - extremes.x_min, height = extremes.y_max - extremes.y_min;
     if (!(width <= kMaxScale && height <= kMaxScale)) return false;
-    ox_ = cx[0], oy_ = cy[0];
+    ox_ = cx[0], oy_ = cy[0];  // 0 for 64-bit integers, whose offsets are already differences to it
     for (int e = 0; e < kEdges; ++e) {
       // Edges past the last corner repeat the first ones: a repeated constraint changes nothing.
       const int a = e % corners, b = (e + 1) % corners;
-      ex_[e] = cx[b] - cx[a];
-      ey_[e] = cy[b] - cy[a];
+      if constexpr (kFromOrigin<T>) {
+        ex_[e] = static_cast<double>(detail::wrapped_difference(corner[b].x, corner[a].x));
+        ey_[e] = static_cast<double>(detail::wrapped_difference(corner[b].y, corner[a].y));
+      } else {
+        ex_[e] = cx[b] - cx[a];
+        ey_[e] = cy[b] - cy[a];
+      }
       const double scale = std::fabs(ex_[e]) * height + std::fabs(ey_[e]) * width;
       if (!(scale >= kMinScale && scale <= kMaxScale)) return false;
       threshold_[e] = side(e, cx[a] - ox_, cy[a] - oy_) + scale * kMargin;
@@ -84,7 +102,7 @@ class OctagonFilter {
   /// True only if p is strictly inside the polygon (see the class comment).
   template <class T>
   bool inside(const Point2<T>& p) const {
-    const double u = static_cast<double>(p.x) - ox_, v = static_cast<double>(p.y) - oy_;
+    const double u = offset_x(p) - ox_, v = offset_y(p) - oy_;
     bool in = true;
     for (int e = 0; e < kEdges; ++e) in &= side(e, u, v) > threshold_[e];
     return in;
@@ -94,6 +112,9 @@ class OctagonFilter {
   // The vector kernels compute inside()'s operations in its order, lane by lane.
   double origin_x() const { return ox_; }
   double origin_y() const { return oy_; }
+  /// 64-bit integers: corner 0, from which every coordinate is taken as a difference (offset_x()).
+  std::int64_t origin_x64() const { return origin_x64_; }
+  std::int64_t origin_y64() const { return origin_y64_; }
   double edge_x(int e) const { return ex_[e]; }
   double edge_y(int e) const { return ey_[e]; }
   double threshold(int e) const { return threshold_[e]; }
@@ -102,9 +123,26 @@ class OctagonFilter {
   static constexpr double kMargin = 0x1p-48;  // 32 eps: the proof needs a little over 9 eps
   static constexpr double kMinScale = 0x1p-900, kMaxScale = 0x1p1000;
 
+  template <class T>
+  static constexpr bool kFromOrigin = std::is_same_v<T, std::int64_t>;
+
   double side(int e, double u, double v) const { return ex_[e] * v - ey_[e] * u; }
 
+  /// p's coordinates as the tests take them: as doubles; 64-bit integers as their differences to
+  /// corner 0, exact in 64 bits (the box's bound), rounded once.
+  template <class T>
+  double offset_x(const Point2<T>& p) const {
+    if constexpr (kFromOrigin<T>) return static_cast<double>(detail::wrapped_difference(p.x, origin_x64_));
+    return static_cast<double>(p.x);
+  }
+  template <class T>
+  double offset_y(const Point2<T>& p) const {
+    if constexpr (kFromOrigin<T>) return static_cast<double>(detail::wrapped_difference(p.y, origin_y64_));
+    return static_cast<double>(p.y);
+  }
+
   double ox_ = 0, oy_ = 0;
+  std::int64_t origin_x64_ = 0, origin_y64_ = 0;
   double ex_[kEdges] = {}, ey_[kEdges] = {}, threshold_[kEdges] = {};
 };
 

@@ -11,6 +11,7 @@
 #include <cstdint>
 
 #include "wagener/point.hpp"
+#include "wagener/predicates.hpp"
 
 namespace wagener::cpu::simd {
 
@@ -47,6 +48,17 @@ WAGENER_SIMD_AVX2 void load_xy4(const Point2<T>* p, __m256d& x, __m256d& y) {
   x = _mm256_unpacklo_pd(lo, hi), y = _mm256_unpackhi_pd(lo, hi);
 }
 
+/// p[0, 4) as load_xy4 places them, each coordinate as its difference to (ox, oy): exact in 64 bits
+/// (wrapping where it does not fit), rounded once (the octagon filter's 64-bit integers).
+WAGENER_SIMD_AVX2 void load_xy4_from(const Point2<std::int64_t>* p, std::int64_t ox, std::int64_t oy,
+                                     __m256d& x, __m256d& y) {
+  const auto d = [](std::int64_t v, std::int64_t o) {
+    return static_cast<double>(detail::wrapped_difference(v, o));
+  };
+  x = _mm256_setr_pd(d(p[0].x, ox), d(p[2].x, ox), d(p[1].x, ox), d(p[3].x, ox));
+  y = _mm256_setr_pd(d(p[0].y, oy), d(p[2].y, oy), d(p[1].y, oy), d(p[3].y, oy));
+}
+
 /// p[0, 8) interleaved: lo = x0 y0 ... x3 y3, hi = x4 y4 ... x7 y7.
 WAGENER_SIMD_AVX512 void load8(const Point2<double>* p, __m512d& lo, __m512d& hi) {
   lo = _mm512_loadu_pd(&p[0].x);
@@ -73,6 +85,17 @@ template <class T>
 WAGENER_SIMD_AVX512 void load_xy8(const Point2<T>* p, __m512d& x, __m512d& y) {
   __m512d lo, hi;
   load8(p, lo, hi);
+  const __m512i even = _mm512_setr_epi64(0, 2, 4, 6, 8, 10, 12, 14),
+                odd = _mm512_setr_epi64(1, 3, 5, 7, 9, 11, 13, 15);
+  x = _mm512_permutex2var_pd(lo, even, hi), y = _mm512_permutex2var_pd(lo, odd, hi);
+}
+
+/// p[0, 8) as load_xy8 places them, each coordinate as its difference to (ox, oy), as load_xy4_from.
+WAGENER_SIMD_AVX512 void load_xy8_from(const Point2<std::int64_t>* p, std::int64_t ox, std::int64_t oy,
+                                       __m512d& x, __m512d& y) {
+  const __m512i origin = _mm512_setr_epi64(ox, oy, ox, oy, ox, oy, ox, oy);
+  const __m512d lo = _mm512_cvtepi64_pd(_mm512_sub_epi64(_mm512_loadu_si512(&p[0].x), origin));
+  const __m512d hi = _mm512_cvtepi64_pd(_mm512_sub_epi64(_mm512_loadu_si512(&p[4].x), origin));
   const __m512i even = _mm512_setr_epi64(0, 2, 4, 6, 8, 10, 12, 14),
                 odd = _mm512_setr_epi64(1, 3, 5, 7, 9, 11, 13, 15);
   x = _mm512_permutex2var_pd(lo, even, hi), y = _mm512_permutex2var_pd(lo, odd, hi);
