@@ -197,6 +197,30 @@ std::vector<IntegerFamily<T>> integer_families() {
   return families;
 }
 
+/// 64-bit families beyond double's 2^53, for the filters that take differences to a corner (the
+/// octagons, the extreme polygon): octagons nudged by units at 2^60 with sides of 2^41 (differences
+/// double holds) and of 2^59 (differences it rounds), each with points to both sides of the tests'
+/// bounds; and an octagon 128 units across and a disk 600 across, built near the origin and moved to
+/// 2^60 in 64 bits (a generator's doubles would round them: double's ulp there, 256, is wider than
+/// their steps).
+inline std::vector<IntegerFamily<std::int64_t>> far_int64_families() {
+  using T = std::int64_t;
+  const auto moved = [](std::vector<Point2<T>> pts) {
+    for (auto& p : pts) p.x += T{1} << 60, p.y -= (T{1} << 60) - 12345;
+    return pts;
+  };
+  return {
+      {"octagon_nudged_2^60",
+       [](std::size_t n, std::mt19937_64& rng) { return octagon_nudged<T>(n, rng, 0x1p60, 0x1p40, 24); }},
+      {"octagon_nudged_2^60_wide",
+       [](std::size_t n, std::mt19937_64& rng) { return octagon_nudged<T>(n, rng, 0x1p60, 0x1p58, 44); }},
+      {"octagon_nudged_64_at_2^60",
+       [moved](std::size_t n, std::mt19937_64& rng) { return moved(octagon_nudged<T>(n, rng, 0, 64, 5)); }},
+      {"disk_300_at_2^60",
+       [moved](std::size_t n, std::mt19937_64& rng) { return moved(integer_disk<T>(n, 300, 0, 0, rng)); }},
+  };
+}
+
 /// The families of a coordinate type: integer_families for an integer one, all_families otherwise.
 template <class T>
 auto families_of() {

@@ -223,14 +223,9 @@ void octagon_certifies_only_inner_points(int groups_per_family) {
     families.push_back({"octagon_ulp_edges", testing::octagon_ulp_edges<T>});
   families.push_back({"octagon_far_nudged", testing::octagon_far_nudged<T>});
   if constexpr (std::is_same_v<T, std::int64_t>) {
-    // Beyond double's 2^53: corners whose differences double holds, and corners whose differences it
-    // rounds (sides of 2^59), each with points nudged to both sides of the float test's bound.
-    families.push_back({"octagon_nudged_2^60", [](std::size_t n, std::mt19937_64& random) {
-                          return testing::octagon_nudged<T>(n, random, 0x1p60, 0x1p40, 24);
-                        }});
-    families.push_back({"octagon_nudged_2^60_wide", [](std::size_t n, std::mt19937_64& random) {
-                          return testing::octagon_nudged<T>(n, random, 0x1p60, 0x1p58, 44);
-                        }});
+    // Beyond double's 2^53 (testing::far_int64_families), each with points nudged to both sides of
+    // the float test's bound.
+    for (auto& family : testing::far_int64_families()) families.push_back(std::move(family));
     // A narrow box over y's whole range: the differences to corner 0 in y may wrap (then no certificate).
     families.push_back({"tall_whole_y", [](std::size_t n, std::mt19937_64& random) {
                           std::uniform_int_distribution<T> x(0, T{1} << 30), y;

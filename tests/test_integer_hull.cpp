@@ -225,12 +225,7 @@ TEST(IntegerHull, ExtremePolygonCertifiesOnlyInnerPointsAndSomeBeyond2To53) {
   SCOPED_TRACE("seed " + std::to_string(seed));
   std::mt19937_64 rng(seed);
   auto families = testing::integer_families<T>();
-  families.push_back({"octagon_nudged_2^60", [](std::size_t n, std::mt19937_64& random) {
-                        return testing::octagon_nudged<T>(n, random, 0x1p60, 0x1p40, 24);
-                      }});
-  families.push_back({"octagon_nudged_2^60_wide", [](std::size_t n, std::mt19937_64& random) {
-                        return testing::octagon_nudged<T>(n, random, 0x1p60, 0x1p58, 44);
-                      }});
+  for (auto& family : testing::far_int64_families()) families.push_back(std::move(family));
   std::uniform_int_distribution<std::size_t> size(1, 300);
   for (const auto& family : families) {
     long certified = 0;

@@ -160,29 +160,12 @@ TYPED_TEST(OctagonFilterTest, PointsAtTheLastUlpOfAnEdgeAreCertifiedOnlyWhenStri
 }
 
 /// The integer families, and for 64-bit integers groups beyond 2^53 that the octagon must certify
-/// from: octagons nudged by units at 2^60 (sides 2^41, and 2^59 whose differences double rounds),
-/// and groups a few hundred units across at 2^60, where double's ulp (256) is wider than the steps.
+/// from (testing::far_int64_families).
 template <class T>
 std::vector<testing::IntegerFamily<T>> octagon_integer_families() {
   auto families = testing::integer_families<T>();
   if constexpr (sizeof(T) == 8) {
-    families.push_back({"octagon_nudged_2^60", [](std::size_t n, std::mt19937_64& rng) {
-                          return testing::octagon_nudged<T>(n, rng, 0x1p60, 0x1p40, 24);
-                        }});
-    families.push_back({"octagon_nudged_2^60_wide", [](std::size_t n, std::mt19937_64& rng) {
-                          return testing::octagon_nudged<T>(n, rng, 0x1p60, 0x1p58, 44);
-                        }});
-    // Built near the origin and moved in 64 bits (a generator's doubles would round them at 2^60).
-    const auto moved = [](std::vector<Point2<T>> pts) {
-      for (auto& p : pts) p.x += T{1} << 60, p.y -= (T{1} << 60) - 12345;
-      return pts;
-    };
-    families.push_back({"octagon_nudged_64_at_2^60", [moved](std::size_t n, std::mt19937_64& rng) {
-                          return moved(testing::octagon_nudged<T>(n, rng, 0, 64, 5));
-                        }});
-    families.push_back({"disk_300_at_2^60", [moved](std::size_t n, std::mt19937_64& rng) {
-                          return moved(testing::integer_disk<T>(n, 300, 0, 0, rng));
-                        }});
+    for (auto& family : testing::far_int64_families()) families.push_back(std::move(family));
   }
   return families;
 }
