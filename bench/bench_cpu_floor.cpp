@@ -1,4 +1,4 @@
-// bench_cpu_floor [--sizes N,N,...] [--families F,F,...] [--precisions f64,f32] [--runs R]
+// bench_cpu_floor [--sizes N,N,...] [--families F,F,...] [--precisions f64,f32,i64] [--runs R]
 //                 [--peers-up-to N] [--kernel widest|avx512|avx2|scalar] [--threads T] [--phases 1]
 // wagener's cpu backend in memory (the hull call alone) against the floor: reading the same array
 // once with the same number of threads the backend uses, in the same process, the two timed in
@@ -15,6 +15,9 @@
 // backend's call (cpu::upper_chain_filtered) against the floor, the serial monotone chain (the cpu
 // backend's way before it), and the public upper_hull() with its check of the promise; every call's
 // chain checked against the serial one's (exit 1 on a difference). No peers.
+// --precisions i64: the same families as 64-bit integers, each coordinate times 2^58 (clamped to
+// +-2^62), almost every point beyond double's 2^53; each hull checked against the serial chain's in
+// int64 up to --peers-up-to points.
 // Prints a markdown table on stdout (progress on stderr); exits 1 when CGAL's hull differs from wagener's.
 #include <sys/resource.h>
 
@@ -31,6 +34,7 @@
 #include <stdexcept>
 #include <string>
 #include <thread>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -287,10 +291,20 @@ bool bench_case(const Options& o, const std::string& family, std::size_t n, cons
   std::fprintf(stderr, "%s %s n=%zu: generating\n", family.c_str(), precision, n);
   const int f = family_index(family);
   std::vector<Point2<T>> pts(n);
+  const auto point = [f](std::size_t i) {
+    if constexpr (std::is_same_v<T, std::int64_t>) {
+      const auto scaled = [](double v) {
+        return static_cast<std::int64_t>(std::clamp(std::ldexp(v, 58), -0x1p62, 0x1p62));
+      };
+      const auto p = bench::full_family_point<double>(i, f);
+      return Point2<T>{scaled(p.x), scaled(p.y)};
+    } else {
+      return bench::full_family_point<T>(i, f);
+    }
+  };
   wagener::detail::run_slices(n, wagener::detail::resolve_threads(0),
                               [&](std::size_t, std::size_t b, std::size_t e) {
-                                for (std::size_t i = b; i < e; ++i)
-                                  pts[i] = bench::full_family_point<T>(i, f);
+                                for (std::size_t i = b; i < e; ++i) pts[i] = point(i);
                               });
   if (o.presorted) return bench_presorted_case(o, family, pts, precision);
   const std::size_t threads =
@@ -340,6 +354,13 @@ bool bench_case(const Options& o, const std::string& family, std::size_t n, cons
 
   std::string cgal = "—", qhull = "—", pbbs = "—";
   bool ok = true;
+  if constexpr (std::is_same_v<T, std::int64_t>) {
+    if (n <= o.peers_up_to && hull != wagener::cpu::convex_hull_serial<T>(span)) {
+      std::fprintf(stderr, "*** MISMATCH: %s i64 n=%zu: the serial chain's hull differs ***\n",
+                   family.c_str(), n);
+      ok = false;
+    }
+  }
 #if defined(WAGENER_BENCH_PEERS)
   if constexpr (std::is_same_v<T, double>) {
     if (n <= o.peers_up_to) ok = run_peers(o, pts, hull, cgal, qhull);
@@ -406,7 +427,7 @@ int main(int argc, char** argv) {
     std::fprintf(
         stderr,
         "bench_cpu_floor: %s\nusage: bench_cpu_floor [--sizes 1e6,1e7,1e8] [--families "
-        "disk,square,gaussian,in-circle,kuzmin] [--precisions f64,f32] [--runs 9] [--peers-up-to 1e7] "
+        "disk,square,gaussian,in-circle,kuzmin] [--precisions f64,f32,i64] [--runs 9] [--peers-up-to 1e7] "
         "[--kernel widest|avx512|avx2|scalar] [--threads T] [--phases 1] [--presorted 1]\n",
         e.what());
     return 2;
@@ -455,6 +476,8 @@ int main(int argc, char** argv) {
             ok &= bench_case<double>(o, family, n, "f64");
           } else if (precision == "f32") {
             ok &= bench_case<float>(o, family, n, "f32");
+          } else if (precision == "i64") {
+            ok &= bench_case<std::int64_t>(o, family, n, "i64");
           } else {
             throw std::invalid_argument("unknown precision " + precision);
           }
