@@ -235,11 +235,11 @@ class HullTree {
   std::vector<std::atomic<std::uint8_t>> arrivals_;
 };
 
-/// The inner polygon from the exact hull of one finite point in stride, taken in runs of kSampleRun
-/// (all of them input points,
-/// so the polygon lies inside the hull); disabled when that hull is degenerate, or, unless `forced`,
-/// when it would discard too few points to pay for its test (a hull-like input such as a circle),
-/// judged by how many of about kMedianSample of the sample points it discards.
+/// The inner polygon from the exact hull of one finite point in stride, exact in double, taken in
+/// runs of kSampleRun (all of them input points, so the polygon lies inside the hull); disabled when
+/// that hull is degenerate, when most of about kMedianSample of the sample points are not exact in
+/// double (64-bit integers beyond 2^53), or, unless `forced`, when it would discard too few points to
+/// pay for its test (a hull-like input such as a circle), judged by how many of those it discards.
 template <class T>
 InnerPolygon sample_polygon(std::span<const Point2<T>> points, std::size_t stride, bool forced,
                             std::size_t threads) {
@@ -252,6 +252,9 @@ InnerPolygon sample_polygon(std::span<const Point2<T>> points, std::size_t strid
   const std::size_t period = stride * kSampleRun;
   const std::size_t step = (points.size() + period - 1) / period * kSampleRun / kMedianSample + 1;
   std::vector<std::vector<Point2<double>>> part_hulls(threads), subs(threads);
+  // Sub-sample points left out as not exact in double (64-bit integers beyond 2^53), which the
+  // polygon then never certifies: they count against it below.
+  std::vector<std::size_t> subs_inexact(threads, 0);
   HullTree tree(threads);  // the parts' hulls, merged as the threads finish them
   detail::run_slices(points.size(), threads, [&](std::size_t t, std::size_t begin, std::size_t end) {
     // Gathered into vectors of this thread's own: pushed into the threads' vectors side by side in
@@ -294,6 +297,8 @@ InnerPolygon sample_polygon(std::span<const Point2<T>> points, std::size_t strid
         const auto& p = points[run + offset];
         if (is_finite(p) && converts_exactly(p))
           sub_part.push_back({static_cast<double>(p.x), static_cast<double>(p.y)});
+        else if (!converts_exactly(p))
+          ++subs_inexact[t];
       }
     }
     subs[t] = std::move(sub_part);
@@ -305,6 +310,11 @@ InnerPolygon sample_polygon(std::span<const Point2<T>> points, std::size_t strid
   // The parts' hulls were merged up the tree in the region: sorting all their vertices afresh after
   // it took 50-70 us serially on 16 threads, merging them there 52-55 us (bench/NOTES.md).
   InnerPolygon polygon = centred_polygon(*tree.root(), sub);
+  std::size_t inexact = 0;
+  for (const std::size_t count : subs_inexact) inexact += count;
+  // Most of the input beyond 2^53: a polygon of its few exact points covers little of it, and the
+  // octagon of all of its extremes takes it instead (convex_hull_parallel).
+  if (inexact > sub.size()) return {};
   if (forced) return polygon;
   // Judged by the sub-sample: a few hundred points tell 10 % from the 0 % of a circle or the 99 % of a
   // disk (at 10 %, 256 points' share has a standard error under 2 %). (The whole sample, copied into one
@@ -313,7 +323,9 @@ InnerPolygon sample_polygon(std::span<const Point2<T>> points, std::size_t strid
   const InnerPolygonView view = polygon.view();
   std::size_t discarded = 0;
   for (const auto& p : sub) discarded += view.certainly_inside(p.x, p.y);
-  if (static_cast<double>(discarded) < kMinUsefulDiscard * static_cast<double>(sub.size())) return {};
+  // The inexact points count too: the polygon never certifies them.
+  if (static_cast<double>(discarded) < kMinUsefulDiscard * static_cast<double>(sub.size() + inexact))
+    return {};
   return polygon;
 }
 
@@ -579,6 +591,91 @@ InnerPolygon filter_polygon(std::span<const Point2<T>> points, std::size_t threa
   return sample_polygon(points, std::max(forced ? 1 : kMinSampleStride, n / sample_size), forced, threads);
 }
 
+/// Whether some of a few points spread through `points` does not convert to double exactly: a 64-bit
+/// input beyond 2^53, whose sample gave the inner polygon no points.
+template <class T>
+bool spread_points_beyond_double(std::span<const Point2<T>> points) {
+  if constexpr (exact_in_double_v<T>) {
+    return false;
+  } else {
+    constexpr std::size_t kProbes = 32;
+    bool beyond = false;
+    for (std::size_t k = 0; k < kProbes; ++k)
+      beyond |= !converts_exactly(points[k * points.size() / kProbes]);
+    return beyond;
+  }
+}
+
+/// For 64-bit points beyond 2^53, which the inner polygon cannot take (its corners must be exact in
+/// double): the points that the octagon of all of their extremes does not certify inside
+/// (OctagonFilter, on differences to a corner taken in 64 bits), in input order, found on `threads`
+/// threads; nothing where the octagon cannot be built (a box over 2^62 across, fewer than three
+/// distinct corners). A disk keeps about a tenth of its points, a square almost none.
+std::optional<std::vector<Point2<std::int64_t>>> outside_octagon(std::span<const Point2<std::int64_t>> points,
+                                                                 std::size_t threads) {
+  using P = Point2<std::int64_t>;
+  // find_extremes and octagon_survivors take a group's indices in 32 bits: the slices go in blocks.
+  constexpr std::size_t kBlock = std::size_t{1} << 16;
+  const std::size_t n = points.size();
+  // Each slice's eight corners (the extremes of x, x + y, y, y - x as find_extremes keys them: least
+  // then greatest) and box.
+  struct Corners {
+    P corner[8];
+    double key[8];
+    bool any = false;
+  };
+  const auto keys_of = [](const P& p, double(&key)[4]) {
+    const auto x = static_cast<double>(p.x), y = static_cast<double>(p.y);
+    key[0] = x, key[1] = x + y, key[2] = y, key[3] = y - x;
+  };
+  const auto add = [&](Corners& c, const P& p) {
+    double key[4];
+    keys_of(p, key);
+    for (int k = 0; k < 4; ++k) {
+      if (!c.any || key[k] < c.key[k]) c.key[k] = key[k], c.corner[k] = p;
+      if (!c.any || key[k] > c.key[k + 4]) c.key[k + 4] = key[k], c.corner[k + 4] = p;
+    }
+    c.any = true;
+  };
+  std::vector<Corners> slices(threads);
+  detail::run_slices(n, threads, [&](std::size_t t, std::size_t begin, std::size_t end) {
+    Corners c;
+    for (std::size_t at = begin; at < end; at += kBlock) {
+      const auto len = static_cast<std::uint32_t>(std::min(kBlock, end - at));
+      const GroupExtremes e = find_extremes(points.data() + at, len);
+      for (int k = 0; k < 8; ++k) add(c, points[at + e.corner[k]]);
+    }
+    slices[t] = c;
+  });
+  Corners all;
+  for (const Corners& c : slices) {
+    for (int k = 0; c.any && k < 8; ++k) add(all, c.corner[k]);
+  }
+  // The extremes of the keys are among the corners: the octagon's group is the eight of them, and its
+  // box that of their rounded coordinates (the extremes of x and y are corners 0, 4, 2 and 6).
+  GroupExtremes extremes;
+  for (int k = 0; k < 8; ++k) extremes.corner[k] = static_cast<std::uint32_t>(k);
+  extremes.x_min = all.key[0], extremes.x_max = all.key[4], extremes.y_min = all.key[2],
+  extremes.y_max = all.key[6];
+  OctagonFilter octagon;
+  if (!all.any || !octagon.build(all.corner, extremes)) return std::nullopt;
+  std::vector<std::vector<P>> kept(threads);
+  detail::run_slices(n, threads, [&](std::size_t t, std::size_t begin, std::size_t end) {
+    std::vector<std::uint32_t> survivors(kBlock);
+    for (std::size_t at = begin; at < end; at += kBlock) {
+      const auto len = static_cast<std::uint32_t>(std::min(kBlock, end - at));
+      const std::uint32_t m = octagon_survivors(octagon, points.data() + at, len, survivors.data());
+      for (std::uint32_t j = 0; j < m; ++j) kept[t].push_back(points[at + survivors[j]]);
+    }
+  });
+  std::vector<P> out;
+  std::size_t total = 0;
+  for (const auto& k : kept) total += k.size();
+  out.reserve(total);
+  for (const auto& k : kept) out.insert(out.end(), k.begin(), k.end());
+  return out;
+}
+
 }  // namespace
 
 template <class T>
@@ -600,6 +697,20 @@ std::vector<Point2<T>> convex_hull_parallel(std::span<const Point2<T>> points, s
 
   const InnerPolygon inner = filter_polygon(points, threads, policy.use);
 
+  if constexpr (std::is_same_v<T, std::int64_t>) {
+    // Beyond 2^53 the sample has no points for the inner polygon, and every point would be sorted in
+    // 64 bits (2 * 10^7 disk points at 2^60 on 2 cores: 1.1 s, against 7 ms at 2^30): the octagon of
+    // the extremes drops most first, and its survivors are hulled without a filter.
+    const bool filter =
+        policy.use == FilterUse::always || (policy.use == FilterUse::automatic && n >= kMinPointsToFilter);
+    if (!inner.enabled() && filter && spread_points_beyond_double(points)) {
+      if (auto kept = outside_octagon(points, threads)) {
+        FilterPolicy unfiltered = policy;
+        unfiltered.use = FilterUse::never;
+        return convex_hull_parallel<T>(std::span<const Point2<T>>(*kept), survivors, unfiltered);
+      }
+    }
+  }
   if (!inner.enabled() && threads <= 2) return hull_by_sides(points, threads, survivors);
   FilterPhases phases;
   phases.sample = seconds(start);
