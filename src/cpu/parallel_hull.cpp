@@ -617,8 +617,8 @@ std::optional<std::vector<Point2<std::int64_t>>> outside_octagon(std::span<const
   // find_extremes and octagon_survivors take a group's indices in 32 bits: the slices go in blocks.
   constexpr std::size_t kBlock = std::size_t{1} << 16;
   const std::size_t n = points.size();
-  // Each slice's eight corners (the extremes of x, x + y, y, y - x as find_extremes keys them: least
-  // then greatest) and box.
+  // Each slice's eight corners: the extremes of x, x + y, y, y - x as find_extremes keys them, least
+  // then greatest, and their keys.
   struct Corners {
     P corner[8];
     double key[8];
@@ -698,9 +698,10 @@ std::vector<Point2<T>> convex_hull_parallel(std::span<const Point2<T>> points, s
   const InnerPolygon inner = filter_polygon(points, threads, policy.use);
 
   if constexpr (std::is_same_v<T, std::int64_t>) {
-    // Beyond 2^53 the sample has no points for the inner polygon, and every point would be sorted in
-    // 64 bits (2 * 10^7 disk points at 2^60 on 2 cores: 1.1 s, against 7 ms at 2^30): the octagon of
-    // the extremes drops most first, and its survivors are hulled without a filter.
+    // Beyond 2^53 the sample has few or no points for the inner polygon, and every point would be
+    // sorted in 64 bits: the octagon of the extremes drops most first, and its survivors are hulled
+    // without a filter (10^7 disk points times 2^58 on 2 cores: 0.56 s -> 50 ms; bench/NOTES.md, "The
+    // CPU's single hull of 64-bit integers beyond 2^53").
     const bool filter =
         policy.use == FilterUse::always || (policy.use == FilterUse::automatic && n >= kMinPointsToFilter);
     if (!inner.enabled() && filter && spread_points_beyond_double(points)) {
