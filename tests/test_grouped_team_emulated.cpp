@@ -223,8 +223,8 @@ void octagon_certifies_only_inner_points(int groups_per_family) {
     families.push_back({"octagon_ulp_edges", testing::octagon_ulp_edges<T>});
   families.push_back({"octagon_far_nudged", testing::octagon_far_nudged<T>});
   if constexpr (std::is_same_v<T, std::int64_t>) {
-    // Beyond double's 2^53 (testing::far_int64_families), each with points nudged to both sides of
-    // the float test's bound.
+    // Beyond double's 2^53 (testing::far_int64_families): octagons with points nudged to both sides of
+    // the float test's bound, and a disk narrower than double's ulp there.
     for (auto& family : testing::far_int64_families()) families.push_back(std::move(family));
     // A narrow box over y's whole range: the differences to corner 0 in y may wrap (then no certificate).
     families.push_back({"tall_whole_y", [](std::size_t n, std::mt19937_64& random) {
