@@ -240,9 +240,10 @@ class HullTree {
 /// that hull is degenerate, when most of about kMedianSample of the sample points are not exact in
 /// double (64-bit integers beyond 2^53), or, unless `forced`, when it would discard too few points to
 /// pay for its test (a hull-like input such as a circle), judged by how many of those it discards.
+/// *beyond_double (where given): whether it was disabled for the points not exact in double.
 template <class T>
 InnerPolygon sample_polygon(std::span<const Point2<T>> points, std::size_t stride, bool forced,
-                            std::size_t threads) {
+                            std::size_t threads, bool* beyond_double) {
   // Each thread gathers and hulls its share of the sample; the hull of those hulls is the sample's
   // hull. (On one thread, the gather's cache misses and the hull were ~1 ms before the pass.)
   // The sub-sample that picks the center: every step-th point of the sample's runs laid end to end
@@ -314,7 +315,10 @@ InnerPolygon sample_polygon(std::span<const Point2<T>> points, std::size_t strid
   for (const std::size_t count : subs_inexact) inexact += count;
   // Most of the input beyond 2^53: a polygon of its few exact points covers little of it, and the
   // octagon of all of its extremes takes it instead (convex_hull_parallel).
-  if (inexact > sub.size()) return {};
+  if (inexact > sub.size()) {
+    if (beyond_double != nullptr) *beyond_double = true;
+    return {};
+  }
   if (forced) return polygon;
   // Judged by the sub-sample: a few hundred points tell 10 % from the 0 % of a circle or the 99 % of a
   // disk (at 10 %, 256 points' share has a standard error under 2 %). (The whole sample, copied into one
@@ -578,9 +582,10 @@ std::vector<Point2<T>> join_slices(std::vector<Kept<T>>& kept, bool filtered, st
 }
 
 /// The filter's inner polygon for `points` on `threads` threads, where `use` asks for one (none, not
-/// enabled, below kMinPointsToFilter points unless forced).
+/// enabled, below kMinPointsToFilter points unless forced); *beyond_double as sample_polygon's.
 template <class T>
-InnerPolygon filter_polygon(std::span<const Point2<T>> points, std::size_t threads, FilterUse use) {
+InnerPolygon filter_polygon(std::span<const Point2<T>> points, std::size_t threads, FilterUse use,
+                            bool* beyond_double = nullptr) {
   const std::size_t n = points.size();
   if (use == FilterUse::never || (use == FilterUse::automatic && n < kMinPointsToFilter)) return {};
   // Forced, a small input is its own sample: the polygon is then its exact hull, whose boundary
@@ -588,22 +593,8 @@ InnerPolygon filter_polygon(std::span<const Point2<T>> points, std::size_t threa
   const bool forced = use == FilterUse::always;
   const std::size_t sample_size =
       std::max(kSampleSize, std::min(threads * kSamplePerThread, n / kMaxSampleShare));
-  return sample_polygon(points, std::max(forced ? 1 : kMinSampleStride, n / sample_size), forced, threads);
-}
-
-/// Whether some of a few points spread through `points` does not convert to double exactly: a 64-bit
-/// input beyond 2^53, whose sample gave the inner polygon no points.
-template <class T>
-bool spread_points_beyond_double(std::span<const Point2<T>> points) {
-  if constexpr (exact_in_double_v<T>) {
-    return false;
-  } else {
-    constexpr std::size_t kProbes = 32;
-    bool beyond = false;
-    for (std::size_t k = 0; k < kProbes; ++k)
-      beyond |= !converts_exactly(points[k * points.size() / kProbes]);
-    return beyond;
-  }
+  return sample_polygon(points, std::max(forced ? 1 : kMinSampleStride, n / sample_size), forced, threads,
+                        beyond_double);
 }
 
 /// For 64-bit points beyond 2^53, which the inner polygon cannot take (its corners must be exact in
@@ -695,16 +686,15 @@ std::vector<Point2<T>> convex_hull_parallel(std::span<const Point2<T>> points, s
   };
   const Clock::time_point start = Clock::now();
 
-  const InnerPolygon inner = filter_polygon(points, threads, policy.use);
+  bool beyond_double = false;
+  const InnerPolygon inner = filter_polygon(points, threads, policy.use, &beyond_double);
 
   if constexpr (std::is_same_v<T, std::int64_t>) {
     // Beyond 2^53 the sample has few or no points for the inner polygon, and every point would be
     // sorted in 64 bits: the octagon of the extremes drops most first, and its survivors are hulled
     // without a filter (10^7 disk points times 2^58 on 2 cores: 0.56 s -> 50 ms; bench/NOTES.md, "The
     // CPU's single hull of 64-bit integers beyond 2^53").
-    const bool filter =
-        policy.use == FilterUse::always || (policy.use == FilterUse::automatic && n >= kMinPointsToFilter);
-    if (!inner.enabled() && filter && spread_points_beyond_double(points)) {
+    if (beyond_double) {
       if (auto kept = outside_octagon(points, threads)) {
         FilterPolicy unfiltered = policy;
         unfiltered.use = FilterUse::never;
