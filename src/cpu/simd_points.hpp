@@ -80,14 +80,19 @@ WAGENER_SIMD_AVX512 void load8(const Point2<std::int64_t>* p, __m512d& lo, __m51
   hi = _mm512_cvtepi64_pd(_mm512_loadu_si512(&p[4].x));
 }
 
+/// Interleaved lo = x0 y0 ... x3 y3, hi = x4 y4 ... x7 y7 as x = (x0, ..., x7) and y alike.
+WAGENER_SIMD_AVX512 void split_xy8(__m512d lo, __m512d hi, __m512d& x, __m512d& y) {
+  const __m512i even = _mm512_setr_epi64(0, 2, 4, 6, 8, 10, 12, 14),
+                odd = _mm512_setr_epi64(1, 3, 5, 7, 9, 11, 13, 15);
+  x = _mm512_permutex2var_pd(lo, even, hi), y = _mm512_permutex2var_pd(lo, odd, hi);
+}
+
 /// p[0, 8), one point per lane: x = (x0, ..., x7) and y alike.
 template <class T>
 WAGENER_SIMD_AVX512 void load_xy8(const Point2<T>* p, __m512d& x, __m512d& y) {
   __m512d lo, hi;
   load8(p, lo, hi);
-  const __m512i even = _mm512_setr_epi64(0, 2, 4, 6, 8, 10, 12, 14),
-                odd = _mm512_setr_epi64(1, 3, 5, 7, 9, 11, 13, 15);
-  x = _mm512_permutex2var_pd(lo, even, hi), y = _mm512_permutex2var_pd(lo, odd, hi);
+  split_xy8(lo, hi, x, y);
 }
 
 /// p[0, 8) as load_xy8 places them, each coordinate as its difference to (ox, oy), as load_xy4_from.
@@ -96,9 +101,7 @@ WAGENER_SIMD_AVX512 void load_xy8_from(const Point2<std::int64_t>* p, std::int64
   const __m512i origin = _mm512_setr_epi64(ox, oy, ox, oy, ox, oy, ox, oy);
   const __m512d lo = _mm512_cvtepi64_pd(_mm512_sub_epi64(_mm512_loadu_si512(&p[0].x), origin));
   const __m512d hi = _mm512_cvtepi64_pd(_mm512_sub_epi64(_mm512_loadu_si512(&p[4].x), origin));
-  const __m512i even = _mm512_setr_epi64(0, 2, 4, 6, 8, 10, 12, 14),
-                odd = _mm512_setr_epi64(1, 3, 5, 7, 9, 11, 13, 15);
-  x = _mm512_permutex2var_pd(lo, even, hi), y = _mm512_permutex2var_pd(lo, odd, hi);
+  split_xy8(lo, hi, x, y);
 }
 
 #undef WAGENER_SIMD_AVX2
