@@ -112,6 +112,16 @@ struct UpperHullPolicy {
   static constexpr int kFilterItems = kTile / kFilterThreads;
 };
 
+/// The guide filter's survivors packed in order (upper_hull.cu's gather_runs_kernel): blocks of
+/// kThreads threads, kItems output places a thread, at most kBlocksPerSm blocks a multiprocessor,
+/// each going on to the places a grid further where there are more.
+struct GatherPolicy {
+  static constexpr int kThreads = 256;
+  static constexpr int kItems = 4;
+  static constexpr int kBlocksPerSm = 8;
+  static constexpr long long kPlaces = static_cast<long long>(kThreads) * kItems;  // a block's turn
+};
+
 /// Tiles of a small level (fewer tiles than kMaxTilesPerSm per multiprocessor: the guide's sample,
 /// the filter's survivors, the levels after the first): the same tile in more, shorter strips. A
 /// lone block's rounds are a serial chain of phases; with four times the threads each thread runs a

@@ -16,6 +16,7 @@
 #include "cuda/block_upper_hull.cuh"
 #include "cuda/check.cuh"
 #include "cuda/copy_runs.cuh"
+#include "cuda/gather_runs.cuh"
 #include "cuda/launch.cuh"
 #include "cuda/policy.cuh"
 #include "cuda/upper_hull.cuh"
@@ -124,6 +125,25 @@ __global__ void gather_kernel(const Point2<T>* hood, const index_t* size, const 
   for_each_run_point<T>(
       tiles, lanes_log2, [=](index_t t) { return hood + t * tile; }, size, offset,
       [=](index_t j, const Point2<T>& p) { dense[j] = p; });
+}
+
+/// The guide filter's survivors packed in order: tile t's size[t] points at hood + t * tile go to
+/// dense[offset[t] ...], a block's GatherPolicy::kPlaces output places at a time (gather_runs_block),
+/// over a grid-stride loop: the count is read here, so that a grid sized for a bound (the enqueued
+/// levels) does as much as one sized for the count.
+template <class T>
+__global__ void __launch_bounds__(GatherPolicy::kThreads)
+    gather_runs_kernel(const Point2<T>* hood, const index_t* size, const index_t* offset, index_t tiles,
+                       index_t tile, Point2<T>* dense) {
+  using Policy = GatherPolicy;
+  __shared__ GatherRunsShared<Policy::kThreads> shared;
+  const index_t total = offset[tiles - 1] + size[tiles - 1];
+  for (index_t begin = static_cast<index_t>(blockIdx.x) * Policy::kPlaces; begin < total;
+       begin += static_cast<index_t>(gridDim.x) * Policy::kPlaces) {
+    gather_runs_block<Policy::kThreads, Policy::kItems>(
+        hood, tile, offset, tiles, begin, begin + Policy::kPlaces < total ? begin + Policy::kPlaces : total,
+        dense, shared);
+  }
 }
 
 /// A level's tail after the scan of its tile hoods' sizes (hood t at t * tile, size[t] vertices,
@@ -960,6 +980,20 @@ void gather_tiles(UpperHullWorkspace<T>& ws, index_t tiles, cudaStream_t stream,
   WAGENER_CUDA_CHECK_LAUNCH();
 }
 
+/// The guide filter's survivors (ws.hood[0], tile t's at t * kTile, sizes ws.size[0], offsets
+/// ws.offsets) packed, in order, into ws.hood[1] by gather_runs_kernel: most of its tiles keep a few
+/// points or none, which gather_tiles' groups would take a tile after another. `most` bounds their
+/// count (the grid's size): the count itself where the host has it, else the filter's points.
+template <class T>
+void gather_survivors(UpperHullWorkspace<T>& ws, index_t tiles, index_t most, cudaStream_t stream) {
+  const index_t blocks = std::clamp<index_t>(ceil_div(most, index_t{GatherPolicy::kPlaces}), 1,
+                                             index_t{multiprocessors()} * GatherPolicy::kBlocksPerSm);
+  gather_runs_kernel<T><<<static_cast<unsigned>(blocks), GatherPolicy::kThreads, 0, stream>>>(
+      ws.hood[0].data(), ws.size[0].data(), ws.offsets.data(), tiles, UpperHullPolicy<T>::kTile,
+      ws.hood[1].data());
+  WAGENER_CUDA_CHECK_LAUNCH();
+}
+
 /// What a call's levels did: how many tile levels ran, and whether the last one's hoods were the
 /// hood side by side (after_tile_level's join). With leave_in_tiles, the device-wide in-place rounds
 /// skip their final compaction and say where they left the hood: tiles_left tiles (0: compacted as
@@ -1282,7 +1316,7 @@ bool guide_filter(const Point2<T>* d_points, index_t n, UpperHullWorkspace<T>& w
   } else {
     ws.survivors = scan_tile_sizes(ws, tiles, stream);
   }
-  gather_tiles(ws, tiles, stream);
+  gather_survivors(ws, tiles, *enqueue_levels ? n : ws.survivors, stream);
   return true;
 }
 

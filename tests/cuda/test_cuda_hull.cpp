@@ -485,18 +485,19 @@ TEST_F(CudaTest, GuideFilterEveryFamilyDouble) {
   guide_filter_every_family<double>(rng_, {2049, 20000, 100003});
 }
 
-/// n sorted points on the line y = -2^30 but for `arc` (even) consecutive ones on a concave parabola
-/// from y = 0 up, in integers (exact in float): a sparse sample's hull, so the small sample's guide,
-/// whose survivors are nearly the arc's points. The line lies deep enough that the hull's edges from
-/// its ends rise more steeply than the arc's feet (2^30 over at most 2^17, against arc / 2), so every
+/// n sorted points on the line y = -2^depth_log2 but for `arc` (even) consecutive ones on a concave
+/// parabola from y = 0 up, in integers (exact in float for the default depth and arcs up to 2^13): a
+/// sparse sample's hull, so the small sample's guide, whose survivors are nearly the arc's points. The
+/// line must lie deep enough that the hull's edges from its ends rise more steeply than the arc's feet
+/// (2^depth_log2 over (n - arc) / 2, against arc; 2^30 over at most 2^17 for the default), so that every
 /// point of the arc is a vertex.
 template <class T>
-testing::Points<T> line_under_arc(std::size_t n, std::size_t arc) {
+testing::Points<T> line_under_arc(std::size_t n, std::size_t arc, int depth_log2 = 30) {
   testing::Points<T> pts(n);
   const std::size_t from = (n - arc) / 2;
   const auto half = static_cast<std::int64_t>(arc / 2);
   for (std::size_t i = 0; i < n; ++i) {
-    std::int64_t y = -(std::int64_t{1} << 30);
+    std::int64_t y = -(std::int64_t{1} << depth_log2);
     if (i >= from && i < from + arc) {
       const std::int64_t d = static_cast<std::int64_t>(i - from) - half;
       y = half * half - d * d;
@@ -579,6 +580,30 @@ TEST_F(CudaTest, GuideFilterSurvivorsEnqueuedEitherSideOfTheirBound) {
   SCOPED_TRACE("seed " + std::to_string(seed_));
   enqueued_levels_either_side_of_their_bound<float>(rng_, {4097, 20000, 100003});
   enqueued_levels_either_side_of_their_bound<double>(rng_, {2049, 20000, 100003});
+}
+
+// The survivors' gather (GatherPolicy) takes a grid of at most kBlocksPerSm blocks a multiprocessor,
+// each block going on a grid further where more places remain: a line under an arc twice as long as
+// one grid's places (2^50 deep: steeper than the arc's feet, 1.5 arc^2 < 2^50 up to arcs of 2^24), every
+// arc point a vertex and a survivor (the guide's chords lie under the arc), so each block packs at
+// least two turns; the hull against the serial chain's.
+template <class T>
+void survivors_gathered_over_grid_turns() {
+  int sms = 0;
+  ASSERT_EQ(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0), cudaSuccess);
+  const auto one_grid = static_cast<std::size_t>(sms) * cuda::GatherPolicy::kBlocksPerSm *
+                        static_cast<std::size_t>(cuda::GatherPolicy::kPlaces);
+  const std::size_t arc = 2 * one_grid, n = 4 * arc;
+  const auto pts = line_under_arc<T>(n, arc, 50);
+  cuda::UpperHullWorkspace<T> ws;
+  cuda::UpperHullProfile profile;
+  ASSERT_EQ(upper_hull_enqueued_up_to<T>(pts, ws, -1, profile), cpu::upper_chain<T>(pts)) << "n=" << n;
+  EXPECT_GT(ws.survivors, static_cast<index_t>(one_grid)) << "n=" << n;
+}
+
+TEST_F(CudaTest, GuideFilterSurvivorsGatheredOverGridTurns) {
+  survivors_gathered_over_grid_turns<double>();
+  survivors_gathered_over_grid_turns<std::int64_t>();
 }
 
 TEST_F(CudaTest, GuideFilterSurvivorsEnqueuedThenFinishedOnTheHost) {
