@@ -46,7 +46,8 @@ constexpr const char* kUsage =
                                              first level keeps more than F of it; 1: never)
                   [--block-merges-below N]   (in those rounds, a block a merge below N merges; 0: warps)
                   [--no-join]   (levels whose tile hoods meet convexly still take the rounds)
-                  [--join-hoods on|off]   (a level of 2 to 512 tile hoods joined in one step)
+                  [--join-hoods on|off]   (a level of 2 to 512 tile hoods joined in one step; the
+                                           full hull's chains: the variant join-hoods=1)
                   [--sample-shift S] [--filter-from-log2 N]   (the upper hull's guide filter)
                   [--dense-sample-shift S]   (its sample of n >> S points where the first is dense)
                   [--small-level-tiles-per-sm N]   (which levels use SmallLevelPolicy; 0: none)
@@ -61,7 +62,7 @@ constexpr const char* kUsage =
                   [--step-calls N]   (N more full-hull calls a row, each call's steps to stderr)
                   [--variants "A;B"] [--variant-rounds R]   (settings alternated on each full row's
                                              input, as guide-from=L,block-finish-up-to=N,
-                                             join-hoods=0|1; "base")
+                                             join-hoods=0|1 (the chains' join); "base")
                   [--validated-rounds R]   (each upper-hull row's call unvalidated and validated,
                                             alternated over R rounds)
        bench_cuda --crossover   (cuda against cpu backend on small host inputs: auto's threshold)
@@ -272,7 +273,8 @@ std::string only_family;
 int step_calls = 0;
 /// --variants "A;B;...": after a full-hull row's timed calls, each variant's settings in turn (a
 /// variant: comma-separated settings of the thresholds above, guide-from=L, key-sort-from=L,
-/// survivor-polygon-from=L (2^L points), block-finish-up-to=N, join-hoods=0|1; "base": none),
+/// survivor-polygon-from=L (2^L points), block-finish-up-to=N, join-hoods=0|1 (the chains' join:
+/// chains_join_hoods); "base": none),
 /// --variant-rounds rounds over all of them, each a median of the row's timed calls and one profiled call;
 /// every variant's hull checked equal to the row's. One process and one input for all, alternated, so that
 /// the process's own spread cancels (bench/NOTES.md: the same variant's medians within 0.01 ms).
@@ -281,13 +283,13 @@ int variant_rounds = 5;
 
 struct Knobs {
   index_t guide_from, key_sort_from, survivor_polygon_from, block_finish_up_to;
-  bool join_hoods;
+  bool chains_join_hoods;
 };
 
 Knobs current_knobs() {
   return {wcuda::min_points_for_guide(), wcuda::min_survivors_for_key_sort(),
           wcuda::min_points_for_survivor_polygon(), wcuda::max_survivors_for_block_finish(),
-          wcuda::hood_join_enabled()};
+          wcuda::chains_join_hoods()};
 }
 
 void apply_knobs(const Knobs& k) {
@@ -295,7 +297,7 @@ void apply_knobs(const Knobs& k) {
   wcuda::set_min_survivors_for_key_sort(k.key_sort_from);
   wcuda::set_min_points_for_survivor_polygon(k.survivor_polygon_from);
   wcuda::set_max_survivors_for_block_finish(k.block_finish_up_to);
-  wcuda::set_hood_join_enabled(k.join_hoods);
+  wcuda::set_chains_join_hoods(k.chains_join_hoods);
 }
 
 /// The base's knobs with a variant's settings over them; exits on a setting it does not know.
@@ -317,7 +319,7 @@ Knobs parse_variant(const std::string& spec, Knobs k) {
     } else if (key == "block-finish-up-to") {
       k.block_finish_up_to = std::atoll(value.c_str());
     } else if (key == "join-hoods" && (value == "0" || value == "1")) {
-      k.join_hoods = value == "1";
+      k.chains_join_hoods = value == "1";
     } else if (!key.empty() && key != "base") {
       std::fprintf(stderr, "unknown variant setting \"%s\"\n", item.c_str());
       std::exit(2);

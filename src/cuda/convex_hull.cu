@@ -69,6 +69,8 @@ std::atomic<index_t> min_survivors_for_key_sort_now{kDefaultMinSurvivorsForKeySo
 std::atomic<index_t> min_points_for_survivor_polygon_now{kDefaultMinPointsForSurvivorPolygon};
 // The block finish's bound: max_survivors_for_block_finish().
 std::atomic<index_t> max_survivors_for_block_finish_now{kDefaultMaxSurvivorsForBlockFinish};
+// Whether the enqueued chains join their first level's tile hoods: chains_join_hoods().
+std::atomic<bool> chains_join_hoods_now{false};
 // Where the chains' device-wide rounds keep their hoods in place: chains_in_place_from() (tests
 // set it; -1: each chain's policy).
 std::atomic<index_t> chains_in_place_from_now{-1};
@@ -1388,6 +1390,8 @@ JoinedHull<T> chain_and_join(FullHullWorkspace<T>& ws, Point2<T>* split, index_t
         cudaMemcpyAsync(split + m + 1, split + 1, sizeof(Point2<T>), cudaMemcpyDeviceToDevice, stream));
   // The lower chain's input is free once both chains are done: it takes the hull unless `out` does.
   if (out == nullptr) out = lower_input;
+  // The chains' levels (and their guides' samples) join tile hoods only where chains_join_hoods().
+  ws.upper.join_hoods = ws.lower.join_hoods = chains_join_hoods() ? 1 : 0;
   const cudaStream_t side = ws.side.get();
   auto reflect_lower = [&] {
     if (!lower_ready) {
@@ -1824,6 +1828,14 @@ index_t max_survivors_for_block_finish() {
 
 void set_max_survivors_for_block_finish(index_t n) {
   max_survivors_for_block_finish_now.store(n, std::memory_order_relaxed);
+}
+
+bool chains_join_hoods() {
+  return chains_join_hoods_now.load(std::memory_order_relaxed);
+}
+
+void set_chains_join_hoods(bool on) {
+  chains_join_hoods_now.store(on, std::memory_order_relaxed);
 }
 
 template <class T>

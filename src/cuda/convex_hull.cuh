@@ -84,6 +84,16 @@ inline constexpr index_t kDefaultMaxSurvivorsForBlockFinish = 4094;
 index_t max_survivors_for_block_finish();
 void set_max_survivors_for_block_finish(index_t n);
 
+/// Whether the full hull's chains join tile hoods (UpperHullWorkspace::join_hoods) as the presorted
+/// path's levels do: the enqueued chains' first level (few survivors: upper_hull_enqueued), and the
+/// small samples of the chains' guides. Off by default: the chains that reach that level have many
+/// survivors, most of them vertices (a circle of 2^20 points: 128 full hoods a chain, 8,128 long
+/// bridge searches), and with the join the float circle's call took 0.70 -> 0.76 ms and the double's
+/// 0.585 -> 0.598 on an H100, the random rows (the block finish's) unchanged (bench/NOTES.md, "The
+/// last levels as one join"). Per process; the benchmark's variants turn it on.
+bool chains_join_hoods();
+void set_chains_join_hoods(bool on);
+
 /// Where the time of one full hull from device memory goes (CUDA events, for the benchmark): the
 /// inner polygon (sample kernels and a host round trip), the streaming filter, reading the survivor
 /// count and sorting the survivors, and both chains. From min_points_for_guide(), where the polygon leaves

@@ -1073,6 +1073,26 @@ using GuideFrom = ThresholdAt<cuda::min_points_for_guide, cuda::set_min_points_f
 using GuideStarFrom = ThresholdAt<cuda::min_points_for_guide_star, cuda::set_min_points_for_guide_star>;
 /// The dense guide's ring on or off.
 using GuideRing = ThresholdAt<cuda::guide_ring_enabled, cuda::set_guide_ring_enabled>;
+/// The full hull's chains joining their tile hoods (off by default).
+using ChainsJoin = ThresholdAt<cuda::chains_join_hoods, cuda::set_chains_join_hoods>;
+
+// The full hull's chains with the join of tile hoods on (cuda::chains_join_hoods, a benchmark's
+// variant) and off: circles with points just inside whose enqueued chains' first level has 2 to 10
+// tiles, and a circle of 2^20 - 3 points whose chains have hundreds of full hoods, each joined.
+TEST_F(CudaTest, FullHullChainsWithAndWithoutTheJoin) {
+  SCOPED_TRACE("seed " + std::to_string(seed_));
+  for (const bool join : {true, false}) {
+    const ChainsJoin chains_join(join);
+    for (std::size_t n : {5000u, 40000u}) {
+      const auto d = circle_with_points_just_inside<double>(n, rng_);
+      EXPECT_EQ(DevicePoints<double>(d).convex_hull(false), cpu::convex_hull_serial<double>(d)) << n << join;
+      const auto f = circle_with_points_just_inside<float>(n, rng_);
+      EXPECT_EQ(DevicePoints<float>(f).convex_hull(false), cpu::convex_hull_serial<float>(f)) << n << join;
+    }
+    const auto d = testing::circle<double>((std::size_t{1} << 20) - 3, rng_);
+    EXPECT_EQ(DevicePoints<double>(d).convex_hull(false), cpu::convex_hull_serial<double>(d)) << join;
+  }
+}
 
 // The sort on a 32-bit key (core/x_key.hpp, convex_hull.cu), for survivors with 8-byte
 // coordinates: n points on a circle (at 2^22, runs of one key of up to some tens of points near
