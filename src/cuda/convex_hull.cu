@@ -69,7 +69,7 @@ std::atomic<index_t> min_survivors_for_key_sort_now{kDefaultMinSurvivorsForKeySo
 std::atomic<index_t> min_points_for_survivor_polygon_now{kDefaultMinPointsForSurvivorPolygon};
 // The block finish's bound: max_survivors_for_block_finish().
 std::atomic<index_t> max_survivors_for_block_finish_now{kDefaultMaxSurvivorsForBlockFinish};
-// Whether the enqueued chains join their first level's tile hoods: chains_join_hoods().
+// Whether the full hull's chains join tile hoods: chains_join_hoods().
 std::atomic<bool> chains_join_hoods_now{false};
 // Where the chains' device-wide rounds keep their hoods in place: chains_in_place_from() (tests
 // set it; -1: each chain's policy).
