@@ -427,8 +427,8 @@ void hull_groups(std::span<const Point2<T>> points, std::span<const std::int64_t
         exact = rounded_exactly(extremes.x_min) && rounded_exactly(extremes.x_max) &&
                 rounded_exactly(extremes.y_min) && rounded_exactly(extremes.y_max);
       }
-      // 64-bit integers beyond 2^53 too: the octagon takes their differences to a corner in 64 bits
-      // (OctagonFilter); the survivors are hulled in T below.
+      // 64-bit integers beyond 2^53 too: the octagon takes their differences to a corner exactly, in
+      // 64 bits or across a box over 2^62 in 128 (OctagonFilter); the survivors are hulled in T below.
       OctagonFilter filter;
       if (finite && filter.build(group, extremes)) {
         const std::uint32_t* survivors = scratch.survivors.data();
@@ -436,8 +436,8 @@ void hull_groups(std::span<const Point2<T>> points, std::span<const std::int64_t
         for (std::uint32_t j = 0; j < m; ++j)
           kept[j] = make_element(group[survivors[j]], survivors[j], std::type_identity<Element>{});
       } else if (finite) {
-        // Coordinates beyond the filter's margin argument (near 1e+-300), or 64-bit integers whose box
-        // spans more than 2^62: orient2d's own filter (for those, on differences taken in 64 bits).
+        // Where the octagon is not built (coordinates beyond its margin argument, near 1e+-300, or
+        // fewer than three distinct corners): orient2d's own filter.
         core::ExtremePolygon<T> polygon;
         polygon.start(group[0]);
         for (std::uint32_t i = 0; i < n; ++i) polygon.add(group[i]);

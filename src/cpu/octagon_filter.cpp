@@ -337,6 +337,7 @@ template <class T>
 std::uint32_t octagon_survivors(const OctagonFilter& filter, const Point2<T>* group, std::uint32_t n,
                                 std::uint32_t* survivors, FilterKernel kernel) {
   if (kernel == FilterKernel::widest) kernel = widest_filter_kernel();
+  if (filter.wide()) kernel = FilterKernel::scalar;  // differences in 128 bits: no vector kernel's
   switch (kernel) {
 #if defined(WAGENER_X86_OCTAGON)
     case FilterKernel::avx512: return survivors_avx512(filter, group, n, survivors);

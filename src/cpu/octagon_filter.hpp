@@ -47,24 +47,25 @@ GroupExtremes find_extremes(const Point2<T>* group, std::uint32_t n,
 /// (exactly decided later by the chain), a negligible share.
 ///
 /// 64-bit integers, which double may not hold (beyond 2^53): o is corner 0, and every difference
-/// (px - ox, bx - ax, ...) is taken exactly in 64 bits and rounded to double once, which is what
-/// fl(px - ox) is for doubles, so the argument holds as it stands, with W and H bounding the exact
-/// differences. The box (GroupExtremes) is of the coordinates rounded to double, each within 2^-53
-/// of its own magnitude, so the exact differences exceed its width by at most 2^-52 M (M the box's
-/// largest magnitude, rounded); W and H are its width and height plus 2^-50 M, which covers that
-/// and the roundings of the sums. Within W, H <= 2^62 every difference fits in 64 bits.
+/// (px - ox, bx - ax, ...) is taken exactly and rounded to double once, which is what fl(px - ox)
+/// is for doubles, so the argument holds as it stands, with W and H bounding the exact differences.
+/// The box (GroupExtremes) is of the coordinates rounded to double, each within 2^-53 of its own
+/// magnitude, so the exact differences exceed its width by at most 2^-52 M (M the box's largest
+/// magnitude, rounded); W and H are its width and height plus 2^-50 M, which covers that and the
+/// roundings of the sums. Within W, H <= 2^62 every difference fits in 64 bits; a wider box (wide())
+/// takes them in 128 bits, exact for any two 64-bit integers, and only the scalar kernel, whose
+/// octagon_survivors takes it (the vector kernels subtract in 64-bit lanes).
 class OctagonFilter {
  public:
   /// Sets up the edges between the extremes; false when the margin argument above does not apply:
-  /// fewer than three distinct corners, a box too large or too small, or, for 64-bit integer points,
-  /// a box wider or taller than 2^62.
+  /// fewer than three distinct corners, or a box too large or too small.
   template <class T>
   bool build(const Point2<T>* group, const GroupExtremes& extremes) {
     double width = extremes.x_max - extremes.x_min, height = extremes.y_max - extremes.y_min;
     if constexpr (kFromOrigin<T>) {
       width += 0x1p-50 * std::fmax(std::fabs(extremes.x_min), std::fabs(extremes.x_max));
       height += 0x1p-50 * std::fmax(std::fabs(extremes.y_min), std::fabs(extremes.y_max));
-      if (!(width <= 0x1p62 && height <= 0x1p62)) return false;
+      wide_ = !(width <= 0x1p62 && height <= 0x1p62);
       const Point2<T>& origin = group[extremes.corner[0]];
       origin_x64_ = origin.x, origin_y64_ = origin.y;
     }
@@ -86,8 +87,8 @@ class OctagonFilter {
       // Edges past the last corner repeat the first ones: a repeated constraint changes nothing.
       const int a = e % corners, b = (e + 1) % corners;
       if constexpr (kFromOrigin<T>) {
-        ex_[e] = static_cast<double>(detail::wrapped_difference(corner[b].x, corner[a].x));
-        ey_[e] = static_cast<double>(detail::wrapped_difference(corner[b].y, corner[a].y));
+        ex_[e] = exact_difference(corner[b].x, corner[a].x);
+        ey_[e] = exact_difference(corner[b].y, corner[a].y);
       } else {
         ex_[e] = cx[b] - cx[a];
         ey_[e] = cy[b] - cy[a];
@@ -115,6 +116,8 @@ class OctagonFilter {
   /// 64-bit integers: corner 0, from which every coordinate is taken as a difference (offset_x()).
   std::int64_t origin_x64() const { return origin_x64_; }
   std::int64_t origin_y64() const { return origin_y64_; }
+  /// 64-bit integers in a box over 2^62 across: the differences in 128 bits, the scalar kernel only.
+  bool wide() const { return wide_; }
   double edge_x(int e) const { return ex_[e]; }
   double edge_y(int e) const { return ey_[e]; }
   double threshold(int e) const { return threshold_[e]; }
@@ -128,21 +131,34 @@ class OctagonFilter {
 
   double side(int e, double u, double v) const { return ex_[e] * v - ey_[e] * u; }
 
+  /// a - b rounded to double once: exact in 128 bits first.
+  static double exact_difference(std::int64_t a, std::int64_t b) {
+    __extension__ typedef __int128 i128;  // GCC/Clang, as multiply_wide in wagener/predicates.hpp
+    return static_cast<double>(static_cast<i128>(a) - static_cast<i128>(b));
+  }
+
   /// p's coordinates as the tests take them: as doubles; 64-bit integers as their differences to
-  /// corner 0, exact in 64 bits (the box's bound), rounded once.
+  /// corner 0, exact (in 64 bits within the box's bound, else in 128), rounded once.
   template <class T>
   double offset_x(const Point2<T>& p) const {
-    if constexpr (kFromOrigin<T>) return static_cast<double>(detail::wrapped_difference(p.x, origin_x64_));
+    if constexpr (kFromOrigin<T>) {
+      return wide_ ? exact_difference(p.x, origin_x64_)
+                   : static_cast<double>(detail::wrapped_difference(p.x, origin_x64_));
+    }
     return static_cast<double>(p.x);
   }
   template <class T>
   double offset_y(const Point2<T>& p) const {
-    if constexpr (kFromOrigin<T>) return static_cast<double>(detail::wrapped_difference(p.y, origin_y64_));
+    if constexpr (kFromOrigin<T>) {
+      return wide_ ? exact_difference(p.y, origin_y64_)
+                   : static_cast<double>(detail::wrapped_difference(p.y, origin_y64_));
+    }
     return static_cast<double>(p.y);
   }
 
   double ox_ = 0, oy_ = 0;
   std::int64_t origin_x64_ = 0, origin_y64_ = 0;
+  bool wide_ = false;
   double ex_[kEdges] = {}, ey_[kEdges] = {}, threshold_[kEdges] = {};
 };
 

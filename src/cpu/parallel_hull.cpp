@@ -599,9 +599,9 @@ InnerPolygon filter_polygon(std::span<const Point2<T>> points, std::size_t threa
 
 /// For 64-bit points beyond 2^53, which the inner polygon cannot take (its corners must be exact in
 /// double): the points that the octagon of all of their extremes does not certify inside
-/// (OctagonFilter, on differences to a corner taken in 64 bits), in input order, found on `threads`
-/// threads; nothing where the octagon cannot be built (a box over 2^62 across, fewer than three
-/// distinct corners). A disk keeps about a tenth of its points, a square almost none.
+/// (OctagonFilter, on exact differences to a corner: 64 bits, or 128 across a box over 2^62), in
+/// input order, found on `threads` threads; nothing where the octagon cannot be built (fewer than
+/// three distinct corners). A disk keeps about a tenth of its points, a square almost none.
 std::optional<std::vector<Point2<std::int64_t>>> outside_octagon(std::span<const Point2<std::int64_t>> points,
                                                                  std::size_t threads) {
   using P = Point2<std::int64_t>;
