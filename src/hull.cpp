@@ -36,6 +36,21 @@ constexpr double kHullLikeFraction = 0.1;
 // 2048-point sample hull holds about 2.1 % of it, the CPU's filter keeps 0.35 % of the points.
 constexpr double kSurvivorsPerSampleVertex = 0.17;
 
+/// Of a strided sample of kEstimateSample points, the share not exact in double (64-bit integers
+/// beyond 2^53): the device's filter keeps every such point (cost::Workload).
+template <class T>
+double share_not_exact_in_double(std::span<const Point2<T>> points) {
+  if constexpr (exact_in_double_v<T>) {
+    return 0;
+  } else {
+    const std::size_t stride = std::max<std::size_t>(1, points.size() / kEstimateSample);
+    std::size_t inexact = 0, sampled = 0;
+    for (std::size_t i = 0; i < points.size(); i += stride, ++sampled)
+      inexact += converts_exactly(points[i]) ? 0 : 1;
+    return sampled > 0 ? static_cast<double>(inexact) / static_cast<double>(sampled) : 0;
+  }
+}
+
 template <class T>
 double estimated_survivor_fraction(std::span<const Point2<T>> points) {
   const std::size_t stride = std::max<std::size_t>(1, points.size() / kEstimateSample);
@@ -68,7 +83,14 @@ std::string prediction_basis(const cost::Workload& work, const MachineRates& rat
       rates.cpu.stream_gbs, rates.cpu.ns_per_survivor, rates.gpu.startup_ms, rates.gpu.first_call_ms,
       rates.gpu.copy_gbs,
       work.single_precision ? rates.gpu.ns_per_survivor_float : rates.gpu.ns_per_survivor_double);
-  return std::string(survivors) + "; " + source +
+  std::string device_keeps;
+  if (work.device_unfiltered_fraction > 0) {
+    char line[96];
+    std::snprintf(line, sizeof line, "; the device's filter keeps ~%.3g %% (beyond 2^53)",
+                  work.device_unfiltered_fraction * 100);
+    device_keeps = line;
+  }
+  return std::string(survivors) + device_keeps + "; " + source +
          (rates.cache_path.empty() ? std::string(" (no cache folder)") : " (" + rates.cache_path + ")") +
          ": " + numbers;
 }
@@ -91,6 +113,7 @@ Backend choose_backend(std::span<const Point2<T>> points, bool sorted_upper, Hul
   work.sorted_upper = sorted_upper;
   // The device's survivors cost float's rate for floats only: int32 points are tested in double.
   work.single_precision = std::is_same_v<T, float>;
+  if (!sorted_upper) work.device_unfiltered_fraction = share_not_exact_in_double(points);
   const bool first_call = !device_used.load(std::memory_order_relaxed);
   auto startup = cuda::device_startup();
   // Survivors cost the CPU more than the GPU. Spend a sample on estimating them only when they can

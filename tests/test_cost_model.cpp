@@ -80,6 +80,24 @@ TEST(CostModel, SurvivorsCostTheCpuMoreThanTheGpu) {
 }
 
 // Whatever the machine, the GPU cannot win on inputs smaller than its start-up can pay for.
+// 64-bit integers beyond 2^53: the device's filter keeps them all (its polygons' corners are exact in
+// double), the CPU's drops most. Those points cost the device as survivors, whatever the estimate.
+TEST(CostModel, PointsTheDeviceCannotFilterCostItAsSurvivors) {
+  const MachineRates r = sixteen_cores();
+  Workload w = disk(1e7);
+  Workload beyond = w;
+  beyond.device_unfiltered_fraction = 1.0;
+  EXPECT_EQ(cpu_milliseconds(beyond, r.cpu), cpu_milliseconds(w, r.cpu));
+  EXPECT_NEAR(cuda_milliseconds(beyond, r.gpu, 0, false) - cuda_milliseconds(w, r.gpu, 0, false),
+              1e7 * (1.0 - w.survivor_fraction) * r.gpu.ns_per_survivor_double * 1e-6, 1e-9);
+  // A share below the estimate changes nothing; a presorted upper hull takes no such filter.
+  beyond.device_unfiltered_fraction = w.survivor_fraction / 2;
+  EXPECT_EQ(cuda_milliseconds(beyond, r.gpu, 0, false), cuda_milliseconds(w, r.gpu, 0, false));
+  w.sorted_upper = beyond.sorted_upper = true;
+  beyond.device_unfiltered_fraction = 1.0;
+  EXPECT_EQ(cuda_milliseconds(beyond, r.gpu, 0, false), cuda_milliseconds(w, r.gpu, 0, false));
+}
+
 TEST(CostModel, SmallInputsStayOnTheCpu) {
   for (const MachineRates& r : {two_cores(), sixteen_cores(), thirty_two_cores()}) {
     EXPECT_FALSE(predict(circle(1 << 16), r, 0, true).cuda_first());
