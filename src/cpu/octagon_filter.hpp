@@ -137,22 +137,21 @@ class OctagonFilter {
     return static_cast<double>(static_cast<i128>(a) - static_cast<i128>(b));
   }
 
-  /// p's coordinates as the tests take them: as doubles; 64-bit integers as their differences to
-  /// corner 0, exact (in 64 bits within the box's bound, else in 128), rounded once.
+  /// A 64-bit coordinate's difference to corner 0's, exact (in 64 bits within the box's bound, else
+  /// in 128), rounded once.
+  double offset(std::int64_t v, std::int64_t origin) const {
+    return wide_ ? exact_difference(v, origin) : static_cast<double>(detail::wrapped_difference(v, origin));
+  }
+
+  /// p's coordinates as the tests take them: as doubles; 64-bit integers as offset() gives them.
   template <class T>
   double offset_x(const Point2<T>& p) const {
-    if constexpr (kFromOrigin<T>) {
-      return wide_ ? exact_difference(p.x, origin_x64_)
-                   : static_cast<double>(detail::wrapped_difference(p.x, origin_x64_));
-    }
+    if constexpr (kFromOrigin<T>) return offset(p.x, origin_x64_);
     return static_cast<double>(p.x);
   }
   template <class T>
   double offset_y(const Point2<T>& p) const {
-    if constexpr (kFromOrigin<T>) {
-      return wide_ ? exact_difference(p.y, origin_y64_)
-                   : static_cast<double>(detail::wrapped_difference(p.y, origin_y64_));
-    }
+    if constexpr (kFromOrigin<T>) return offset(p.y, origin_y64_);
     return static_cast<double>(p.y);
   }
 
