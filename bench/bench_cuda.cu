@@ -48,6 +48,8 @@ constexpr const char* kUsage =
                   [--no-join]   (levels whose tile hoods meet convexly still take the rounds)
                   [--join-hoods on|off]   (a level of 2 to 512 tile hoods joined in one step; the
                                            full hull's chains: the variant join-hoods=1)
+                  [--direction-guide on|off]   (the guide filter first tries its small sample's
+                                                extremes in fixed directions)
                   [--sample-shift S] [--filter-from-log2 N]   (the upper hull's guide filter)
                   [--dense-sample-shift S]   (its sample of n >> S points where the first is dense)
                   [--small-level-tiles-per-sm N]   (which levels use SmallLevelPolicy; 0: none)
@@ -811,6 +813,11 @@ int main(int argc, char** argv) {
       const std::string value = text();
       if (value != "on" && value != "off") usage_error("--join-hoods takes on or off, not \"" + value + "\"");
       wcuda::set_hood_join_enabled(value == "on");
+    } else if (arg == "--direction-guide") {
+      const std::string value = text();
+      if (value != "on" && value != "off")
+        usage_error("--direction-guide takes on or off, not \"" + value + "\"");
+      wcuda::set_direction_guide_enabled(value == "on");
     } else if (arg == "--sample-shift") {
       sample_shift = static_cast<int>(integer());
     } else if (arg == "--dense-sample-shift") {
@@ -917,12 +924,12 @@ int main(int argc, char** argv) {
       "|---|---|---|---|---|---|---|---|\n";
   for (const Row& r : rows) {
     char line[256];
-    std::snprintf(line, sizeof line, "| %s | %s | 2^%d | %s | %.3f | %.3f | %.3f | %d%s%s |\n",
+    std::snprintf(line, sizeof line, "| %s | %s | 2^%d | %s | %.3f | %.3f | %.3f | %d%s%s%s |\n",
                   r.precision.c_str(), r.distribution.c_str(),
                   static_cast<int>(std::log2(static_cast<double>(r.n))),
                   r.survivors < 0 ? "-" : std::to_string(r.survivors).c_str(), r.steps.guide_ms,
                   r.steps.filter_ms, r.steps.levels_ms, r.steps.levels, r.steps.joined ? ", joined" : "",
-                  r.steps.enqueued ? ", enqueued" : "");
+                  r.steps.enqueued ? ", enqueued" : "", r.steps.direction_guide ? ", direction guide" : "");
     table += line;
   }
   // Gpts/s and x floor are of the device-memory time; host / copy is the host-memory target's ratio.

@@ -16,6 +16,7 @@
 #include "cuda/block_upper_hull.cuh"
 #include "cuda/check.cuh"
 #include "cuda/copy_runs.cuh"
+#include "cuda/direction_guide.cuh"
 #include "cuda/gather_runs.cuh"
 #include "cuda/launch.cuh"
 #include "cuda/policy.cuh"
@@ -226,6 +227,14 @@ template <class T>
 __device__ inline bool certainly_right(const Point2<T>& a, const Point2<T>& b, const Point2<T>& p) {
   return orient2d_certified(a, b, p) < 0;
 }
+
+/// certainly_right as an object, for the direction guide's check (direction_guide.cuh).
+struct CertainlyRight {
+  template <class T>
+  __device__ bool operator()(const Point2<T>& a, const Point2<T>& b, const Point2<T>& p) const {
+    return certainly_right(a, b, p);
+  }
+};
 
 /// One block per tile: keeps the points of the tile that are not strictly below the guide (the upper
 /// hull of a sample of the input, so its vertices are input points) and writes them, in order, at the
@@ -930,6 +939,18 @@ void set_hood_join_enabled(bool on) {
 }
 
 namespace {
+std::atomic<bool> direction_guide_enabled_now{true};
+}  // namespace
+
+bool direction_guide_enabled() {
+  return direction_guide_enabled_now.load(std::memory_order_relaxed);
+}
+
+void set_direction_guide_enabled(bool on) {
+  direction_guide_enabled_now.store(on, std::memory_order_relaxed);
+}
+
+namespace {
 
 /// Exclusive scan of the tile sizes ws.size[0][0..tiles) into ws.offsets, enqueued.
 template <class T>
@@ -1251,6 +1272,48 @@ index_t sample_hull(const Point2<T>* d_points, index_t n, index_t m, UpperHullWo
   return k;
 }
 
+/// Whether the guide filter first tries the direction guide (UpperHullWorkspace::direction_guide).
+template <class T>
+bool tries_direction_guide(const UpperHullWorkspace<T>& ws) {
+  return ws.direction_guide < 0 ? direction_guide_enabled() : ws.direction_guide != 0;
+}
+
+/// The guide from the extremes of m evenly spaced points of d_points[0..n) in fixed directions
+/// (direction_guide.cuh), in ws.guide; returns its words, read in one wait: its size, and how many
+/// of the m samples it does not certify below it.
+template <class T>
+DirectionGuideWords direction_guide_of_sample(const Point2<T>* d_points, index_t n, index_t m,
+                                              UpperHullWorkspace<T>& ws, cudaStream_t stream) {
+  namespace dg = direction_guide;
+  using Policy = DirectionGuidePolicy;
+  const index_t blocks =
+      std::min(ceil_div(m, index_t{Policy::kChunk}), index_t{multiprocessors()} * Policy::kBlocksPerSm);
+  const index_t per_block = ceil_div(m, blocks);
+  const auto best_words = static_cast<std::size_t>(blocks * Policy::kDirections);
+  if (ws.direction_best.size() < best_words) ws.direction_best = DeviceBuffer<unsigned long long>(best_words);
+  if (ws.direction_words.size() == 0) {
+    ws.direction_words = DeviceBuffer<DirectionGuideWords>(1);
+    ws.host_direction_words = PinnedBuffer<DirectionGuideWords>(1);
+  }
+  if (ws.guide.size() < static_cast<std::size_t>(dg::kMostGuidePoints)) {
+    ws.guide = DeviceBuffer<Point2<T>>(dg::kMostGuidePoints);
+  }
+  dg::direction_extremes_kernel<T><<<static_cast<unsigned>(blocks), Policy::kDirections, 0, stream>>>(
+      d_points, n, m, per_block, ws.direction_best.data());
+  WAGENER_CUDA_CHECK_LAUNCH();
+  dg::direction_guide_kernel<T><<<1, Policy::kDirections, 0, stream>>>(
+      d_points, n, m, ws.direction_best.data(), blocks, ws.guide.data(), ws.direction_words.data());
+  WAGENER_CUDA_CHECK_LAUNCH();
+  dg::direction_check_kernel<T>
+      <<<static_cast<unsigned>(ceil_div(m, dg::kCheckThreads)), dg::kCheckThreads, 0, stream>>>(
+          d_points, n, m, ws.guide.data(), ws.direction_words.data(), CertainlyRight{});
+  WAGENER_CUDA_CHECK_LAUNCH();
+  WAGENER_CUDA_CHECK(cudaMemcpyAsync(ws.host_direction_words.data(), ws.direction_words.data(),
+                                     sizeof(DirectionGuideWords), cudaMemcpyDeviceToHost, stream));
+  WAGENER_CUDA_CHECK(cudaStreamSynchronize(stream));
+  return ws.host_direction_words.data()[0];
+}
+
 /// The most survivors of a guide filter over n points that go through enqueued levels: the grid of
 /// those levels, a small level's tiles (tile_level's SmallLevelPolicy) unless the workspace says
 /// otherwise, and no more than the n points the workspace holds (upper_hull_enqueued reserves room
@@ -1279,10 +1342,28 @@ bool guide_filter(const Point2<T>* d_points, index_t n, UpperHullWorkspace<T>& w
   // its points).
   const auto dense_above = bigger > m ? static_cast<index_t>(ws.dense_first_level * static_cast<double>(m))
                                       : std::numeric_limits<index_t>::max();
-  index_t k = sample_hull(d_points, n, m, ws, stream, dense_above);
-  const bool small_sample = !(k < 0 || (static_cast<double>(k) * static_cast<double>(k) >
-                                            Policy::kDenseGuide * static_cast<double>(m) &&
-                                        bigger > m));
+  // The direction guide first, where tried: taken where it leaves few of the sample; where it
+  // leaves more than the dense share, the bigger sample's hull at once (as a dense first level
+  // would decide); else the small sample's hull.
+  index_t k = -1;
+  bool small_sample = true, decided = false;
+  ws.took_direction_guide = false;
+  if (tries_direction_guide(ws)) {
+    const DirectionGuideWords words = direction_guide_of_sample(d_points, n, m, ws, stream);
+    const auto kept = static_cast<double>(words.kept), samples = static_cast<double>(m);
+    if (kept <= DirectionGuidePolicy::kMostKept * samples) {
+      k = words.size, decided = true;
+      ws.took_direction_guide = true;
+    } else if (bigger > m && kept > ws.dense_first_level * samples) {
+      small_sample = false, decided = true;
+    }
+  }
+  if (!decided) {
+    k = sample_hull(d_points, n, m, ws, stream, dense_above);
+    small_sample = !(k < 0 || (static_cast<double>(k) * static_cast<double>(k) >
+                                   Policy::kDenseGuide * static_cast<double>(m) &&
+                               bigger > m));
+  }
   if (!small_sample) {
     m = bigger;
     k = sample_hull(d_points, n, m, ws, stream);
@@ -1360,6 +1441,7 @@ template <class T, class Points>
 DeviceHull<T> upper_hull_of(Points d_points, index_t n, UpperHullWorkspace<T>& ws, cudaStream_t stream,
                             bool validate, UpperHullProfile* profile, bool guide, bool hood_in_tiles) {
   ws.survivors = -1;
+  ws.took_direction_guide = false;
   if (n == 0) return {nullptr, 0};
   ws.reserve(n);
   if (validate) {
@@ -1441,6 +1523,7 @@ DeviceHull<T> upper_hull_of(Points d_points, index_t n, UpperHullWorkspace<T>& w
     profile->levels = run.levels;
     profile->joined = run.joined;
     profile->enqueued = levels_enqueued && steps->count == steps->survivors;
+    profile->direction_guide = filtered && ws.took_direction_guide;
   }
   if (levels_enqueued) return enqueued_hull;
   const index_t size = size_host[0];

@@ -48,6 +48,18 @@ struct EnqueuedSteps {
 bool hood_join_enabled();
 void set_hood_join_enabled(bool on);
 
+/// Whether workspaces that leave UpperHullWorkspace::direction_guide at -1 first try the guide from
+/// the small sample's extremes in fixed directions (direction_guide.cuh), per process; the benchmark
+/// sets it to compare both ways.
+bool direction_guide_enabled();
+void set_direction_guide_enabled(bool on);
+
+/// What the direction guide's kernels leave for the host's one wait (direction_guide.cuh).
+struct DirectionGuideWords {
+  index_t size = 0;             ///< the guide's points
+  unsigned long long kept = 0;  ///< sample points the guide does not certify below it
+};
+
 /// Device workspace of upper_hull_on_device(): two padded hood buffers with their sizes, the merge
 /// plans and bridge cells of one round, and the validation flags. Sized once for n points; the rounds
 /// allocate nothing.
@@ -74,6 +86,11 @@ struct UpperHullWorkspace {
   /// and every hood's span, for UpperHullPolicy::kJoinMostHoods hoods. Allocated by the first join.
   DeviceBuffer<core::PairBridge> bridges;
   DeviceBuffer<core::HoodSpan> spans;
+  /// The direction guide's bests (a block's a direction each), its words and their host mirror.
+  /// Allocated by the first such guide.
+  DeviceBuffer<unsigned long long> direction_best;
+  DeviceBuffer<DirectionGuideWords> direction_words;
+  PinnedBuffer<DirectionGuideWords> host_direction_words;
 
   // Guide filter settings (UpperHullPolicy has the defaults and the reasons); the benchmark varies them.
   index_t filter_from = UpperHullPolicy<T>::kFilterFrom;  ///< smallest n that is filtered
@@ -95,6 +112,8 @@ struct UpperHullWorkspace {
   index_t enqueued_levels_bound = -1;
   /// Points left by the last call's guide filter, or -1 when it did not filter.
   index_t survivors = -1;
+  /// Whether the last call's guide filter took the direction guide.
+  bool took_direction_guide = false;
   /// A level whose tile hoods turn strictly right at every seam ends there: the hoods side by side
   /// are the hood (core::tile_seam_turns_right), and no rounds or further levels run. The rounds'
   /// tests turn it off, to run the rounds on full hoods.
@@ -104,6 +123,10 @@ struct UpperHullWorkspace {
   /// instead: 1 joins, 0 runs the levels, -1 follows hood_join_enabled() (the process's setting, which
   /// the benchmark alternates). The tests set it both ways.
   int join_hoods = -1;
+  /// The guide filter first tries the guide from its small sample's extremes in fixed directions
+  /// (DirectionGuidePolicy): 1 tries it, 0 builds the sample's hull at once, -1 follows
+  /// direction_guide_enabled(). The tests set it both ways.
+  int direction_guide = -1;
   /// A level's total and, where a seam does not turn right, its epoch (scan_tile_sizes): pinned host
   /// words that level_tail_kernel writes at their device address, so that the level's wait has no
   /// copy behind it. Allocated by reserve().
@@ -173,6 +196,8 @@ struct UpperHullProfile {
   bool joined = false;  ///< the last level's tile hoods were the hood (join_convex_seams)
   /// The survivors' first levels ran enqueued (UpperHullWorkspace::enqueued_levels_bound).
   bool enqueued = false;
+  /// The guide was the small sample's extremes in fixed directions, not a sample's hull.
+  bool direction_guide = false;
 };
 
 /// Enqueues on `stream`, with no host wait, the upper hull of d_points[0 .. *d_n) (sorted by (x, y),

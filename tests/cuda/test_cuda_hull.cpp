@@ -440,12 +440,14 @@ void every_family_on_device(std::mt19937_64& rng, std::initializer_list<std::siz
 // points; forced on small inputs here, with dense and sparse samples (n/2, n/16, n/256), for every
 // family. Variant shift + 100: the dense guide decided only from the small sample's whole hull, never
 // from its first level (dense_first_level 1). The small sample's hoods are joined in one step
-// (UpperHullWorkspace::join_hoods) but in variant shift + 200, which runs the levels instead.
+// (UpperHullWorkspace::join_hoods) but in variant shift + 200, which runs the levels instead. The
+// direction guide is tried first but in variant shift + 300, which builds the sample's hull at once.
 template <class T>
 void guide_filter_every_family(std::mt19937_64& rng, std::initializer_list<std::size_t> sizes) {
   every_family_on_device<T>(
-      rng, sizes, {1, 4, 8, 104, 204},
+      rng, sizes, {1, 4, 8, 104, 204, 301, 304},
       [](cuda::UpperHullWorkspace<T>& ws, int variant) {
+        ws.direction_guide = variant / 100 == 3 ? 0 : 1;
         ws.filter_from = 0;
         ws.min_sample = 2;
         ws.sample_shift = variant % 100;
@@ -483,6 +485,65 @@ TEST_F(CudaTest, GuideFilterEveryFamilyFloat) {
 TEST_F(CudaTest, GuideFilterEveryFamilyDouble) {
   SCOPED_TRACE("seed " + std::to_string(seed_));
   guide_filter_every_family<double>(rng_, {2049, 20000, 100003});
+}
+
+// The direction guide (direction_guide.cuh) at the filter's own threshold, 2^20 + 3 points and the
+// default settings: taken on a disk, and on the same disk stretched to a box 2^30 times wider than
+// high (the directions see the sample's box as a square; unscaled, nearly all of them would pick the
+// input's ends, and the guide would be declined); declined on a parabola (every point a vertex) and
+// on a dense arc whose normals span a tenth of a degree (its few directions' bests leave every sample
+// above the guide). The hull is the CPU's every time, and where the guide is taken it leaves about as
+// many points as the sample's hull does.
+template <class T>
+void direction_guide_taken_or_declined(std::mt19937_64& rng) {
+  const std::size_t n = (std::size_t{1} << 20) + 3;
+  const auto disk = testing::sorted_copy(testing::uniform_disk<T>(n, rng));
+  testing::Points<T> stretched(disk.size());
+  for (std::size_t i = 0; i < disk.size(); ++i)
+    stretched[i] = {static_cast<T>(disk[i].x * 0x1p20), static_cast<T>(disk[i].y * 0x1p-10)};
+  testing::Points<T> shallow_arc(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const double x = static_cast<double>(i) / static_cast<double>(n);
+    shallow_arc[i] = {static_cast<T>(x), static_cast<T>(x - 1e-3 * x * x)};
+  }
+  const auto parabola = testing::sorted_copy(testing::parabola<T>(n, rng));
+  const struct {
+    const char* name;
+    const testing::Points<T>& points;
+    bool taken;
+  } cases[] = {{"disk", disk, true},
+               {"stretched disk", stretched, true},
+               {"parabola", parabola, false},
+               {"shallow arc", shallow_arc, false}};
+  for (const auto& c : cases) {
+    cuda::DeviceBuffer<Point2<T>> d(n);
+    ASSERT_EQ(cudaMemcpy(d.data(), c.points.data(), n * sizeof(Point2<T>), cudaMemcpyHostToDevice),
+              cudaSuccess);
+    const auto expected = cpu::upper_chain<T>(c.points);
+    index_t survivors[2] = {0, 0};  // the sample's hull as the guide, then the direction guide tried
+    for (const int tried : {0, 1}) {
+      cuda::UpperHullWorkspace<T> ws;
+      ws.direction_guide = tried;
+      cuda::UpperHullProfile profile;
+      const auto hull = cuda::copy_to_host(
+          cuda::upper_hull_on_device<T>(d.data(), static_cast<index_t>(n), ws, nullptr, true, &profile),
+          nullptr);
+      EXPECT_EQ(hull, expected) << c.name << ", tried " << tried;
+      EXPECT_EQ(profile.direction_guide, tried == 1 && c.taken) << c.name << ", survivors " << ws.survivors;
+      survivors[tried] = ws.survivors;
+    }
+    // Taken, it leaves about what the sample's hull leaves (which varies by the seed: 1-2 % of a disk
+    // at this size, in a host model of 1,024 samples): at most a quarter more.
+    if (c.taken) {
+      EXPECT_LE(survivors[1], survivors[0] + survivors[0] / 4 + 64) << c.name << " against the sample's hull";
+    }
+  }
+}
+
+TEST_F(CudaTest, DirectionGuideTakenWhereItLeavesFewAndDeclinedOnDenseArcs) {
+  SCOPED_TRACE("seed " + std::to_string(seed_));
+  direction_guide_taken_or_declined<float>(rng_);
+  direction_guide_taken_or_declined<double>(rng_);
 }
 
 /// n sorted points on the line y = -2^depth_log2 but for `arc` (even) consecutive ones on a concave
