@@ -1346,8 +1346,7 @@ bool guide_filter(const Point2<T>* d_points, index_t n, UpperHullWorkspace<T>& w
   // leaves more than the dense share, the bigger sample's hull at once (as a dense first level
   // would decide); else the small sample's hull.
   index_t k = -1;
-  bool small_sample = true, decided = false;
-  ws.took_direction_guide = false;
+  bool small_sample = true, decided = false;  // ws.took_direction_guide: cleared by upper_hull_of
   if (tries_direction_guide(ws)) {
     const DirectionGuideWords words = direction_guide_of_sample(d_points, n, m, ws, stream);
     const auto kept = static_cast<double>(words.kept), samples = static_cast<double>(m);
