@@ -767,6 +767,11 @@ int main(int argc, char** argv) {
         usage_error(arg + " takes an integer, not \"" + value + "\"");
       return number;
     };
+    const auto on_off = [&]() -> bool {
+      const std::string value = text();
+      if (value != "on" && value != "off") usage_error(arg + " takes on or off, not \"" + value + "\"");
+      return value == "on";
+    };
     const auto power_of_two = [&]() -> index_t {
       const long long log2 = integer();
       if (log2 < 0 || log2 > 62) usage_error(arg + " takes a power of two's exponent, 0 to 62");
@@ -810,14 +815,9 @@ int main(int argc, char** argv) {
     } else if (arg == "--no-join") {
       join_convex_seams = false;
     } else if (arg == "--join-hoods") {
-      const std::string value = text();
-      if (value != "on" && value != "off") usage_error("--join-hoods takes on or off, not \"" + value + "\"");
-      wcuda::set_hood_join_enabled(value == "on");
+      wcuda::set_hood_join_enabled(on_off());
     } else if (arg == "--direction-guide") {
-      const std::string value = text();
-      if (value != "on" && value != "off")
-        usage_error("--direction-guide takes on or off, not \"" + value + "\"");
-      wcuda::set_direction_guide_enabled(value == "on");
+      wcuda::set_direction_guide_enabled(on_off());
     } else if (arg == "--sample-shift") {
       sample_shift = static_cast<int>(integer());
     } else if (arg == "--dense-sample-shift") {
