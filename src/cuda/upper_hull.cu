@@ -927,7 +927,9 @@ void UpperHullWorkspace<T>::reserve(index_t n, index_t first_width) {
 }
 
 namespace {
+// The process's switches (hood_join_enabled(), direction_guide_enabled()).
 std::atomic<bool> hood_join_enabled_now{true};
+std::atomic<bool> direction_guide_enabled_now{true};
 }  // namespace
 
 bool hood_join_enabled() {
@@ -937,10 +939,6 @@ bool hood_join_enabled() {
 void set_hood_join_enabled(bool on) {
   hood_join_enabled_now.store(on, std::memory_order_relaxed);
 }
-
-namespace {
-std::atomic<bool> direction_guide_enabled_now{true};
-}  // namespace
 
 bool direction_guide_enabled() {
   return direction_guide_enabled_now.load(std::memory_order_relaxed);
