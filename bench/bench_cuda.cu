@@ -50,6 +50,8 @@ constexpr const char* kUsage =
                                            full hull's chains: the variant join-hoods=1)
                   [--direction-guide on|off]   (the guide filter first tries its small sample's
                                                 extremes in fixed directions)
+                  [--filter-thinning off|repeats|in-line]   (what the float guide filter also drops
+                                                after a dense guide: copies, points in line)
                   [--sample-shift S] [--filter-from-log2 N]   (the upper hull's guide filter)
                   [--dense-sample-shift S]   (its sample of n >> S points where the first is dense)
                   [--small-level-tiles-per-sm N]   (which levels use SmallLevelPolicy; 0: none)
@@ -818,6 +820,13 @@ int main(int argc, char** argv) {
       wcuda::set_hood_join_enabled(on_off());
     } else if (arg == "--direction-guide") {
       wcuda::set_direction_guide_enabled(on_off());
+    } else if (arg == "--filter-thinning") {
+      const std::string value = text();
+      if (value != "off" && value != "repeats" && value != "in-line")
+        usage_error("--filter-thinning takes off, repeats or in-line, not \"" + value + "\"");
+      wcuda::set_filter_thinning(value == "off"       ? wcuda::FilterThinning::none
+                                 : value == "repeats" ? wcuda::FilterThinning::repeats
+                                                      : wcuda::FilterThinning::in_line);
     } else if (arg == "--sample-shift") {
       sample_shift = static_cast<int>(integer());
     } else if (arg == "--dense-sample-shift") {

@@ -110,6 +110,10 @@ struct UpperHullPolicy {
   static constexpr int kFilterBlocksPerSm =
       kWideFilter || std::is_same_v<T, std::int64_t> ? 3 : 0;  // 0: no bound
   static constexpr int kFilterItems = kTile / kFilterThreads;
+  // The filter's thinning (FilterThinning) after a dense guide, in float only: the float parabola's
+  // survivors are mostly repeats and points in line (bench/NOTES.md, "The guide filter's kept runs
+  // peeled"), and core::certainly_inside_segment decides in float arithmetic.
+  static constexpr bool kFilterThins = std::is_same_v<T, float>;
 };
 
 /// The guide filter's guide from its small sample's extremes in fixed directions

@@ -13,6 +13,7 @@
 #include "core/chains.hpp"
 #include "core/hood_join.hpp"
 #include "core/merge_step.hpp"
+#include "core/neighbour_thinning.hpp"
 #include "cuda/block_upper_hull.cuh"
 #include "cuda/check.cuh"
 #include "cuda/copy_runs.cuh"
@@ -236,6 +237,68 @@ struct CertainlyRight {
   }
 };
 
+/// The guide filter's thinning (FilterThinning): of the warp's items that `keep` marks (bit j: item
+/// j, index first + 32 j, warp-striped: row j of the warp's points is its items j, lane by lane),
+/// bit j set where core::thinned_by_neighbours leaves the item out. The point before each comes by a
+/// rotation of the items, as the sorted check takes it: lane l's item j follows lane l - 1's, lane
+/// 0's follows lane 31's item j - 1. In line: the next point unlike each is the next one that repeats
+/// nothing, found in its own row or the next by those rows' ballots, and read by a shuffle from its
+/// lane. The warp's first point has no predecessor here, and a point whose next unlike one lies past
+/// the next row, or past n, has no successor: both are kept. Two passes, the repeats first, so that
+/// the second holds no row's state but its own (the float filter has 40 registers). Called by the
+/// whole warp. Coordinates apart: a point chosen by `?:` goes to the stack.
+template <FilterThinning kThinning, int kItems>
+__device__ inline unsigned thinned_items(const Point2<float> (&item)[kItems], unsigned keep, index_t first,
+                                         index_t n, int lane) {
+  constexpr int kWarp = 32;
+  constexpr unsigned kAll = 0xffffffffu;
+  const int below = (lane + kWarp - 1) % kWarp;
+  const auto has_before = [&](int j) { return first + index_t{j} * kWarp < n && (lane > 0 || j > 0); };
+  unsigned repeats = 0;          // bit j: item j equals the point before it
+  float last_x = 0, last_y = 0;  // lane 31's item j - 1, rotated to lane 0
+#pragma unroll
+  for (int j = 0; j < kItems; ++j) {
+    const float down_x = __shfl_sync(kAll, item[j].x, below), down_y = __shfl_sync(kAll, item[j].y, below);
+    const Point2<float> a{lane == 0 ? last_x : down_x, lane == 0 ? last_y : down_y};
+    if (has_before(j) && same_point(a, item[j])) repeats |= 1u << j;
+    last_x = down_x, last_y = down_y;
+  }
+  if constexpr (kThinning == FilterThinning::repeats) {
+    return repeats;
+  } else {
+    unsigned thinned = repeats;
+    const unsigned candidates = keep & ~repeats;
+    const index_t warp_first = first - lane;
+    last_x = 0, last_y = 0;
+#pragma unroll
+    for (int j = 0; j < kItems; ++j) {
+      const float down_x = __shfl_sync(kAll, item[j].x, below), down_y = __shfl_sync(kAll, item[j].y, below);
+      const float a_x = lane == 0 ? last_x : down_x, a_y = lane == 0 ? last_y : down_y;
+      last_x = down_x, last_y = down_y;
+      if (!__any_sync(kAll, (candidates >> j) & 1u)) continue;
+      // The next point that repeats nothing: in this row above this lane, else in the next row.
+      const unsigned firsts = __ballot_sync(kAll, !((repeats >> j) & 1u));
+      const unsigned next_firsts = j + 1 < kItems ? __ballot_sync(kAll, !((repeats >> (j + 1)) & 1u)) : 0u;
+      const unsigned here = lane + 1 < kWarp ? firsts & (kAll << (lane + 1)) : 0u;
+      const int source = __ffs(here != 0 ? here : next_firsts) - 1;  // -1: none
+      const int row = here != 0 ? j : j + 1;
+      const int from = source < 0 ? 0 : source;
+      float c_x = __shfl_sync(kAll, item[j].x, from), c_y = __shfl_sync(kAll, item[j].y, from);
+      if (j + 1 < kItems) {
+        const float up_x = __shfl_sync(kAll, item[j + 1].x, from),
+                    up_y = __shfl_sync(kAll, item[j + 1].y, from);
+        c_x = row == j ? c_x : up_x, c_y = row == j ? c_y : up_y;
+      }
+      const bool has_after = source >= 0 && warp_first + index_t{row} * kWarp + source < n;
+      if (((candidates >> j) & 1u) &&
+          core::thinned_by_neighbours<true>(has_before(j), Point2<float>{a_x, a_y}, item[j], has_after,
+                                            Point2<float>{c_x, c_y}))
+        thinned |= 1u << j;
+    }
+    return thinned;
+  }
+}
+
 /// One block per tile: keeps the points of the tile that are not strictly below the guide (the upper
 /// hull of a sample of the input, so its vertices are input points) and writes them, in order, at the
 /// tile's offset of `kept`, their number at kept_size[tile]. A point p with g[e] <= p < g[e+1]
@@ -246,8 +309,9 @@ struct CertainlyRight {
 /// points increase and its guide edge only moves right; ballots keep the order. kValidate: check
 /// the promise of sorted, finite input on the way (a template parameter, so that the unvalidated
 /// kernel is as it was: with a flag, the unvalidated double disk took 1.68 -> 1.76 ms at 2^28 on an H100,
-/// bench/NOTES.md, "The presorted check by a vote").
-template <class T, bool kValidate>
+/// bench/NOTES.md, "The presorted check by a vote"). kThinning (float only): a kept point that
+/// core::thinned_by_neighbours leaves out, from its input neighbours within the warp, is dropped too.
+template <class T, bool kValidate, FilterThinning kThinning = FilterThinning::none>
 __global__ void __launch_bounds__(UpperHullPolicy<T>::kFilterThreads, UpperHullPolicy<T>::kFilterBlocksPerSm)
     guide_filter_kernel(const Point2<T>* __restrict__ points, index_t n, const Point2<T>* __restrict__ guide,
                         index_t k, const int* __restrict__ tile_start, Point2<T>* __restrict__ kept,
@@ -360,6 +424,11 @@ __global__ void __launch_bounds__(UpperHullPolicy<T>::kFilterThreads, UpperHullP
         }
       }
     }
+  }
+  if constexpr (kThinning != FilterThinning::none) {
+    static_assert(std::is_same_v<T, float>, "core::thinned_by_neighbours decides in float");
+    if (__any_sync(0xffffffffu, keep != 0))
+      keep &= ~thinned_items<kThinning, kItems>(item, keep, first, n, lane);
   }
   const bool warp_keeps = !kWalkOnce || __any_sync(0xffffffffu, keep != 0);
   int before = 0;  // kept items of this warp before item j
@@ -927,10 +996,19 @@ void UpperHullWorkspace<T>::reserve(index_t n, index_t first_width) {
 }
 
 namespace {
-// The process's switches (hood_join_enabled(), direction_guide_enabled()).
+// The process's switches (hood_join_enabled(), direction_guide_enabled(), filter_thinning()).
 std::atomic<bool> hood_join_enabled_now{true};
 std::atomic<bool> direction_guide_enabled_now{true};
+std::atomic<FilterThinning> filter_thinning_now{FilterThinning::in_line};
 }  // namespace
+
+FilterThinning filter_thinning() {
+  return filter_thinning_now.load(std::memory_order_relaxed);
+}
+
+void set_filter_thinning(FilterThinning thinning) {
+  filter_thinning_now.store(thinning, std::memory_order_relaxed);
+}
 
 bool hood_join_enabled() {
   return hood_join_enabled_now.load(std::memory_order_relaxed);
@@ -1270,6 +1348,12 @@ index_t sample_hull(const Point2<T>* d_points, index_t n, index_t m, UpperHullWo
   return k;
 }
 
+/// The guide filter's thinning (UpperHullWorkspace::filter_thinning).
+template <class T>
+FilterThinning filter_thinning_of(const UpperHullWorkspace<T>& ws) {
+  return ws.filter_thinning < 0 ? filter_thinning() : static_cast<FilterThinning>(ws.filter_thinning);
+}
+
 /// Whether the guide filter first tries the direction guide (UpperHullWorkspace::direction_guide).
 template <class T>
 bool tries_direction_guide(const UpperHullWorkspace<T>& ws) {
@@ -1378,10 +1462,23 @@ bool guide_filter(const Point2<T>* d_points, index_t n, UpperHullWorkspace<T>& w
         d_points, n, ws.guide.data(), k, ws.guide_tile_starts.data(), ws.hood[0].data(), ws.size[0].data(),
         ws.first_bad.data());
   };
+  // The thinning only behind the bigger sample's guide, whose survivors are many (the small one's
+  // are few: there its launch would only cost).
+  const FilterThinning thinning = small_sample ? FilterThinning::none : filter_thinning_of(ws);
+  const auto filter_thinned = [&](auto validated) {
+    constexpr bool kValidate = decltype(validated)::value;
+    if constexpr (Policy::kFilterThins) {
+      if (thinning == FilterThinning::repeats)
+        return filter(guide_filter_kernel<T, kValidate, FilterThinning::repeats>);
+      if (thinning == FilterThinning::in_line)
+        return filter(guide_filter_kernel<T, kValidate, FilterThinning::in_line>);
+    }
+    filter(guide_filter_kernel<T, kValidate>);
+  };
   if (validate) {
-    filter(guide_filter_kernel<T, true>);
+    filter_thinned(std::true_type{});
   } else {
-    filter(guide_filter_kernel<T, false>);
+    filter_thinned(std::false_type{});
   }
   WAGENER_CUDA_CHECK_LAUNCH();
   const index_t bound = enqueued_levels_bound(ws, n);

@@ -54,6 +54,21 @@ void set_hood_join_enabled(bool on);
 bool direction_guide_enabled();
 void set_direction_guide_enabled(bool on);
 
+/// What the guide filter also drops of the points its guide keeps, from each point's two input
+/// neighbours (core/neighbour_thinning.hpp), where the guide came from the bigger sample (a dense
+/// hull: many survivors) and only for float points (UpperHullPolicy::kFilterThins); every other
+/// filter launch is the kernel without it.
+enum class FilterThinning : int {
+  none = 0,     ///< nothing: every point the guide does not certify below it survives
+  repeats = 1,  ///< a point equal to the input's point before it
+  in_line = 2,  ///< that, and a point exactly inside the segment of its two neighbours
+};
+
+/// The thinning of workspaces that leave UpperHullWorkspace::filter_thinning at -1 (per process);
+/// the benchmark sets it to compare the three.
+FilterThinning filter_thinning();
+void set_filter_thinning(FilterThinning thinning);
+
 /// What the direction guide's kernels leave for the host's one wait (direction_guide.cuh).
 struct DirectionGuideWords {
   index_t size = 0;             ///< the guide's points
@@ -127,6 +142,9 @@ struct UpperHullWorkspace {
   /// (DirectionGuidePolicy): 1 tries it, 0 builds the sample's hull at once, -1 follows
   /// direction_guide_enabled(). The tests set it both ways.
   int direction_guide = -1;
+  /// The guide filter's thinning (FilterThinning's value), or -1 to follow filter_thinning(). The
+  /// tests set each.
+  int filter_thinning = -1;
   /// A level's total and, where a seam does not turn right, its epoch (scan_tile_sizes): pinned host
   /// words that level_tail_kernel writes at their device address, so that the level's wait has no
   /// copy behind it. Allocated by reserve().

@@ -487,6 +487,71 @@ TEST_F(CudaTest, GuideFilterEveryFamilyDouble) {
   guide_filter_every_family<double>(rng_, {2049, 20000, 100003});
 }
 
+// The guide filter's thinning (FilterThinning: none, repeats, in line; float only) behind the bigger
+// sample's guide, which a first level keeping anything of the small sample decides here
+// (dense_first_level 0), on every family, with whole and partial last warps; the hull is the
+// CPU's every time, validated or not.
+TEST_F(CudaTest, GuideFilterThinsEveryFamily) {
+  SCOPED_TRACE("seed " + std::to_string(seed_));
+  every_family_on_device<float>(
+      rng_, {4097, 8191, 20000, 100003}, {0, 1, 2},
+      [](cuda::UpperHullWorkspace<float>& ws, int thinning) {
+        ws.direction_guide = 0;
+        ws.filter_from = 0;
+        ws.min_sample = 2;
+        ws.sample_shift = 4;
+        ws.dense_sample_shift = 2;
+        ws.dense_first_level = 0;
+        ws.filter_thinning = thinning;
+      },
+      [](const std::string&, std::size_t, const cuda::UpperHullWorkspace<float>&, std::size_t, int) {});
+}
+
+/// A concave chain of straight runs of `run` distinct points (integer coordinates, exact in float
+/// below 2^24), each point `copies` times: only the runs' ends are vertices.
+testing::Points<float> repeated_convex_runs(std::size_t n, std::size_t run, std::size_t copies) {
+  testing::Points<float> pts;
+  double y = 0;
+  for (std::size_t i = 0; pts.size() < n; ++i) {
+    for (std::size_t k = 0; k < copies && pts.size() < n; ++k)
+      pts.push_back({static_cast<float>(i), static_cast<float>(y)});
+    y -= static_cast<double>(i / run);
+  }
+  return pts;
+}
+
+// The thinning at work, at the filter's default threshold: every point of repeated straight runs
+// lies on or above the sample's hull, so the filter alone keeps them all; repeats leave a point in
+// `copies` (and a warp's first point, whose predecessor is not read), in line leaves the runs' ends
+// and a few points a warp (its first, and its last distinct one). The hull is the CPU's each way.
+TEST_F(CudaTest, GuideFilterThinsWhatItKeeps) {
+  const std::size_t n = (std::size_t{1} << 20) + 7, copies = 4,
+                    warp_points = 32 * cuda::UpperHullPolicy<float>::kFilterItems;
+  const auto pts = repeated_convex_runs(n, 4096, copies);
+  const auto expected = cpu::upper_chain<float>(pts);
+  cuda::DeviceBuffer<Point2<float>> d(n);
+  ASSERT_EQ(cudaMemcpy(d.data(), pts.data(), n * sizeof(Point2<float>), cudaMemcpyHostToDevice), cudaSuccess);
+  for (const bool validate : {false, true}) {
+    index_t survivors[3] = {};
+    for (int thinning = 0; thinning < 3; ++thinning) {
+      cuda::UpperHullWorkspace<float> ws;
+      ws.direction_guide = 0;
+      ws.dense_first_level = 0;  // the bigger sample's guide, behind which the thinning runs
+      ws.filter_thinning = thinning;
+      const auto hull =
+          cuda::upper_hull_on_device<float>(d.data(), static_cast<index_t>(n), ws, nullptr, validate);
+      EXPECT_EQ(cuda::copy_to_host(hull, nullptr), expected)
+          << "thinning " << thinning << " validate " << validate;
+      survivors[thinning] = ws.survivors;
+    }
+    const auto points = static_cast<index_t>(n), warps = static_cast<index_t>(n / warp_points + 1);
+    EXPECT_EQ(survivors[0], points) << "the guide certifies no point of the chain below it";
+    EXPECT_LE(survivors[1], survivors[0] / static_cast<index_t>(copies) + warps) << "validate " << validate;
+    EXPECT_LE(survivors[2], 3 * warps) << "validate " << validate;
+    EXPECT_GE(survivors[2], static_cast<index_t>(expected.size())) << "validate " << validate;
+  }
+}
+
 // The direction guide (direction_guide.cuh) at the filter's own threshold, 2^20 + 3 points and the
 // default settings: taken on a disk, and on the same disk stretched to a box 2^30 times wider than
 // high (the directions see the sample's box as a square; unscaled, nearly all of them would pick the
