@@ -10,6 +10,7 @@
 #include "core/merge_step.hpp"
 #include "core/nested_bridge.hpp"
 #include "cuda/buffers.cuh"
+#include "cuda/filter_thinning.cuh"
 #include "cuda/placed_points.cuh"
 #include "cuda/policy.cuh"
 #include "wagener/point.hpp"
@@ -53,16 +54,6 @@ void set_hood_join_enabled(bool on);
 /// sets it to compare both ways.
 bool direction_guide_enabled();
 void set_direction_guide_enabled(bool on);
-
-/// What the guide filter also drops of the points its guide keeps, from each point's two input
-/// neighbours (core/neighbour_thinning.hpp), where the guide came from the bigger sample (a dense
-/// hull: many survivors) and only for float points (UpperHullPolicy::kFilterThins); every other
-/// filter launch is the kernel without it.
-enum class FilterThinning : int {
-  none = 0,     ///< nothing: every point the guide does not certify below it survives
-  repeats = 1,  ///< a point equal to the input's point before it
-  in_line = 2,  ///< that, and a point exactly inside the segment of its two neighbours
-};
 
 /// The thinning of workspaces that leave UpperHullWorkspace::filter_thinning at -1 (per process);
 /// the benchmark sets it to compare the three.

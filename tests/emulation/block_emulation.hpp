@@ -138,6 +138,9 @@ inline unsigned __ballot_sync(unsigned mask, bool predicate) {
   g.barrier.arrive_and_wait();
   return bits;
 }
+inline bool __any_sync(unsigned mask, bool predicate) {
+  return __ballot_sync(mask, predicate) != 0;
+}
 namespace block_emulation {
 
 /// Runs body() on Threads CPU threads, one for each GPU thread of an emulated block (threadIdx.x set),
