@@ -4,21 +4,11 @@
 #pragma once
 
 #include "core/neighbour_thinning.hpp"
+#include "cuda/policy.cuh"
 #include "wagener/config.hpp"
 #include "wagener/point.hpp"
 
 namespace wagener::cuda {
-
-/// What the guide filter also drops of the points its guide keeps, from each point's two input
-/// neighbours (core/neighbour_thinning.hpp), where the guide came from the bigger sample (a dense
-/// hull: many survivors) and only for float points (UpperHullPolicy::kFilterThins); every other
-/// filter launch is the kernel without it.
-enum class FilterThinning : int {
-  none = 0,     ///< nothing: every point the guide does not certify below it survives
-  repeats = 1,  ///< a point equal to the input's point before it
-  in_line = 2,  ///< that, and a point exactly inside the segment from the point before it to the
-                ///< next point unlike it
-};
 
 /// The guide filter's thinning (FilterThinning): of the warp's items that `keep` marks (bit j: item
 /// j, index first + 32 j, warp-striped: row j of the warp's points is its items j, lane by lane),

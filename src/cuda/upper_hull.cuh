@@ -10,7 +10,6 @@
 #include "core/merge_step.hpp"
 #include "core/nested_bridge.hpp"
 #include "cuda/buffers.cuh"
-#include "cuda/filter_thinning.cuh"
 #include "cuda/placed_points.cuh"
 #include "cuda/policy.cuh"
 #include "wagener/point.hpp"
