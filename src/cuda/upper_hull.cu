@@ -937,7 +937,9 @@ namespace {
 // The process's switches (hood_join_enabled(), direction_guide_enabled(), filter_thinning()).
 std::atomic<bool> hood_join_enabled_now{true};
 std::atomic<bool> direction_guide_enabled_now{true};
-std::atomic<FilterThinning> filter_thinning_now{FilterThinning::in_line};
+// None until a GPU run shows the thinning gains (bench/NOTES.md, "The guide filter's kept points
+// thinned by their neighbours").
+std::atomic<FilterThinning> filter_thinning_now{FilterThinning::none};
 }  // namespace
 
 FilterThinning filter_thinning() {

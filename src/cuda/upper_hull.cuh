@@ -54,8 +54,8 @@ void set_hood_join_enabled(bool on);
 bool direction_guide_enabled();
 void set_direction_guide_enabled(bool on);
 
-/// The thinning of workspaces that leave UpperHullWorkspace::filter_thinning at -1 (per process);
-/// the benchmark sets it to compare the three.
+/// The thinning of workspaces that leave UpperHullWorkspace::filter_thinning at -1 (per process;
+/// FilterThinning::none by default); the benchmark sets it to compare the three.
 FilterThinning filter_thinning();
 void set_filter_thinning(FilterThinning thinning);
 
