@@ -160,6 +160,32 @@ WAGENER_HD inline double sub_rounded(double a, double b) {
 #endif
 }
 
+// The same in float, for float-only tests that must stay small (core/neighbour_thinning.hpp).
+WAGENER_HD inline float mul_rounded(float a, float b) {
+#if defined(__CUDA_ARCH__)
+  return __fmul_rn(a, b);
+#else
+  volatile float p = a * b;
+  return p;
+#endif
+}
+
+WAGENER_HD inline float add_rounded(float a, float b) {
+#if defined(__CUDA_ARCH__)
+  return __fadd_rn(a, b);
+#else
+  return a + b;
+#endif
+}
+
+WAGENER_HD inline float sub_rounded(float a, float b) {
+#if defined(__CUDA_ARCH__)
+  return __fsub_rn(a, b);
+#else
+  return a - b;
+#endif
+}
+
 // Shewchuk's error-free transformations: x + y == a + b (a - b) exactly, x the rounded result. They
 // hold without overflow; the caller keeps magnitudes far from both ends of the exponent range.
 WAGENER_HD inline void two_sum(double a, double b, double& x, double& y) {
@@ -182,6 +208,14 @@ WAGENER_HD inline void two_diff(double a, double b, double& x, double& y) {
 WAGENER_HD inline double product_error(double a, double b, double p) {
 #if defined(__CUDA_ARCH__)
   return fma(a, b, -p);
+#else
+  return std::fma(a, b, -p);
+#endif
+}
+
+WAGENER_HD inline float product_error(float a, float b, float p) {
+#if defined(__CUDA_ARCH__)
+  return fmaf(a, b, -p);
 #else
   return std::fma(a, b, -p);
 #endif

@@ -18,53 +18,22 @@
 // question there: they cost the filter its registers (the same section).
 #pragma once
 
-#include <cmath>
-
 #include "wagener/config.hpp"
 #include "wagener/point.hpp"
+#include "wagener/predicates.hpp"
 
 namespace wagener::core {
 
 namespace thinning_detail {
 
-// Each operation rounded on its own, never fused (the device compiler would contract a * b - c).
-WAGENER_HD inline float sub_rn(float a, float b) {
-#if defined(__CUDA_ARCH__)
-  return __fsub_rn(a, b);
-#else
-  return a - b;
-#endif
-}
-
-WAGENER_HD inline float mul_rn(float a, float b) {
-#if defined(__CUDA_ARCH__)
-  return __fmul_rn(a, b);
-#else
-  return a * b;
-#endif
-}
-
-WAGENER_HD inline float fma_rn(float a, float b, float c) {
-#if defined(__CUDA_ARCH__)
-  return __fmaf_rn(a, b, c);
-#else
-  return std::fma(a, b, c);
-#endif
-}
-
-WAGENER_HD inline float add_rn(float a, float b) {
-#if defined(__CUDA_ARCH__)
-  return __fadd_rn(a, b);
-#else
-  return a + b;
-#endif
-}
+using wagener::detail::add_rounded, wagener::detail::mul_rounded, wagener::detail::product_error,
+    wagener::detail::sub_rounded;
 
 /// Whether d = fl(u - v) is exact. Dekker's fast two-sum: of u - d and d + v, the one computed with
 /// the larger-magnitude operand first is exact, and equals v (or u) iff d is; an exact d makes both
 /// hold. Overflow and NaN: false.
 WAGENER_HD inline bool exact_difference(float d, float u, float v) {
-  return sub_rn(u, d) == v && add_rn(d, v) == u;
+  return sub_rounded(u, d) == v && add_rounded(d, v) == u;
 }
 
 }  // namespace thinning_detail
@@ -82,18 +51,18 @@ WAGENER_HD inline bool certainly_inside_segment(const Point2<float>& a, const Po
                                                 const Point2<float>& c) {
   using namespace thinning_detail;
   if (!(a.x < b.x && b.x < c.x)) return false;
-  const float dx1 = sub_rn(b.x, a.x), dy1 = sub_rn(b.y, a.y);
-  const float dx2 = sub_rn(c.x, a.x), dy2 = sub_rn(c.y, a.y);
+  const float dx1 = sub_rounded(b.x, a.x), dy1 = sub_rounded(b.y, a.y);
+  const float dx2 = sub_rounded(c.x, a.x), dy2 = sub_rounded(c.y, a.y);
   if (!(exact_difference(dx1, b.x, a.x) && exact_difference(dy1, b.y, a.y) &&
         exact_difference(dx2, c.x, a.x) && exact_difference(dy2, c.y, a.y)))
     return false;
   // dx1 and dx2 are positive: a product is exactly 0 iff its dy is (a horizontal line).
   if (dy1 == 0 || dy2 == 0) return dy1 == 0 && dy2 == 0;
-  const float p = mul_rn(dx1, dy2), q = mul_rn(dy1, dx2);
+  const float p = mul_rounded(dx1, dy2), q = mul_rounded(dy1, dx2);
   constexpr float kLeast = 0x1p-100f, kMost = 0x1p100f;
   const float size = p < 0 ? -p : p;
   if (!(p == q && size >= kLeast && size <= kMost)) return false;
-  return fma_rn(dx1, dy2, -p) == fma_rn(dy1, dx2, -q);
+  return product_error(dx1, dy2, p) == product_error(dy1, dx2, q);
 }
 
 /// Whether input point b, with a the input's point before it and c the first point after it that
