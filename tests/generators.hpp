@@ -94,6 +94,21 @@ Points<T> v_dents(std::size_t n, int depth) {
   return pts;
 }
 
+/// n points (sorted) of a concave chain of straight runs of `run` distinct points, integer
+/// coordinates (exact in float while |y| < 2^24), point i repeated copies(i) times: only the runs'
+/// ends are vertices; the rest are copies or exactly in line (the guide filter's thinning).
+template <class T, class Copies>
+Points<T> repeated_straight_runs(std::size_t n, std::size_t run, Copies&& copies) {
+  Points<T> pts;
+  double y = 0;
+  for (std::size_t i = 0; pts.size() < n; ++i) {
+    for (std::size_t k = copies(i); k > 0 && pts.size() < n; --k)
+      pts.push_back({static_cast<T>(i), static_cast<T>(y)});
+    y -= static_cast<double>(i / run);
+  }
+  return pts;
+}
+
 /// y = -x^2 on small integers: every point is exactly on the upper hull.
 template <class T>
 Points<T> parabola(std::size_t n, std::mt19937_64& rng) {

@@ -94,20 +94,6 @@ void expect_warps_thin(const testing::Points<float>& pts, std::mt19937_64& rng, 
   }
 }
 
-/// A concave chain of straight runs (integer coordinates, exact in float), point i repeated
-/// copies(i) times.
-template <class Copies>
-testing::Points<float> repeated_runs(std::size_t n, std::size_t run, Copies&& copies) {
-  testing::Points<float> pts;
-  double y = 0;
-  for (std::size_t i = 0; pts.size() < n; ++i) {
-    for (std::size_t k = copies(i); k > 0 && pts.size() < n; --k)
-      pts.push_back({static_cast<float>(i), static_cast<float>(y)});
-    y -= static_cast<double>(i / run);
-  }
-  return pts;
-}
-
 class FilterThinningEmulated : public ::testing::Test {
  protected:
   std::uint64_t seed_ = testing::fresh_seed();  // WAGENER_TEST_SEED replays a failing run
@@ -132,9 +118,11 @@ TEST_F(FilterThinningEmulated, EveryFamilyAsTheRuleSays) {
 TEST_F(FilterThinningEmulated, RunsOfCopiesAcrossRows) {
   SCOPED_TRACE("seed " + std::to_string(seed_));
   std::uniform_int_distribution<std::size_t> few(1, 4), many(31, 70);
-  const auto mixed = repeated_runs(1000, 50, [&](std::size_t) { return few(rng_); });
-  const auto threes = repeated_runs(777, 20, [](std::size_t) { return std::size_t{3}; });
-  const auto long_copies = repeated_runs(1500, 7, [&](std::size_t i) { return i % 3 == 0 ? many(rng_) : 1; });
+  const auto mixed = testing::repeated_straight_runs<float>(1000, 50, [&](std::size_t) { return few(rng_); });
+  const auto threes =
+      testing::repeated_straight_runs<float>(777, 20, [](std::size_t) { return std::size_t{3}; });
+  const auto long_copies = testing::repeated_straight_runs<float>(
+      1500, 7, [&](std::size_t i) { return i % 3 == 0 ? many(rng_) : 1; });
   for (const auto* pts : {&mixed, &threes, &long_copies}) {
     expect_warps_thin<cuda::FilterThinning::repeats>(*pts, rng_, "repeats");
     expect_warps_thin<cuda::FilterThinning::in_line>(*pts, rng_, "in line");

@@ -1,8 +1,9 @@
 // The guide filter's thinning rule (core/neighbour_thinning.hpp) on the host: a point is left out
-// only where that is certain (a repeat of the point before it, or exactly inside the segment of its
-// two neighbours, checked against exact orient2d), what stays has the input's hull on every family,
-// and the rule does drop what it is for: copies and exactly collinear points, at every scale where
-// float arithmetic can tell. The GPU test GuideFilterThinsWhatItKeeps runs the kernel's rotations.
+// only where that is certain (a repeat of the point before it, or exactly inside the segment from
+// that point to the next one unlike it, checked against exact orient2d), what stays has the input's
+// hull on every family, and the rule does drop what it is for: copies and exactly collinear points,
+// at every scale where float arithmetic can tell. test_filter_thinning_emulated and the GPU tests
+// GuideFilterThins* run the warp's code.
 #include <gtest/gtest.h>
 
 #include <cmath>

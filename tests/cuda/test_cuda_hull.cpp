@@ -507,19 +507,6 @@ TEST_F(CudaTest, GuideFilterThinsEveryFamily) {
       [](const std::string&, std::size_t, const cuda::UpperHullWorkspace<float>&, std::size_t, int) {});
 }
 
-/// A concave chain of straight runs of `run` distinct points (integer coordinates, exact in float
-/// below 2^24), each point `copies` times: only the runs' ends are vertices.
-testing::Points<float> repeated_convex_runs(std::size_t n, std::size_t run, std::size_t copies) {
-  testing::Points<float> pts;
-  double y = 0;
-  for (std::size_t i = 0; pts.size() < n; ++i) {
-    for (std::size_t k = 0; k < copies && pts.size() < n; ++k)
-      pts.push_back({static_cast<float>(i), static_cast<float>(y)});
-    y -= static_cast<double>(i / run);
-  }
-  return pts;
-}
-
 // The thinning at work, at the filter's default threshold: every point of repeated straight runs
 // lies on or above the sample's hull, so the filter alone keeps them all; repeats leave a point in
 // `copies` (and a warp's first point, whose predecessor is not read), in line leaves the runs' ends
@@ -527,7 +514,7 @@ testing::Points<float> repeated_convex_runs(std::size_t n, std::size_t run, std:
 TEST_F(CudaTest, GuideFilterThinsWhatItKeeps) {
   const std::size_t n = (std::size_t{1} << 20) + 7, copies = 4,
                     warp_points = 32 * cuda::UpperHullPolicy<float>::kFilterItems;
-  const auto pts = repeated_convex_runs(n, 4096, copies);
+  const auto pts = testing::repeated_straight_runs<float>(n, 4096, [&](std::size_t) { return copies; });
   const auto expected = cpu::upper_chain<float>(pts);
   cuda::DeviceBuffer<Point2<float>> d(n);
   ASSERT_EQ(cudaMemcpy(d.data(), pts.data(), n * sizeof(Point2<float>), cudaMemcpyHostToDevice), cudaSuccess);
