@@ -33,7 +33,7 @@ constexpr int kMostGuidePoints = kDirections + 2;
 
 using Words = DirectionGuideWords;
 
-/// Sample k of m evenly spaced points of n: the first and the last included (as sample_kernel takes them).
+/// Sample k of m evenly spaced points of n: the first and the last included (sample_kernel's too).
 __device__ inline index_t sample_place(index_t k, index_t n, index_t m) {
   return m > 1 ? k * (n - 1) / (m - 1) : 0;
 }

@@ -168,12 +168,13 @@ __global__ void level_tail_kernel(const Point2<T>* hood, const index_t* size, co
 
 // ---- guide filter -----------------------------------------------------------------------------
 
-/// sample[k] = points[k (n - 1) / (m - 1)]: m evenly spaced points, the first and the last included.
+/// sample[k] = points[k (n - 1) / (m - 1)]: m evenly spaced points, the first and the last included,
+/// at the places the direction guide reads them from the input (direction_guide::sample_place).
 template <class T>
 __global__ void sample_kernel(const Point2<T>* points, index_t n, index_t m, Point2<T>* sample) {
   for (index_t k = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x; k < m;
        k += static_cast<index_t>(gridDim.x) * blockDim.x) {
-    sample[k] = points[k * (n - 1) / (m - 1)];
+    sample[k] = points[direction_guide::sample_place(k, n, m)];
   }
 }
 
