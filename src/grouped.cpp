@@ -181,10 +181,7 @@ GroupedHulls<T> convex_hulls_by_id(std::span<const Point2<T>> points, std::span<
                                         const HullOptions&);                                             \
   template GroupedHulls<T> convex_hulls_by_id(std::span<const Point2<T>>, std::span<const std::int64_t>, \
                                               const HullOptions&);
-WAGENER_INSTANTIATE(float)
-WAGENER_INSTANTIATE(double)
-WAGENER_INSTANTIATE(std::int32_t)
-WAGENER_INSTANTIATE(std::int64_t)
+WAGENER_FOR_EACH_COORDINATE(WAGENER_INSTANTIATE)
 #undef WAGENER_INSTANTIATE
 
 }  // namespace wagener

@@ -439,10 +439,7 @@ bool warm_up_pending() {
   template HullResult<T> compute_hull(std::span<const Point2<T>>, const HullOptions&);        \
   template std::vector<Point2<T>> upper_hull(std::span<const Point2<T>>, const HullOptions&); \
   template std::vector<Point2<T>> convex_hull(std::span<const Point2<T>>, const HullOptions&);
-WAGENER_INSTANTIATE(float)
-WAGENER_INSTANTIATE(double)
-WAGENER_INSTANTIATE(std::int32_t)
-WAGENER_INSTANTIATE(std::int64_t)
+WAGENER_FOR_EACH_COORDINATE(WAGENER_INSTANTIATE)
 #undef WAGENER_INSTANTIATE
 
 }  // namespace wagener

@@ -16,6 +16,10 @@ template <class T>
 inline constexpr bool is_coordinate_v = std::is_same_v<T, float> || std::is_same_v<T, double> ||
                                         std::is_same_v<T, std::int32_t> || std::is_same_v<T, std::int64_t>;
 
+/// MACRO(T) for each coordinate type, in the order above: the library's explicit instantiations, so
+/// that adding or removing a type is one edit here and in is_coordinate_v.
+#define WAGENER_FOR_EACH_COORDINATE(MACRO) MACRO(float) MACRO(double) MACRO(std::int32_t) MACRO(std::int64_t)
+
 /// Whether every value of T converts to double exactly: float and 32-bit integers do, 64-bit
 /// integers do only up to 2^53 in magnitude. Where it holds, the library's floating-point filters
 /// and predicates take T's points as doubles; where not, see converts_exactly().

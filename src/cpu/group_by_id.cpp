@@ -252,10 +252,7 @@ PointsById<T> group_by_id(std::span<const Point2<T>> points, std::span<const std
 #define WAGENER_INSTANTIATE(T)   \
   template struct PointsById<T>; \
   template PointsById<T> group_by_id(std::span<const Point2<T>>, std::span<const std::int64_t>, bool);
-WAGENER_INSTANTIATE(float)
-WAGENER_INSTANTIATE(double)
-WAGENER_INSTANTIATE(std::int32_t)
-WAGENER_INSTANTIATE(std::int64_t)
+WAGENER_FOR_EACH_COORDINATE(WAGENER_INSTANTIATE)
 #undef WAGENER_INSTANTIATE
 
 }  // namespace wagener::cpu

@@ -631,10 +631,7 @@ GroupedHulls<T> small_group_hulls(std::span<const Point2<T>> points, std::span<c
 #define WAGENER_INSTANTIATE(T)                                                                          \
   template GroupedHulls<T> small_group_hulls(std::span<const Point2<T>>, std::span<const std::int64_t>, \
                                              HullPart, bool, std::vector<std::int64_t>&, FilterKernel);
-WAGENER_INSTANTIATE(float)
-WAGENER_INSTANTIATE(double)
-WAGENER_INSTANTIATE(std::int32_t)
-WAGENER_INSTANTIATE(std::int64_t)
+WAGENER_FOR_EACH_COORDINATE(WAGENER_INSTANTIATE)
 #undef WAGENER_INSTANTIATE
 
 }  // namespace wagener::cpu

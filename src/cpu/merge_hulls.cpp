@@ -213,10 +213,7 @@ std::vector<Point2<T>> merge_hulls_in_slabs(std::span<const std::span<const Poin
 #define WAGENER_INSTANTIATE(T)                                                                      \
   template std::vector<Point2<T>> merge_hulls_in_slabs(std::span<const std::span<const Point2<T>>>, \
                                                        std::size_t, bool);
-WAGENER_INSTANTIATE(float)
-WAGENER_INSTANTIATE(double)
-WAGENER_INSTANTIATE(std::int32_t)
-WAGENER_INSTANTIATE(std::int64_t)
+WAGENER_FOR_EACH_COORDINATE(WAGENER_INSTANTIATE)
 #undef WAGENER_INSTANTIATE
 
 }  // namespace wagener::cpu

@@ -169,10 +169,7 @@ PresortedCheck check_presorted(std::span<const Point2<T>> points) {
   template std::int64_t first_unsorted(std::span<const Point2<T>>);                   \
   template PresortedCheck check_presorted(std::span<const Point2<T>>);                \
   template bool check_presorted_range(std::span<const Point2<T>>, std::size_t, std::size_t, PresortedCheck&);
-WAGENER_INSTANTIATE(float)
-WAGENER_INSTANTIATE(double)
-WAGENER_INSTANTIATE(std::int32_t)
-WAGENER_INSTANTIATE(std::int64_t)
+WAGENER_FOR_EACH_COORDINATE(WAGENER_INSTANTIATE)
 #undef WAGENER_INSTANTIATE
 
 }  // namespace wagener::cpu

@@ -223,10 +223,7 @@ std::vector<Point2<T>> hull_of_sorted_threads(std::span<const Point2<T>> sorted,
   template std::vector<Point2<T>> upper_chain_parallel(std::span<const Point2<T>>, std::size_t,  \
                                                        const SliceKeep<T>&);                     \
   template std::vector<Point2<T>> hull_of_sorted_threads(std::span<const Point2<T>>, std::size_t);
-WAGENER_INSTANTIATE(float)
-WAGENER_INSTANTIATE(double)
-WAGENER_INSTANTIATE(std::int32_t)
-WAGENER_INSTANTIATE(std::int64_t)
+WAGENER_FOR_EACH_COORDINATE(WAGENER_INSTANTIATE)
 #undef WAGENER_INSTANTIATE
 
 }  // namespace wagener::cpu

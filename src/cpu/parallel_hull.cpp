@@ -886,10 +886,7 @@ std::vector<Point2<T>> upper_chain_filtered(std::span<const Point2<T>> sorted, s
                                                        PresortedCheck*);                           \
   template std::vector<Point2<T>> upper_chain_filtered(std::span<const Point2<T>>, std::int64_t*,  \
                                                        const FilterPolicy&, PresortedCheck*);
-WAGENER_INSTANTIATE(float)
-WAGENER_INSTANTIATE(double)
-WAGENER_INSTANTIATE(std::int32_t)
-WAGENER_INSTANTIATE(std::int64_t)
+WAGENER_FOR_EACH_COORDINATE(WAGENER_INSTANTIATE)
 #undef WAGENER_INSTANTIATE
 
 }  // namespace wagener::cpu

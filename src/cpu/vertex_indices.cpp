@@ -128,10 +128,7 @@ std::vector<std::int64_t> vertex_indices(std::span<const Point2<T>> points,
 
 #define WAGENER_INSTANTIATE(T) \
   template std::vector<std::int64_t> vertex_indices(std::span<const Point2<T>>, std::span<const Point2<T>>);
-WAGENER_INSTANTIATE(float)
-WAGENER_INSTANTIATE(double)
-WAGENER_INSTANTIATE(std::int32_t)
-WAGENER_INSTANTIATE(std::int64_t)
+WAGENER_FOR_EACH_COORDINATE(WAGENER_INSTANTIATE)
 #undef WAGENER_INSTANTIATE
 
 }  // namespace wagener

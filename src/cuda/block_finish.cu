@@ -269,10 +269,7 @@ bool finish_in_blocks(FullHullWorkspace<T>& ws, Point2<T>* out, index_t max_poin
 #define WAGENER_INSTANTIATE(T)                                                                        \
   template bool finish_in_blocks<T>(FullHullWorkspace<T>&, Point2<T>*, index_t, const DevicePolygon*, \
                                     cudaStream_t);
-WAGENER_INSTANTIATE(float)
-WAGENER_INSTANTIATE(double)
-WAGENER_INSTANTIATE(std::int32_t)
-WAGENER_INSTANTIATE(std::int64_t)
+WAGENER_FOR_EACH_COORDINATE(WAGENER_INSTANTIATE)
 #undef WAGENER_INSTANTIATE
 
 }  // namespace wagener::cuda::full_hull

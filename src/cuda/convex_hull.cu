@@ -1919,10 +1919,7 @@ std::vector<Point2<T>> convex_hull_from_host(std::span<const Point2<T>> points, 
   template index_t convex_hull_on_device(const T*, const T*, index_t, Point2<T>*, cudaStream_t);            \
   template std::vector<Point2<T>> convex_hull_from_host(std::span<const Point2<T>>, cudaStream_t, index_t*, \
                                                         cudaEvent_t);
-WAGENER_INSTANTIATE(float)
-WAGENER_INSTANTIATE(double)
-WAGENER_INSTANTIATE(std::int32_t)
-WAGENER_INSTANTIATE(std::int64_t)
+WAGENER_FOR_EACH_COORDINATE(WAGENER_INSTANTIATE)
 #undef WAGENER_INSTANTIATE
 
 }  // namespace wagener::cuda

@@ -292,10 +292,7 @@ index_t convex_hull_device(const T* d_x, const T* d_y, index_t n, Point2<T>* d_h
   template std::vector<Point2<T>> upper_hull_traced(std::span<const Point2<T>>,                    \
                                                     const std::function<void(TraceRound<T> &&)>&); \
   template index_t upper_hull_device(const Point2<T>*, index_t, Point2<T>*, void*);
-WAGENER_INSTANTIATE(float)
-WAGENER_INSTANTIATE(double)
-WAGENER_INSTANTIATE(std::int32_t)
-WAGENER_INSTANTIATE(std::int64_t)
+WAGENER_FOR_EACH_COORDINATE(WAGENER_INSTANTIATE)
 #undef WAGENER_INSTANTIATE
 
 }  // namespace wagener::cuda

@@ -558,10 +558,7 @@ std::optional<core::ChordFanView> build_guide(Points points, index_t n, const co
   template std::optional<core::ChordFanView> build_guide<T, SoaPoints<T>>(                       \
       SoaPoints<T>, index_t, const core::InnerPolygonView&, FullHullWorkspace<T>&, cudaStream_t, \
       FullHullProfile*, bool*);
-WAGENER_INSTANTIATE(float)
-WAGENER_INSTANTIATE(double)
-WAGENER_INSTANTIATE(std::int32_t)
-WAGENER_INSTANTIATE(std::int64_t)
+WAGENER_FOR_EACH_COORDINATE(WAGENER_INSTANTIATE)
 #undef WAGENER_INSTANTIATE
 
 }  // namespace wagener::cuda::full_hull

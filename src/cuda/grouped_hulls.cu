@@ -558,9 +558,6 @@ GroupedHulls<T> grouped_hulls(std::span<const Point2<T>> points, std::span<const
   return out;
 }
 
-WAGENER_INSTANTIATE_CUDA_GROUPED(float)
-WAGENER_INSTANTIATE_CUDA_GROUPED(double)
-WAGENER_INSTANTIATE_CUDA_GROUPED(std::int32_t)
-WAGENER_INSTANTIATE_CUDA_GROUPED(std::int64_t)
+WAGENER_FOR_EACH_COORDINATE(WAGENER_INSTANTIATE_CUDA_GROUPED)
 
 }  // namespace wagener::cuda

@@ -22,9 +22,6 @@ index_t convex_hulls_device(const Point2<T>*, const std::int64_t*, index_t, inde
   no_cuda();
 }
 
-WAGENER_INSTANTIATE_CUDA_GROUPED(float)
-WAGENER_INSTANTIATE_CUDA_GROUPED(double)
-WAGENER_INSTANTIATE_CUDA_GROUPED(std::int32_t)
-WAGENER_INSTANTIATE_CUDA_GROUPED(std::int64_t)
+WAGENER_FOR_EACH_COORDINATE(WAGENER_INSTANTIATE_CUDA_GROUPED)
 
 }  // namespace wagener::cuda

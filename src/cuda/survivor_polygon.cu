@@ -229,10 +229,7 @@ void filter_by_survivor_polygon(FullHullWorkspace<T>& ws, SurvivorCentre centre,
 
 #define WAGENER_INSTANTIATE(T) \
   template void filter_by_survivor_polygon<T>(FullHullWorkspace<T>&, SurvivorCentre, index_t, cudaStream_t);
-WAGENER_INSTANTIATE(float)
-WAGENER_INSTANTIATE(double)
-WAGENER_INSTANTIATE(std::int32_t)
-WAGENER_INSTANTIATE(std::int64_t)
+WAGENER_FOR_EACH_COORDINATE(WAGENER_INSTANTIATE)
 #undef WAGENER_INSTANTIATE
 
 }  // namespace wagener::cuda::full_hull

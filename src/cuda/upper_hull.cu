@@ -1604,10 +1604,7 @@ void reflect_reversed(const Point2<T>* in, index_t n, Point2<T>* out, cudaStream
   template DeviceHull<T> finish_enqueued(const Point2<T>*, const EnqueuedHullWords&, UpperHullWorkspace<T>&, \
                                          cudaStream_t);                                                      \
   template int device_rounds(index_t, index_t, UpperHullWorkspace<T>&, int, cudaStream_t, const RoundHook&);
-WAGENER_INSTANTIATE(float)
-WAGENER_INSTANTIATE(double)
-WAGENER_INSTANTIATE(std::int32_t)
-WAGENER_INSTANTIATE(std::int64_t)
+WAGENER_FOR_EACH_COORDINATE(WAGENER_INSTANTIATE)
 #undef WAGENER_INSTANTIATE
 // Placed points: the sort on a key's split, for 8-byte coordinates only.
 template DeviceHull<double> upper_hull_on_device(PlacedPoints<double>, index_t, UpperHullWorkspace<double>&,

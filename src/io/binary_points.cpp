@@ -350,10 +350,7 @@ std::vector<Point2<T>> decode_binary(std::string_view data, bool require_sorted,
   template void check_whole_records<T>(std::size_t, std::string_view);                  \
   template void validate_binary<T>(std::span<const Point2<T>>, bool, std::string_view); \
   WAGENER_INSTANTIATE_DECODE(T)
-WAGENER_INSTANTIATE(float)
-WAGENER_INSTANTIATE(double)
-WAGENER_INSTANTIATE(std::int32_t)
-WAGENER_INSTANTIATE(std::int64_t)
+WAGENER_FOR_EACH_COORDINATE(WAGENER_INSTANTIATE)
 #undef WAGENER_INSTANTIATE
 #undef WAGENER_INSTANTIATE_DECODE
 
@@ -389,10 +386,7 @@ void decode_binary_piece(std::string_view bytes, Format format, std::uint64_t ba
 #define WAGENER_INSTANTIATE(T)                                                                    \
   template void decode_binary_piece<T>(std::string_view, Format, std::uint64_t, std::string_view, \
                                        std::vector<Point2<T>>&);
-WAGENER_INSTANTIATE(float)
-WAGENER_INSTANTIATE(double)
-WAGENER_INSTANTIATE(std::int32_t)
-WAGENER_INSTANTIATE(std::int64_t)
+WAGENER_FOR_EACH_COORDINATE(WAGENER_INSTANTIATE)
 #undef WAGENER_INSTANTIATE
 
 }  // namespace detail

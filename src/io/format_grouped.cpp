@@ -189,10 +189,7 @@ void write_grouped_hulls(const std::string& path, const GroupedOutput<T>& hulls,
 #define WAGENER_INSTANTIATE(T)                                                              \
   template std::string format_grouped_hulls(const GroupedOutput<T>&, const OutputOptions&); \
   template void write_grouped_hulls(const std::string&, const GroupedOutput<T>&, const OutputOptions&);
-WAGENER_INSTANTIATE(float)
-WAGENER_INSTANTIATE(double)
-WAGENER_INSTANTIATE(std::int32_t)
-WAGENER_INSTANTIATE(std::int64_t)
+WAGENER_FOR_EACH_COORDINATE(WAGENER_INSTANTIATE)
 #undef WAGENER_INSTANTIATE
 
 }  // namespace wagener

@@ -452,10 +452,7 @@ void write_indices(const std::string& path, std::span<const std::int64_t> indice
 #define WAGENER_INSTANTIATE(T)                                                           \
   template std::string format_hull<T>(std::span<const Point2<T>>, const OutputOptions&); \
   template void write_hull<T>(const std::string&, std::span<const Point2<T>>, const OutputOptions&);
-WAGENER_INSTANTIATE(float)
-WAGENER_INSTANTIATE(double)
-WAGENER_INSTANTIATE(std::int32_t)
-WAGENER_INSTANTIATE(std::int64_t)
+WAGENER_FOR_EACH_COORDINATE(WAGENER_INSTANTIATE)
 #undef WAGENER_INSTANTIATE
 
 }  // namespace wagener

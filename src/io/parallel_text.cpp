@@ -238,10 +238,7 @@ GroupedPoints<T> parse_grouped_csv_points(std::string_view data, std::string_vie
                                                        const ReadOptions&);                      \
   template GroupedPoints<T> parse_grouped_csv_points<T>(                                         \
       std::string_view, std::string_view, const ColumnSelection&, std::string_view, std::size_t);
-WAGENER_INSTANTIATE(float)
-WAGENER_INSTANTIATE(double)
-WAGENER_INSTANTIATE(std::int32_t)
-WAGENER_INSTANTIATE(std::int64_t)
+WAGENER_FOR_EACH_COORDINATE(WAGENER_INSTANTIATE)
 #undef WAGENER_INSTANTIATE
 
 }  // namespace wagener::reading

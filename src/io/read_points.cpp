@@ -269,10 +269,7 @@ GroupedPoints<T> parse_grouped_points_in_chunks(std::string_view data, std::stri
 #define WAGENER_INSTANTIATE(T)                                 \
   template GroupedPoints<T> parse_grouped_points_in_chunks<T>( \
       std::string_view, std::string_view, std::string_view, const ReadOptions&, std::size_t);
-WAGENER_INSTANTIATE(float)
-WAGENER_INSTANTIATE(double)
-WAGENER_INSTANTIATE(std::int32_t)
-WAGENER_INSTANTIATE(std::int64_t)
+WAGENER_FOR_EACH_COORDINATE(WAGENER_INSTANTIATE)
 #undef WAGENER_INSTANTIATE
 
 }  // namespace detail
@@ -299,10 +296,7 @@ GroupedPoints<T> read_grouped_points(const std::string& path, std::string_view g
   template class PointSet<T>;                                                                             \
   template PointSet<T> read_points<T>(const std::string&, const ReadOptions&);                            \
   template PointSet<T> parse_points<T>(std::string_view, std::string_view, const ReadOptions&);
-WAGENER_INSTANTIATE(float)
-WAGENER_INSTANTIATE(double)
-WAGENER_INSTANTIATE(std::int32_t)
-WAGENER_INSTANTIATE(std::int64_t)
+WAGENER_FOR_EACH_COORDINATE(WAGENER_INSTANTIATE)
 #undef WAGENER_INSTANTIATE
 
 }  // namespace wagener

@@ -168,10 +168,7 @@ std::string format_trace_json(std::span<const TraceRound<T>> rounds, index_t poi
   template struct TraceRound<T>;                                                      \
   template std::string format_trace_text<T>(std::span<const TraceRound<T>>, index_t); \
   template std::string format_trace_json<T>(std::span<const TraceRound<T>>, index_t);
-WAGENER_INSTANTIATE(float)
-WAGENER_INSTANTIATE(double)
-WAGENER_INSTANTIATE(std::int32_t)
-WAGENER_INSTANTIATE(std::int64_t)
+WAGENER_FOR_EACH_COORDINATE(WAGENER_INSTANTIATE)
 #undef WAGENER_INSTANTIATE
 
 }  // namespace wagener

@@ -22,10 +22,7 @@ void write_points(const std::string& path, std::span<const Point2<T>> points) {
 #define WAGENER_INSTANTIATE(T)                                       \
   template std::string format_points<T>(std::span<const Point2<T>>); \
   template void write_points<T>(const std::string&, std::span<const Point2<T>>);
-WAGENER_INSTANTIATE(float)
-WAGENER_INSTANTIATE(double)
-WAGENER_INSTANTIATE(std::int32_t)
-WAGENER_INSTANTIATE(std::int64_t)
+WAGENER_FOR_EACH_COORDINATE(WAGENER_INSTANTIATE)
 #undef WAGENER_INSTANTIATE
 
 }  // namespace wagener

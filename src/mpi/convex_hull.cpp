@@ -200,10 +200,7 @@ void all_or_none(MPI_Comm comm, const std::function<void()>& step) {
                                      ReductionStats*);                                                \
   template HullResult<T> convex_hull_on_all(MPI_Comm, std::span<const Point2<T>>, const HullOptions&, \
                                             ReductionStats*);
-WAGENER_INSTANTIATE(float)
-WAGENER_INSTANTIATE(double)
-WAGENER_INSTANTIATE(std::int32_t)
-WAGENER_INSTANTIATE(std::int64_t)
+WAGENER_FOR_EACH_COORDINATE(WAGENER_INSTANTIATE)
 #undef WAGENER_INSTANTIATE
 
 }  // namespace wagener::mpi

@@ -319,10 +319,7 @@ std::vector<Point2<T>> upper_hull_optimal(std::span<const Point2<T>> sorted, Cou
   template std::vector<Point2<T>> upper_hull(std::span<const Point2<T>>, Counters*,         \
                                              const std::function<void(TraceRound<T> &&)>&); \
   template std::vector<Point2<T>> upper_hull_optimal(std::span<const Point2<T>>, Counters*, index_t, int);
-WAGENER_INSTANTIATE(float)
-WAGENER_INSTANTIATE(double)
-WAGENER_INSTANTIATE(std::int32_t)
-WAGENER_INSTANTIATE(std::int64_t)
+WAGENER_FOR_EACH_COORDINATE(WAGENER_INSTANTIATE)
 #undef WAGENER_INSTANTIATE
 
 }  // namespace wagener::pram

@@ -233,10 +233,7 @@ std::string render(std::span<const Point2<T>> points, std::span<const Point2<T>>
 #define WAGENER_INSTANTIATE(T)                                                           \
   template std::string render<T>(std::span<const Point2<T>>, std::span<const Point2<T>>, \
                                  std::span<const TraceRound<T>>, const RenderOptions&);
-WAGENER_INSTANTIATE(float)
-WAGENER_INSTANTIATE(double)
-WAGENER_INSTANTIATE(std::int32_t)
-WAGENER_INSTANTIATE(std::int64_t)
+WAGENER_FOR_EACH_COORDINATE(WAGENER_INSTANTIATE)
 #undef WAGENER_INSTANTIATE
 
 }  // namespace wagener

@@ -277,10 +277,7 @@ std::string render_rounds_page(std::span<const Point2<T>> points, std::span<cons
 #define WAGENER_INSTANTIATE(T)                                                                          \
   template std::string render_rounds_page<T>(std::span<const Point2<T>>, std::span<const Point2<T>>, \
                                              std::span<const TraceRound<T>>, const RoundsPageOptions&);
-WAGENER_INSTANTIATE(float)
-WAGENER_INSTANTIATE(double)
-WAGENER_INSTANTIATE(std::int32_t)
-WAGENER_INSTANTIATE(std::int64_t)
+WAGENER_FOR_EACH_COORDINATE(WAGENER_INSTANTIATE)
 #undef WAGENER_INSTANTIATE
 
 }  // namespace wagener

@@ -125,10 +125,7 @@ std::optional<HullResult<T>> hull_of_file_if_cold(const std::string& path, Forma
   template HullResult<T> hull_of_binary_read_ahead(const std::string&, Format, const HullOptions&, std::size_t, \
                                                    unsigned);                                                  \
   template std::optional<HullResult<T>> hull_of_file_if_cold(const std::string&, Format, const HullOptions&);
-WAGENER_INSTANTIATE(float)
-WAGENER_INSTANTIATE(double)
-WAGENER_INSTANTIATE(std::int32_t)
-WAGENER_INSTANTIATE(std::int64_t)
+WAGENER_FOR_EACH_COORDINATE(WAGENER_INSTANTIATE)
 #undef WAGENER_INSTANTIATE
 
 }  // namespace wagener::detail

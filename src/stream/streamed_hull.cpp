@@ -302,10 +302,7 @@ HullResult<T> hull_of_file(const std::string& path, const ReadOptions& read, con
 #define WAGENER_INSTANTIATE(T)                                                      \
   template HullResult<T> hull_of_chunks(const ChunkSource<T>&, const HullOptions&); \
   template HullResult<T> hull_of_file(const std::string&, const ReadOptions&, const HullOptions&);
-WAGENER_INSTANTIATE(float)
-WAGENER_INSTANTIATE(double)
-WAGENER_INSTANTIATE(std::int32_t)
-WAGENER_INSTANTIATE(std::int64_t)
+WAGENER_FOR_EACH_COORDINATE(WAGENER_INSTANTIATE)
 #undef WAGENER_INSTANTIATE
 
 }  // namespace wagener
