@@ -6,6 +6,7 @@
 #include <cmath>
 #include <random>
 
+#include "core/float_orientation.hpp"
 #include "generators.hpp"
 #include "wagener/predicates.hpp"
 
@@ -191,6 +192,53 @@ TEST(Orient2d, TheFilterCertifiesNoNonFiniteTriple) {
         << std::hexfloat << c[0] << " " << c[1] << " " << c[2] << " " << c[3] << " " << c[4] << " " << c[5];
     ASSERT_FALSE(certified_left_differences(c[0] - c[4], c[1] - c[5], c[2] - c[4], c[3] - c[5]));
   }
+}
+
+// The float guide filter's test (core/float_orientation.hpp, the presorted float filter's on the
+// GPU): it certifies p right of a->b only where the exact sign says so, over triples near a line at
+// the last ulp, across the whole float range (where its products underflow or overflow) and with
+// non-finite coordinates; and it does certify plain right turns, or a filter would keep every point.
+TEST(Orient2d, TheFloatGuideTestCertifiesOnlyRightTurns) {
+  const auto seed = testing::fresh_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  const auto check = [](const Point2<float>& a, const Point2<float>& b, const Point2<float>& p) {
+    if (core::certainly_right_in_float(a, b, p)) {
+      ASSERT_EQ(exact_sign(a.x, a.y, b.x, b.y, p.x, p.y), -1)
+          << std::hexfloat << "a=(" << a.x << ", " << a.y << ") b=(" << b.x << ", " << b.y << ") p=(" << p.x
+          << ", " << p.y << ")";
+    }
+  };
+  const auto near = testing::near_collinear_ulp<float>(30000, rng);
+  for (std::size_t i = 0; i + 2 < near.size(); ++i) {
+    check(near[i], near[i + 1], near[i + 2]);
+    check(near[i + 2], near[i], near[i + 1]);
+    if (HasFatalFailure()) return;
+  }
+  const float non_finite[] = {NAN, INFINITY, -INFINITY};
+  std::uniform_real_distribution<float> unit(-1.0f, 1.0f);
+  std::uniform_int_distribution<int> exponent(-149, 127);
+  int certified = 0;
+  for (int trial = 0; trial < 200000; ++trial) {
+    float c[6];
+    const int scale = exponent(rng);  // one scale a triple, so that its products reach both ends
+    for (float& v : c) v = std::ldexp(unit(rng), trial % 4 == 0 ? exponent(rng) : scale);
+    if (trial % 7 == 0) c[rng() % 6] = non_finite[rng() % std::size(non_finite)];
+    const Point2<float> a{c[0], c[1]}, b{c[2], c[3]}, p{c[4], c[5]};
+    if (trial % 7 == 0) {
+      ASSERT_FALSE(core::certainly_right_in_float(a, b, p))
+          << std::hexfloat << c[0] << " " << c[1] << " " << c[2] << " " << c[3] << " " << c[4] << " " << c[5];
+      continue;
+    }
+    check(a, b, p);
+    if (HasFatalFailure()) return;
+    certified += core::certainly_right_in_float(a, b, p) ? 1 : 0;
+  }
+  // About a fifth of the finite triples (36,510 in one run) turn right at a scale it can certify.
+  EXPECT_GT(certified, 20000);
+  EXPECT_TRUE(core::certainly_right_in_float({0, 0}, {1, 0}, {0.5f, -1}));
+  EXPECT_FALSE(core::certainly_right_in_float({0, 0}, {1, 0}, {0.5f, 1}));
+  EXPECT_FALSE(core::certainly_right_in_float({0, 0}, {1, 1}, {0.5f, 0.5f}));
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include <type_traits>
 
 #include "core/chains.hpp"
+#include "core/float_orientation.hpp"
 #include "core/hood_join.hpp"
 #include "core/merge_step.hpp"
 #include "cuda/block_upper_hull.cuh"
@@ -201,22 +202,11 @@ __global__ void guide_tile_starts_kernel(const Point2<T>* points, index_t tiles,
 }
 
 /// Is p certainly strictly right of the directed line a->b (orient2d < 0)? false when not certain.
-/// Doubles: the first stage of orient2d. Floats: the same filter in single precision -- four times
-/// the throughput of double on the GPU, which is what the float pass would otherwise be bound by.
-/// Shewchuk's bound with eps = 2^-24 is (3 + 16 eps) eps; 4 eps covers it and the rounding of the
-/// bound itself. Each operation is rounded on its own (no fused multiply-add: the bound assumes
-/// it). Products far above the subnormal range (detsum >= 2^-90) keep the error of an underflowed
-/// product (at most 2^-149, with IEEE subnormals: the build never sets -ftz) inside the slack; an
-/// overflow makes detsum infinite or NaN, never certified.
+/// Floats: orient2d's first stage in single precision (core/float_orientation.hpp). Doubles: the
+/// first stage of orient2d.
 __device__ inline bool certainly_right(const Point2<float>& a, const Point2<float>& b,
                                        const Point2<float>& p) {
-  constexpr float kErrBound = 4.0f * 0x1p-24f;
-  constexpr float kMinSafe = 0x1p-90f;
-  const float detleft = __fmul_rn(__fsub_rn(a.x, p.x), __fsub_rn(b.y, p.y));
-  const float detright = __fmul_rn(__fsub_rn(a.y, p.y), __fsub_rn(b.x, p.x));
-  const float det = __fsub_rn(detleft, detright);
-  const float detsum = __fadd_rn(fabsf(detleft), fabsf(detright));
-  return detsum >= kMinSafe && -det > __fmul_rn(kErrBound, detsum);
+  return core::certainly_right_in_float(a, b, p);
 }
 
 __device__ inline bool certainly_right(const Point2<double>& a, const Point2<double>& b,
