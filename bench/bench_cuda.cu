@@ -89,16 +89,16 @@ namespace {
 using bench::unit_hash;
 
 /// Points with x increasing in i: a uniform disk (x stratified, y uniform in the chord) or the
-/// parabola y = -x^2 (every point on the upper hull).
+/// parabola y = -x^2 (bench::sorted_parabola_point: every point on the upper hull before rounding).
 template <class T>
 __global__ void generate_kernel(Point2<T>* out, index_t n, bool parabola) {
   for (index_t i = blockIdx.x * static_cast<index_t>(blockDim.x) + threadIdx.x; i < n;
        i += static_cast<index_t>(gridDim.x) * blockDim.x) {
-    const double x = -1.0 + 2.0 * (static_cast<double>(i) + 0.5) / static_cast<double>(n);
-    const T xt = static_cast<T>(x);
     if (parabola) {
-      out[i] = {xt, static_cast<T>(-(xt * xt))};  // rounded: points whose rounding dips below drop off
+      out[i] = bench::sorted_parabola_point<T>(static_cast<std::uint64_t>(i), static_cast<std::uint64_t>(n));
     } else {
+      const double x = -1.0 + 2.0 * (static_cast<double>(i) + 0.5) / static_cast<double>(n);
+      const T xt = static_cast<T>(x);
       const double half = sqrt(fmax(0.0, 1.0 - x * x));
       out[i] = {xt, static_cast<T>((2.0 * unit_hash(static_cast<std::uint64_t>(i)) - 1.0) * half)};
     }

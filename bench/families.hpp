@@ -61,4 +61,15 @@ WAGENER_HD wagener::Point2<T> full_family_point(std::uint64_t i, int family) {
   return {static_cast<T>(x), static_cast<T>(y)};
 }
 
+/// Point i of n of the presorted parabola (bench_cuda --input parabola): x evenly spaced in (-1, 1)
+/// and rounded to T, y = -x^2 computed in T. Every point lies on the parabola's hull before the
+/// rounding of y; in float, several x steps round to one float at |x| >= 1/2, and points whose y
+/// rounds down drop off the hull.
+template <class T>
+WAGENER_HD wagener::Point2<T> sorted_parabola_point(std::uint64_t i, std::uint64_t n) {
+  const double x = -1.0 + 2.0 * (static_cast<double>(i) + 0.5) / static_cast<double>(n);
+  const T xt = static_cast<T>(x);
+  return {xt, static_cast<T>(-(xt * xt))};
+}
+
 }  // namespace bench

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "../bench/families.hpp"
 #include "core/neighbour_thinning.hpp"
 #include "cpu/monotone_chain.hpp"
 #include "generators.hpp"
@@ -58,15 +59,12 @@ void expect_same_hull(const Points<float>& sorted, const std::string& what) {
   EXPECT_EQ(cpu::upper_chain<float>(thinned<kInLine>(sorted)), cpu::upper_chain<float>(sorted)) << what;
 }
 
-/// The bench's float parabola (bench_cuda's generate_kernel) of 2^log2n points, points [from,
-/// from + count): at |x| >= 1/2 several of its x steps round to one float.
+/// The bench's float parabola (bench::sorted_parabola_point, bench_cuda's) of 2^log2n points, points
+/// [from, from + count): at |x| >= 1/2 several of its x steps round to one float.
 Points<float> bench_parabola(int log2n, std::size_t from, std::size_t count) {
-  const double n = std::ldexp(1.0, log2n);
+  const std::uint64_t n = std::uint64_t{1} << log2n;
   Points<float> pts;
-  for (std::size_t i = from; i < from + count; ++i) {
-    const auto x = static_cast<float>(-1.0 + 2.0 * (static_cast<double>(i) + 0.5) / n);
-    pts.push_back({x, -(x * x)});
-  }
+  for (std::size_t i = from; i < from + count; ++i) pts.push_back(bench::sorted_parabola_point<float>(i, n));
   return pts;
 }
 
