@@ -160,7 +160,8 @@ WAGENER_HD inline double sub_rounded(double a, double b) {
 #endif
 }
 
-// The same in float, for float-only tests that must stay small (core/neighbour_thinning.hpp).
+// The same in float, for float-only tests that must stay small (core/neighbour_thinning.hpp,
+// core/float_orientation.hpp).
 WAGENER_HD inline float mul_rounded(float a, float b) {
 #if defined(__CUDA_ARCH__)
   return __fmul_rn(a, b);
