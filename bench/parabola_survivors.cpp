@@ -19,6 +19,7 @@
 
 #include "core/float_orientation.hpp"
 #include "core/neighbour_thinning.hpp"
+#include "cpu/monotone_chain.hpp"
 #include "cuda/policy.cuh"
 #include "families.hpp"
 #include "wagener/predicates.hpp"
@@ -30,17 +31,6 @@ using P = wagener::Point2<float>;
 using Policy = wagener::cuda::UpperHullPolicy<float>;
 
 constexpr int kWarp = 32, kWarpPoints = kWarp * Policy::kFilterItems;
-
-/// The strict upper hull of sorted points (exact), as the device's sample hull gives the guide.
-std::vector<P> upper_hull(const std::vector<P>& sorted) {
-  std::vector<P> hull;
-  for (const P& p : sorted) {
-    if (!hull.empty() && wagener::same_point(hull.back(), p)) continue;
-    while (hull.size() >= 2 && wagener::orient2d(hull[hull.size() - 2], hull.back(), p) >= 0) hull.pop_back();
-    hull.push_back(p);
-  }
-  return hull;
-}
 
 /// How many of points[from, to) are strict vertices of their own upper hull and marked in `kept`.
 index_t kept_vertices(const std::vector<P>& points, std::size_t from, std::size_t to,
@@ -105,7 +95,7 @@ void model(int log2n, int shift) {
   for (index_t k = 0; k < m; ++k)  // direction_guide::sample_place
     sample[static_cast<std::size_t>(k)] = bench::sorted_parabola_point<float>(
         static_cast<std::uint64_t>(m > 1 ? k * (n - 1) / (m - 1) : 0), static_cast<std::uint64_t>(n));
-  const std::vector<P> guide = upper_hull(sample);
+  const std::vector<P> guide = wagener::cpu::upper_chain<float>(sample);  // the device's sample hull
   const auto k = static_cast<index_t>(guide.size());
   std::printf("2^%d points, a sample of n >> %d = %lld, its hull %lld vertices (%.3f of it)", log2n, shift,
               static_cast<long long>(m), static_cast<long long>(k),
@@ -122,7 +112,7 @@ void model(int log2n, int shift) {
     const std::vector<P> tile(
         sample.begin() + static_cast<std::ptrdiff_t>(t),
         sample.begin() + static_cast<std::ptrdiff_t>(std::min(sample.size(), t + Policy::kTile)));
-    for (const P& p : upper_hull(tile))
+    for (const P& p : wagener::cpu::upper_chain<float>(tile))
       if (first_level.empty() || wagener::lex_less(first_level.back(), p)) first_level.push_back(p);
   }
   std::printf("; its first tile level's hoods %zu points\n", first_level.size());
