@@ -49,7 +49,7 @@ struct StartupState {
   std::once_flag started;
   std::chrono::steady_clock::time_point since;
   std::chrono::steady_clock::time_point finished;  // written before `outcome` is made ready
-  std::shared_future<std::string> outcome;  // "" once the device is ready, else why it is not
+  std::shared_future<std::string> outcome;         // "" once the device is ready, else why it is not
 };
 
 StartupState& startup_state() {

@@ -56,9 +56,10 @@ std::vector<Point2<T>> convex_hull_of_parts(std::span<const DevicePoints<T>> par
     jobs.emplace_back(devices[i], [&, i] {
       try {
         const auto start = std::chrono::steady_clock::now();
-        hulls[i] = convex_hull_on_device(parts[i].points, parts[i].count, static_cast<cudaStream_t>(parts[i].stream),
-                                         &survivors[i]);
-        milliseconds[i] = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+        hulls[i] = convex_hull_on_device(parts[i].points, parts[i].count,
+                                         static_cast<cudaStream_t>(parts[i].stream), &survivors[i]);
+        milliseconds[i] =
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
       } catch (...) {
         errors[i] = std::current_exception();
       }

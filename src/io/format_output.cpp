@@ -198,7 +198,8 @@ class FileSink {
 
 // Items [begin, end) at p, each but the first after layout.between; returns the end.
 template <class WriteItem>
-char* write_items(char* p, const Layout& layout, std::size_t begin, std::size_t end, const WriteItem& write_item) {
+char* write_items(char* p, const Layout& layout, std::size_t begin, std::size_t end,
+                  const WriteItem& write_item) {
   for (std::size_t k = begin; k < end; ++k) {
     if (k != 0) p = put(p, layout.between);
     p = write_item(p, k);
@@ -228,7 +229,8 @@ std::size_t emit_items_mapped(char* out, const Layout& layout, std::size_t count
         const std::size_t item = (first + b) * kItemsPerBlock;
         const std::size_t last = std::min(count, item + kItemsPerBlock);
         text[b].resize((last - item) * max_chars);
-        size[b] = static_cast<std::size_t>(write_items(text[b].data(), layout, item, last, write_item) - text[b].data());
+        size[b] = static_cast<std::size_t>(write_items(text[b].data(), layout, item, last, write_item) -
+                                           text[b].data());
       }
     });
     std::size_t at = 0;
@@ -269,8 +271,8 @@ void emit_items(const Layout& layout, std::size_t count, std::size_t max_item_ch
       return std::string_view(text.data(), static_cast<std::size_t>(p - text.data()));
     };
   };
-  detail::produce_blocks((count + kItemsPerBlock - 1) / kItemsPerBlock, slices, /*ordered=*/true, make_formatter,
-                         [&](std::uint64_t, std::string_view bytes) { sink.append(bytes); });
+  detail::produce_blocks((count + kItemsPerBlock - 1) / kItemsPerBlock, slices, /*ordered=*/true,
+                         make_formatter, [&](std::uint64_t, std::string_view bytes) { sink.append(bytes); });
   sink.append(layout.tail);
 }
 

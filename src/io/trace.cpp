@@ -53,7 +53,8 @@ TraceFormat parse_trace_format(std::string_view name) {
 TraceFormat guess_trace_format(std::string_view path) {
   using detail::ends_with_ignoring_case;
   if (ends_with_ignoring_case(path, ".json")) return TraceFormat::json;
-  if (ends_with_ignoring_case(path, ".html") || ends_with_ignoring_case(path, ".htm")) return TraceFormat::html;
+  if (ends_with_ignoring_case(path, ".html") || ends_with_ignoring_case(path, ".htm"))
+    return TraceFormat::html;
   return TraceFormat::text;
 }
 

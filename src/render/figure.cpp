@@ -24,10 +24,10 @@ constexpr Rgb kHull{214, 39, 40};  // red: stands out from the grey points and t
 constexpr Rgb kHood{31, 90, 180};
 constexpr Rgb kBridge{214, 39, 40};
 
-constexpr double kMargin = 16;         // around the whole picture
-constexpr double kAxisSpace = 56;      // left of the plot: tick labels
-constexpr double kBottomSpace = 44;    // below the plot: tick labels and the caption
-constexpr double kTickSpacing = 90;    // pixels between ticks, about
+constexpr double kMargin = 16;       // around the whole picture
+constexpr double kAxisSpace = 56;    // left of the plot: tick labels
+constexpr double kBottomSpace = 44;  // below the plot: tick labels and the caption
+constexpr double kTickSpacing = 90;  // pixels between ticks, about
 constexpr double kFontSize = 12;
 constexpr int kPanelColumns = 3;
 constexpr double kPanelGap = 14;

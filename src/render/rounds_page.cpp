@@ -62,7 +62,9 @@ void append_number(std::string& out, double v) {
   out.append(buffer, std::to_chars(buffer, buffer + sizeof buffer, v).ptr);
 }
 
-void append_int(std::string& out, long long v) { out += std::to_string(v); }
+void append_int(std::string& out, long long v) {
+  out += std::to_string(v);
+}
 
 void key(std::string& out, std::string_view name) {
   out += ",\"";
@@ -134,7 +136,8 @@ void append_round(std::string& out, const Box& view, std::span<const TraceRound<
       static_cast<std::size_t>(std::accumulate(r.hood_sizes.begin(), r.hood_sizes.end(), index_t{0})) ==
           r.corners.size();
   if (!sizes_fit) {
-    throw std::invalid_argument("render_rounds_page: a round's hood sizes must be positive and sum to its corners");
+    throw std::invalid_argument(
+        "render_rounds_page: a round's hood sizes must be positive and sum to its corners");
   }
   out += "{\"chain\":\"";
   out += chain_name(r.chain);
@@ -178,7 +181,8 @@ void append_round(std::string& out, const Box& view, std::span<const TraceRound<
 
 /// The template with each marker replaced by its text. The markers are found in the template alone,
 /// so that text put in (a caption) can never be taken for a marker.
-std::string fill_template(std::string_view page, std::vector<std::pair<std::string_view, std::string_view>> parts) {
+std::string fill_template(std::string_view page,
+                          std::vector<std::pair<std::string_view, std::string_view>> parts) {
   std::vector<std::pair<std::size_t, std::size_t>> at;  // (where in page, which part)
   for (std::size_t i = 0; i < parts.size(); ++i) {
     const auto where = page.find(parts[i].first);
@@ -238,13 +242,15 @@ std::string render_rounds_page(std::span<const Point2<T>> points, std::span<cons
     key(data, "dots");
     data += '"' + points_base64<T>(view, points) + '"';
   } else {
-    const auto raster = draw::density_raster(points, view, plot_width, plot_height, std::max(1, options.raster_bins));
+    const auto raster =
+        draw::density_raster(points, view, plot_width, plot_height, std::max(1, options.raster_bins));
     key(data, "density");
     data += "{\"columns\":";
     append_int(data, raster.columns);
     data += ",\"rows\":";
     append_int(data, raster.rows);
-    data += ",\"png\":\"" + draw::base64(draw::encode_grey_png(raster.columns, raster.rows, raster.grey)) + "\"}";
+    data +=
+        ",\"png\":\"" + draw::base64(draw::encode_grey_png(raster.columns, raster.rows, raster.grey)) + "\"}";
   }
 
   index_t budget = std::max<index_t>(0, options.max_corners);
@@ -274,7 +280,7 @@ std::string render_rounds_page(std::span<const Point2<T>> points, std::span<cons
                                             {"/*@SCRIPT@*/", page_assets::kJs}});
 }
 
-#define WAGENER_INSTANTIATE(T)                                                                          \
+#define WAGENER_INSTANTIATE(T)                                                                       \
   template std::string render_rounds_page<T>(std::span<const Point2<T>>, std::span<const Point2<T>>, \
                                              std::span<const TraceRound<T>>, const RoundsPageOptions&);
 WAGENER_FOR_EACH_COORDINATE(WAGENER_INSTANTIATE)

@@ -41,7 +41,8 @@ class ColdFile {
     file.cached_share = reading::cached_share(fd, file.size);
     return file;
   }
-  ColdFile(ColdFile&& other) noexcept : fd(std::exchange(other.fd, -1)), size(other.size), cached_share(other.cached_share) {}
+  ColdFile(ColdFile&& other) noexcept
+      : fd(std::exchange(other.fd, -1)), size(other.size), cached_share(other.cached_share) {}
   ColdFile(const ColdFile&) = delete;
   ColdFile& operator=(const ColdFile&) = delete;
   ColdFile& operator=(ColdFile&&) = delete;
@@ -83,8 +84,8 @@ HullResult<T> hull_of_open_file(const ColdFile& file, const std::string& name, F
     const std::string_view bytes(block->bytes.data(), block->bytes.size());
     // The decoder names the file and byte of a bad value, as a whole-file read does.
     const auto name_bad = [&](std::size_t i) {
-      detail::decode_binary_piece<T>(bytes.substr(i * record, record), format, block->offset + i * record, name,
-                                     decoded);
+      detail::decode_binary_piece<T>(bytes.substr(i * record, record), format, block->offset + i * record,
+                                     name, decoded);
       throw std::logic_error("hull_of_file: a point the filter found not finite passed its decoding");
     };
     if (format == reading::kNativeFormat<T>) {
@@ -96,8 +97,8 @@ HullResult<T> hull_of_open_file(const ColdFile& file, const std::string& name, F
     }
   }
   return running_result(running, options, start,
-                        "cold (" + percent(file.cached_share) + " in the page cache): " + std::to_string(readers) +
-                            " reads of " + std::to_string(block_bytes >> 20) +
+                        "cold (" + percent(file.cached_share) + " in the page cache): " +
+                            std::to_string(readers) + " reads of " + std::to_string(block_bytes >> 20) +
                             " MiB in flight, each block filtered as it arrived");
 }
 
@@ -115,15 +116,17 @@ HullResult<T> hull_of_binary_read_ahead(const std::string& path, Format format, 
 }
 
 template <class T>
-std::optional<HullResult<T>> hull_of_file_if_cold(const std::string& path, Format format, const HullOptions& options) {
+std::optional<HullResult<T>> hull_of_file_if_cold(const std::string& path, Format format,
+                                                  const HullOptions& options) {
   const auto file = ColdFile::open(path);
   if (!file || file->cached_share >= kColdShare) return std::nullopt;
-  return hull_of_open_file<T>(*file, path, format, options, reading::read_block_bytes(), reading::read_threads());
+  return hull_of_open_file<T>(*file, path, format, options, reading::read_block_bytes(),
+                              reading::read_threads());
 }
 
-#define WAGENER_INSTANTIATE(T)                                                                                 \
-  template HullResult<T> hull_of_binary_read_ahead(const std::string&, Format, const HullOptions&, std::size_t, \
-                                                   unsigned);                                                  \
+#define WAGENER_INSTANTIATE(T)                                                                     \
+  template HullResult<T> hull_of_binary_read_ahead(const std::string&, Format, const HullOptions&, \
+                                                   std::size_t, unsigned);                         \
   template std::optional<HullResult<T>> hull_of_file_if_cold(const std::string&, Format, const HullOptions&);
 WAGENER_FOR_EACH_COORDINATE(WAGENER_INSTANTIATE)
 #undef WAGENER_INSTANTIATE
